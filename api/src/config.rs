@@ -1,0 +1,103 @@
+//! Configuration from the environment.
+
+use std::env;
+
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub host: String,
+    pub port: u16,
+    /// A PostgreSQL URL naming our database, which is created when missing.
+    pub database_url: String,
+    pub jwt_secret: String,
+    pub token_ttl_secs: u64,
+    pub pool_size: u32,
+}
+
+impl Settings {
+    /// Reads `HOST`, `PORT`, `DATABASE_URL`, `KORTBORD_DB_NAME`, `KORTBORD_JWT_SECRET`,
+    /// `KORTBORD_TOKEN_TTL_SECS` and `KORTBORD_DB_POOL`. A missing secret gets a random one
+    /// with a warning: fine for a laptop, wrong for a deployment with several nodes.
+    pub fn from_env() -> Result<Settings, String> {
+        let port = match env::var("PORT") {
+            Ok(p) => p.parse().map_err(|_| format!("PORT is not a port number: {p}"))?,
+            Err(_) => 8080,
+        };
+        let database_url = env::var("DATABASE_URL")
+            .map_err(|_| "DATABASE_URL is not set (./scripts/serve provisions one)".to_string())?;
+        // A server-level URL (database `postgres` or none) gets our own database on it.
+        let name = env::var("KORTBORD_DB_NAME").ok().unwrap_or_else(|| {
+            database_of(&database_url)
+                .filter(|n| n != "postgres")
+                .unwrap_or_else(|| "kortbord".into())
+        });
+        let database_url = with_database(&database_url, &name);
+        let jwt_secret = match env::var("KORTBORD_JWT_SECRET") {
+            Ok(s) if s.len() >= 16 => s,
+            Ok(_) => return Err("KORTBORD_JWT_SECRET must be at least 16 characters".into()),
+            Err(_) => {
+                tracing::warn!("KORTBORD_JWT_SECRET is not set: using a random secret; tokens will not survive a restart");
+                random_secret()
+            }
+        };
+        let token_ttl_secs = env::var("KORTBORD_TOKEN_TTL_SECS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(7 * 24 * 3600);
+        let pool_size = env::var("KORTBORD_DB_POOL").ok().and_then(|v| v.parse().ok()).unwrap_or(16);
+        Ok(Settings {
+            host: env::var("HOST").unwrap_or_else(|_| "127.0.0.1".into()),
+            port,
+            database_url,
+            jwt_secret,
+            token_ttl_secs,
+            pool_size,
+        })
+    }
+}
+
+pub fn random_secret() -> String {
+    use rand::Rng;
+    let bytes: [u8; 32] = rand::rng().random();
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The same server URL with another database name.
+pub fn with_database(url: &str, name: &str) -> String {
+    let (base, query) = match url.split_once('?') {
+        Some((b, q)) => (b, Some(q)),
+        None => (url, None),
+    };
+    let authority_end = base.find("://").map(|i| i + 3).unwrap_or(0);
+    let base = match base[authority_end..].find('/') {
+        Some(i) => &base[..authority_end + i],
+        None => base,
+    };
+    match query {
+        Some(q) => format!("{base}/{name}?{q}"),
+        None => format!("{base}/{name}"),
+    }
+}
+
+/// The database name in a URL, if any.
+pub fn database_of(url: &str) -> Option<String> {
+    let base = url.split('?').next()?;
+    let after = &base[base.find("://")? + 3..];
+    let name = &after[after.find('/')? + 1..];
+    (!name.is_empty()).then(|| name.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn database_names_are_swapped_keeping_server_and_query() {
+        assert_eq!(
+            with_database("postgres://u@h:5432/postgres?sslmode=disable", "kb"),
+            "postgres://u@h:5432/kb?sslmode=disable"
+        );
+        assert_eq!(with_database("postgres://h", "kb"), "postgres://h/kb");
+        assert_eq!(database_of("postgres://h:1/x?a=b").as_deref(), Some("x"));
+        assert_eq!(database_of("postgres://h:1"), None);
+    }
+}

@@ -1,0 +1,148 @@
+//! Kortbord's HTTP service: stores every match as an append-only stream of events in
+//! PostgreSQL, derives state by replaying them through the rules engine, and serves moves,
+//! history and rules. It holds no game rules of its own.
+
+pub mod auth;
+pub mod config;
+pub mod db;
+pub mod matches;
+pub mod openapi;
+pub mod problem;
+pub mod routes;
+pub mod store;
+pub mod telemetry;
+
+use std::net::TcpListener;
+
+use actix_web::dev::Server;
+use actix_web::{web, App, HttpRequest, HttpResponse, HttpServer};
+use utoipa::OpenApi;
+use utoipa_swagger_ui::SwaggerUi;
+
+use crate::auth::Keys;
+use crate::config::Settings;
+use crate::db::PgPool;
+use crate::matches::MatchCache;
+use crate::problem::ApiError;
+
+pub struct AppState {
+    pub pool: PgPool,
+    pub cache: MatchCache,
+}
+
+/// The running service: where it listens and the server future to await.
+pub struct Application {
+    pub port: u16,
+    pub server: Server,
+}
+
+impl Application {
+    /// Builds the whole service: connects (creating the database and running migrations) and
+    /// binds. Port 0 picks a free port, which is how the tests start it.
+    pub fn build(settings: &Settings) -> Result<Application, String> {
+        let pool = db::connect(&settings.database_url, settings.pool_size)?;
+        let listener = TcpListener::bind((settings.host.as_str(), settings.port))
+            .map_err(|e| format!("cannot listen on {}:{}: {e}", settings.host, settings.port))?;
+        let port = listener.local_addr().map_err(|e| e.to_string())?.port();
+        let state = web::Data::new(AppState { pool, cache: MatchCache::new(10_000) });
+        let keys = web::Data::new(Keys::new(&settings.jwt_secret, settings.token_ttl_secs));
+        let openapi = openapi::ApiDoc::openapi();
+        let server = HttpServer::new(move || {
+            App::new()
+                .wrap(actix_web::middleware::from_fn(telemetry::request_id))
+                .app_data(state.clone())
+                .app_data(keys.clone())
+                .app_data(json_config())
+                .app_data(path_config())
+                .app_data(query_config())
+                .service(health)
+                .service(ready)
+                .service(routes::guest)
+                .service(routes::list_games)
+                .service(routes::get_game)
+                .service(routes::get_rules)
+                .service(routes::create_match)
+                .service(routes::get_match)
+                .service(routes::join)
+                .service(routes::legal_moves)
+                .service(routes::make_move)
+                .service(routes::match_events)
+                .service(routes::deal_record)
+                .service(routes::deal_replay)
+                .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", openapi.clone()))
+                .route("/docs", web::get().to(|| async {
+                    HttpResponse::Found().insert_header(("Location", "/docs/")).finish()
+                }))
+                .default_service(web::to(not_found))
+        })
+        .listen(listener)
+        .map_err(|e| e.to_string())?
+        .shutdown_timeout(30)
+        .run();
+        Ok(Application { port, server })
+    }
+}
+
+/// Bodies are small: a move is a few dozen bytes.
+pub const BODY_LIMIT: usize = 64 * 1024;
+
+fn json_config() -> web::JsonConfig {
+    web::JsonConfig::default().limit(BODY_LIMIT).error_handler(|err, _req| {
+        use actix_web::error::JsonPayloadError;
+        let e = match &err {
+            JsonPayloadError::ContentType => ApiError::new(
+                actix_web::http::StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "unsupported-media-type",
+                "Unsupported media type",
+                "send the body as application/json",
+            ),
+            JsonPayloadError::Overflow { .. } | JsonPayloadError::OverflowKnownLength { .. } => ApiError::new(
+                actix_web::http::StatusCode::PAYLOAD_TOO_LARGE,
+                "body-too-large",
+                "Body too large",
+                format!("bodies are at most {BODY_LIMIT} bytes"),
+            ),
+            JsonPayloadError::Deserialize(e) if e.is_data() => ApiError::unprocessable("invalid-body", e.to_string()),
+            other => ApiError::bad_request("malformed-json", format!("the body is not valid JSON: {other}")),
+        };
+        e.into()
+    })
+}
+
+fn path_config() -> web::PathConfig {
+    web::PathConfig::default().error_handler(|err, _req| {
+        ApiError::new(actix_web::http::StatusCode::NOT_FOUND, "not-found", "Not found", format!("no such resource: {err}")).into()
+    })
+}
+
+fn query_config() -> web::QueryConfig {
+    web::QueryConfig::default()
+        .error_handler(|err, _req| ApiError::bad_request("invalid-query", format!("the query string is not valid: {err}")).into())
+}
+
+async fn not_found(req: HttpRequest) -> Result<HttpResponse, ApiError> {
+    Err(ApiError::not_found(&format!("{} {}", req.method(), req.path())))
+}
+
+/// The process is up.
+#[utoipa::path(get, path = "/healthz", tag = "health", responses((status = 200, description = "alive")))]
+#[actix_web::get("/healthz")]
+async fn health() -> HttpResponse {
+    HttpResponse::Ok().json(serde_json::json!({ "status": "ok" }))
+}
+
+/// The service can reach its database.
+#[utoipa::path(get, path = "/readyz", tag = "health",
+    responses((status = 200, description = "ready"), (status = 503, body = crate::problem::Problem, content_type = "application/problem+json")))]
+#[actix_web::get("/readyz")]
+async fn ready(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
+    let state = state.into_inner();
+    web::block(move || {
+        use diesel::connection::SimpleConnection;
+        let mut conn = state.pool.get()?;
+        conn.batch_execute("SELECT 1").map_err(|_| ApiError::unavailable("the database does not answer"))?;
+        Ok::<_, ApiError>(())
+    })
+    .await??;
+    Ok(HttpResponse::Ok().json(serde_json::json!({ "status": "ready" })))
+}

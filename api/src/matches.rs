@@ -1,0 +1,318 @@
+//! Matches as event streams: replaying them through the engine, and what the service adds around
+//! the rules (who sits where, dealing from shuffled decks, bots). No game rule lives here.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use engine::cards::Card;
+use engine::game::{Match, Outcome, Status, Viewer};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use crate::store::{NewEvent, StoredEvent};
+
+/// Who sits in a seat.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum Occupant {
+    Player { player_id: Uuid, name: String },
+    Bot,
+    Open,
+}
+
+/// Events the service writes into a match's stream besides the game's own.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "type")]
+pub enum ServiceEvent {
+    #[serde(rename = "match.created")]
+    Created {
+        game: String,
+        options: Value,
+        seats: Vec<Occupant>,
+        /// Deck orders supplied by the creator for the first deals (top card first).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        decks: Vec<Vec<Card>>,
+        created_by: Uuid,
+    },
+    #[serde(rename = "match.seat_joined")]
+    SeatJoined { seat: usize, player_id: Uuid, name: String },
+}
+
+pub const SERVICE_ACTOR: &str = "service";
+
+pub fn is_service_event(event_type: &str) -> bool {
+    event_type.starts_with("match.")
+}
+
+/// A match as derived from its events.
+#[derive(Clone)]
+pub struct Loaded {
+    pub id: Uuid,
+    pub version: i64,
+    pub game: String,
+    pub options: Value,
+    pub seats: Vec<Occupant>,
+    pub decks: Vec<Vec<Card>>,
+    pub table: Box<dyn Match>,
+}
+
+impl Loaded {
+    /// Replays a stream from its first event.
+    pub fn replay(id: Uuid, events: &[StoredEvent]) -> Result<Loaded, String> {
+        let first = events.first().ok_or("empty stream")?;
+        let ServiceEvent::Created { game, options, seats, decks, .. } =
+            serde_json::from_value(first.data.clone()).map_err(|e| format!("first event is not match.created: {e}"))?
+        else {
+            return Err("first event is not match.created".into());
+        };
+        let rules = engine::game(&game).ok_or_else(|| format!("game {game} is not in this build"))?;
+        let table = rules.setup(seats.len(), &options).map_err(|e| e.0)?;
+        let mut loaded = Loaded { id, version: first.seq, game, options, seats, decks, table };
+        loaded.apply_all(&events[1..])?;
+        Ok(loaded)
+    }
+
+    pub fn apply_all(&mut self, events: &[StoredEvent]) -> Result<(), String> {
+        for e in events {
+            if e.seq != self.version + 1 {
+                return Err(format!("stream {} jumps from {} to {}", self.id, self.version, e.seq));
+            }
+            self.apply(&e.event_type, &e.data)?;
+            self.version = e.seq;
+        }
+        Ok(())
+    }
+
+    fn apply(&mut self, event_type: &str, data: &Value) -> Result<(), String> {
+        if is_service_event(event_type) {
+            match serde_json::from_value(data.clone()).map_err(|e| e.to_string())? {
+                ServiceEvent::SeatJoined { seat, player_id, name } => {
+                    self.seats[seat] = Occupant::Player { player_id, name };
+                }
+                ServiceEvent::Created { .. } => return Err("a second match.created".into()),
+            }
+            Ok(())
+        } else {
+            self.table.apply(data)
+        }
+    }
+
+    /// Applies events this request decided and returns them ready to append.
+    pub fn record(&mut self, events: Vec<Value>, actor: &str, out: &mut Vec<NewEvent>) -> Result<(), String> {
+        for data in events {
+            let event_type = data.get("type").and_then(Value::as_str).unwrap_or("unknown").to_string();
+            self.apply(&event_type, &data)?;
+            out.push(NewEvent {
+                event_type,
+                deal: self.table.deal_number() as i32,
+                data,
+                actor: actor.to_string(),
+                recorded_at: chrono::Utc::now(),
+            });
+        }
+        Ok(())
+    }
+
+    pub fn seats_of(&self, player: Uuid) -> Vec<usize> {
+        self.seats
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| matches!(o, Occupant::Player { player_id, .. } if *player_id == player))
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    pub fn is_full(&self) -> bool {
+        !self.seats.contains(&Occupant::Open)
+    }
+
+    pub fn phase(&self) -> MatchPhase {
+        if !self.is_full() {
+            MatchPhase::Waiting
+        } else if self.table.status().is_finished() {
+            MatchPhase::Finished
+        } else {
+            MatchPhase::Playing
+        }
+    }
+
+    /// Whether the deal an event belongs to is over (its record is then open for replay).
+    pub fn deal_over(&self, deal: i32) -> bool {
+        let current = self.table.deal_number() as i32;
+        deal < current || (deal == current && !matches!(self.table.status(), Status::ToAct { .. }))
+    }
+
+    /// Deals and lets bots act until a person must act or the match is over. Shuffling happens
+    /// here, outside the rules: the deal's first event records the order drawn.
+    pub fn advance(&mut self, out: &mut Vec<NewEvent>) -> Result<(), String> {
+        if !self.is_full() {
+            return Ok(());
+        }
+        for _ in 0..10_000 {
+            match self.table.status() {
+                Status::Finished { .. } => return Ok(()),
+                Status::NeedsDeck { composition } => {
+                    let supplied = self.decks.get(self.table.deal_number() as usize).cloned();
+                    let deck = supplied.unwrap_or_else(|| shuffled(composition));
+                    let events = self.table.deal(&deck).map_err(|v| v.to_string())?;
+                    self.record(events, SERVICE_ACTOR, out)?;
+                }
+                Status::ToAct { seats } => {
+                    let Some(&bot) = seats.iter().find(|&&s| self.seats[s] == Occupant::Bot) else {
+                        return Ok(());
+                    };
+                    let command = self.table.bot_move(bot, rand::random()).ok_or("a bot has no move")?;
+                    let events = self.table.decide(bot, &command).map_err(|r| format!("bot move refused: {r:?}"))?;
+                    self.record(events, &format!("bot:{bot}"), out)?;
+                }
+            }
+        }
+        Err("bots did not settle within 10000 steps".into())
+    }
+}
+
+pub fn shuffled(mut deck: Vec<Card>) -> Vec<Card> {
+    use rand::seq::SliceRandom;
+    deck.shuffle(&mut rand::rng());
+    deck
+}
+
+#[derive(Debug, Clone, Copy, Serialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum MatchPhase {
+    /// Open seats remain.
+    Waiting,
+    Playing,
+    Finished,
+}
+
+/// A seat as everyone may see it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct SeatOut {
+    pub seat: usize,
+    #[serde(flatten)]
+    pub occupant: Occupant,
+}
+
+/// A match as one caller may see it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct MatchView {
+    pub id: Uuid,
+    pub game: String,
+    /// The stream version; also sent as the ETag.
+    pub version: i64,
+    pub phase: MatchPhase,
+    pub options: Value,
+    pub seats: Vec<SeatOut>,
+    /// Seats the caller holds.
+    pub your_seats: Vec<usize>,
+    /// The seat this view is drawn for (null for a spectator).
+    pub viewing_as: Option<usize>,
+    /// Seats that may act now.
+    pub to_act: Vec<usize>,
+    pub deal_number: u32,
+    #[schema(value_type = Option<Object>)]
+    pub outcome: Option<Outcome>,
+    /// The game's own view: the caller's hand, the public table, scores.
+    #[schema(value_type = Object)]
+    pub table: Value,
+}
+
+impl Loaded {
+    pub fn view(&self, viewer: Viewer, your_seats: Vec<usize>) -> MatchView {
+        let status = self.table.status();
+        MatchView {
+            id: self.id,
+            game: self.game.clone(),
+            version: self.version,
+            phase: self.phase(),
+            options: self.options.clone(),
+            seats: self.seats.iter().cloned().enumerate().map(|(seat, occupant)| SeatOut { seat, occupant }).collect(),
+            your_seats,
+            viewing_as: match viewer {
+                Viewer::Seat(s) => Some(s),
+                _ => None,
+            },
+            to_act: if self.is_full() { status.to_act().to_vec() } else { Vec::new() },
+            deal_number: self.table.deal_number(),
+            outcome: match status {
+                Status::Finished { outcome } => Some(outcome),
+                _ => None,
+            },
+            table: self.table.view(viewer),
+        }
+    }
+
+    /// An event as `viewer` may see it, with the service's own events filtered too.
+    pub fn event_out(&self, e: &StoredEvent, viewer: Viewer) -> EventOut {
+        let data = if is_service_event(&e.event_type) {
+            redact_service_event(&e.data)
+        } else {
+            self.table.redact(&e.data, viewer, self.deal_over(e.deal))
+        };
+        EventOut { seq: e.seq, event_type: e.event_type.clone(), deal: e.deal, actor: public_actor(&e.actor), recorded_at: e.recorded_at.to_rfc3339(), data }
+    }
+}
+
+/// Supplied decks would tell everything to come: only their number is shown.
+fn redact_service_event(data: &Value) -> Value {
+    let mut data = data.clone();
+    if let Some(obj) = data.as_object_mut() {
+        if let Some(decks) = obj.remove("decks") {
+            obj.insert("supplied_decks".into(), json!(decks.as_array().map_or(0, Vec::len)));
+        }
+    }
+    data
+}
+
+fn public_actor(actor: &str) -> String {
+    actor.to_string()
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct EventOut {
+    pub seq: i64,
+    #[serde(rename = "type")]
+    pub event_type: String,
+    pub deal: i32,
+    /// A player id, `bot:<seat>` or `service`.
+    pub actor: String,
+    pub recorded_at: String,
+    #[schema(value_type = Object)]
+    pub data: Value,
+}
+
+/// Derived state kept per node, keyed by stream and version: a request reads only the events
+/// newer than what is cached. The database stays the truth; a stale entry is simply caught up.
+pub struct MatchCache {
+    entries: Mutex<HashMap<Uuid, Loaded>>,
+    capacity: usize,
+}
+
+impl MatchCache {
+    pub fn new(capacity: usize) -> MatchCache {
+        MatchCache { entries: Mutex::new(HashMap::new()), capacity }
+    }
+
+    pub fn get(&self, id: Uuid) -> Option<Loaded> {
+        self.entries.lock().expect("cache lock").get(&id).cloned()
+    }
+
+    pub fn put(&self, loaded: &Loaded) {
+        let mut entries = self.entries.lock().expect("cache lock");
+        if entries.len() >= self.capacity && !entries.contains_key(&loaded.id) {
+            // Crude but bounded: drop an arbitrary entry; it is only a cache.
+            if let Some(k) = entries.keys().next().copied() {
+                entries.remove(&k);
+            }
+        }
+        match entries.get(&loaded.id) {
+            Some(existing) if existing.version >= loaded.version => {}
+            _ => {
+                entries.insert(loaded.id, loaded.clone());
+            }
+        }
+    }
+}

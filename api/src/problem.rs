@@ -1,0 +1,186 @@
+//! Errors as RFC 9457 problem documents (`application/problem+json`) with a stable `code`.
+
+use actix_web::http::{header, StatusCode};
+use actix_web::{HttpResponse, ResponseError};
+use engine::rules::{Lang, RuleViolation};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// A problem document. `code` is stable and meant for programs; `title` and `detail` for people.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Problem {
+    /// A URI naming the kind of problem (`urn:kortbord:problem:<code>`).
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub title: String,
+    pub status: u16,
+    pub detail: String,
+    /// Stable machine-readable code, e.g. `rule-violation`, `version-conflict`.
+    pub code: &'static str,
+    /// For rule violations: the id of the rule the move breaks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+    /// For rule violations: the explanation in Swedish and English.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
+    pub explanation: Option<engine::rules::Text>,
+    /// For version conflicts: the stream's current version.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub current_version: Option<i64>,
+}
+
+#[derive(Debug, Clone)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub problem: Problem,
+    pub retry_after: Option<u64>,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, code: &'static str, title: &str, detail: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            problem: Problem {
+                kind: format!("urn:kortbord:problem:{code}"),
+                title: title.to_string(),
+                status: status.as_u16(),
+                detail: detail.into(),
+                code,
+                rule: None,
+                explanation: None,
+                current_version: None,
+            },
+            retry_after: None,
+        }
+    }
+
+    pub fn bad_request(code: &'static str, detail: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, code, "Bad request", detail)
+    }
+
+    pub fn not_found(what: &str) -> ApiError {
+        ApiError::new(StatusCode::NOT_FOUND, "not-found", "Not found", format!("{what} does not exist"))
+    }
+
+    pub fn unauthorized(code: &'static str, detail: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::UNAUTHORIZED, code, "Unauthorized", detail)
+    }
+
+    pub fn forbidden(code: &'static str, detail: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::FORBIDDEN, code, "Forbidden", detail)
+    }
+
+    pub fn conflict(code: &'static str, detail: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::CONFLICT, code, "Conflict", detail)
+    }
+
+    pub fn unprocessable(code: &'static str, detail: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, code, "Unprocessable request", detail)
+    }
+
+    /// The expected version was not the current one. `precondition` is true when the client
+    /// sent it as `If-Match` (412), false when in the body (409).
+    pub fn stale(current: i64, expected: i64, precondition: bool) -> ApiError {
+        let (status, code, title) = if precondition {
+            (StatusCode::PRECONDITION_FAILED, "precondition-failed", "Precondition failed")
+        } else {
+            (StatusCode::CONFLICT, "version-conflict", "Version conflict")
+        };
+        let mut e = ApiError::new(
+            status,
+            code,
+            title,
+            format!("expected version {expected}, but the match is at version {current}: reload and try again"),
+        );
+        e.problem.current_version = Some(current);
+        e
+    }
+
+    /// Another request appended first.
+    pub fn lost_race(current: Option<i64>) -> ApiError {
+        let mut e = ApiError::conflict(
+            "version-conflict",
+            "another move was recorded at the same time: reload the match and try again",
+        );
+        e.problem.current_version = current;
+        e
+    }
+
+    pub fn violation(v: RuleViolation, lang: Lang) -> ApiError {
+        let mut e = ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "rule-violation",
+            match lang {
+                Lang::Sv => "Draget är inte tillåtet",
+                Lang::En => "The move is not allowed",
+            },
+            v.explanation.get(lang).to_string(),
+        );
+        e.problem.rule = Some(v.rule);
+        e.problem.explanation = Some(v.explanation);
+        e
+    }
+
+    pub fn unavailable(detail: impl Into<String>) -> ApiError {
+        let mut e = ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "service-unavailable", "Service unavailable", detail);
+        e.retry_after = Some(1);
+        e
+    }
+
+    pub fn internal(detail: impl std::fmt::Display) -> ApiError {
+        tracing::error!(error = %detail, "internal error");
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            "Internal error",
+            "something went wrong on our side; the request may be retried with the same Idempotency-Key",
+        )
+    }
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {}: {}", self.status.as_u16(), self.problem.code, self.problem.detail)
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        self.status
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        let mut response = HttpResponse::build(self.status);
+        response.insert_header((header::CONTENT_TYPE, "application/problem+json"));
+        if let Some(secs) = self.retry_after {
+            response.insert_header((header::RETRY_AFTER, secs.to_string()));
+        }
+        response.body(serde_json::to_string(&self.problem).expect("problems serialize"))
+    }
+}
+
+impl From<diesel::r2d2::PoolError> for ApiError {
+    fn from(e: diesel::r2d2::PoolError) -> ApiError {
+        tracing::warn!(error = %e, "no database connection");
+        ApiError::unavailable("the database is not reachable right now; try again shortly")
+    }
+}
+
+impl From<diesel::result::Error> for ApiError {
+    fn from(e: diesel::result::Error) -> ApiError {
+        use diesel::result::{DatabaseErrorKind, Error};
+        match &e {
+            Error::DatabaseError(DatabaseErrorKind::ClosedConnection | DatabaseErrorKind::UnableToSendCommand, _) => {
+                tracing::warn!(error = %e, "database connection lost");
+                ApiError::unavailable("the database connection was lost; try again shortly")
+            }
+            _ => ApiError::internal(e),
+        }
+    }
+}
+
+impl From<actix_web::error::BlockingError> for ApiError {
+    fn from(e: actix_web::error::BlockingError) -> ApiError {
+        ApiError::internal(e)
+    }
+}

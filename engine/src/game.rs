@@ -1,0 +1,344 @@
+//! The one interface every game sits behind.
+//!
+//! A game implements [`Rules`] over its own typed options, state, commands and events
+//! (decide/evolve, as in an event-sourced aggregate). [`erase`] wraps it into the object-safe
+//! [`Game`] / [`Match`] pair, with JSON at the edge, which is all the service ever sees.
+
+use std::fmt::Debug;
+use std::ops::RangeInclusive;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::cards::{is_permutation, Card};
+use crate::rules::{core, RuleViolation, Rulebook, Text};
+use crate::seat::Seat;
+
+/// Who is looking at the state or at an event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "kind", content = "seat")]
+pub enum Viewer {
+    /// A player at the table: sees their own hand and everything public.
+    Seat(Seat),
+    /// Somebody watching: sees only what is public.
+    Spectator,
+    /// Anyone, once a deal is over: the deal's full record, less what the game keeps hidden
+    /// for ever (a blanked card, a folded hand).
+    Record,
+}
+
+/// What the match is waiting for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum Status {
+    /// The service must shuffle this composition and hand the order to [`Rules::deal`].
+    NeedsDeck { composition: Vec<Card> },
+    /// These seats may act now (usually one; several where the rules let players act
+    /// independently, such as either partner giving a side's bid).
+    ToAct { seats: Vec<Seat> },
+    Finished { outcome: Outcome },
+}
+
+impl Status {
+    pub fn to_act(&self) -> &[Seat] {
+        match self {
+            Status::ToAct { seats } => seats,
+            _ => &[],
+        }
+    }
+
+    pub fn is_finished(&self) -> bool {
+        matches!(self, Status::Finished { .. })
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// Seats that won the match (a whole side in partnership games; several on a tie).
+    pub winners: Vec<Seat>,
+    pub explanation: Text,
+}
+
+/// A variant or parameter a match is created with.
+#[derive(Clone, Debug, Serialize)]
+pub struct OptionDoc {
+    pub name: &'static str,
+    pub default: Value,
+    pub sv: &'static str,
+    pub en: &'static str,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetupError(pub String);
+
+impl std::fmt::Display for SetupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A game's rules over its own types. `decide` checks a command and states what happened;
+/// `evolve` applies a fact and never fails on facts `decide` produced; `legal_moves` lists
+/// exactly the commands `decide` accepts (a generic test holds the two together).
+pub trait Rules: Send + Sync + 'static {
+    type Options: Serialize + DeserializeOwned + Default + Clone + Debug + Send + Sync;
+    type State: Clone + Debug + Send + Sync + 'static;
+    type Command: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send + Sync;
+    type Event: Serialize + DeserializeOwned + Clone + Debug + Send + Sync;
+
+    fn id(&self) -> &'static str;
+    fn rulebook(&self) -> Rulebook;
+    fn options(&self) -> Vec<OptionDoc>;
+    fn player_counts(&self) -> RangeInclusive<usize>;
+
+    fn setup(&self, players: usize, options: Self::Options) -> Result<Self::State, SetupError>;
+    fn status(&self, state: &Self::State) -> Status;
+    /// How many deals have been started, including cancelled ones (0 before the first).
+    fn deal_number(&self, state: &Self::State) -> u32;
+    /// Starts the next deal from a deck order the service drew (or a caller supplied). The
+    /// deck has already been checked to be a permutation of the composition asked for.
+    fn deal(&self, state: &Self::State, deck: Vec<Card>) -> Result<Vec<Self::Event>, RuleViolation>;
+    /// `seat` is one of the seats in [`Status::ToAct`]; the game checks the rest.
+    fn decide(
+        &self,
+        state: &Self::State,
+        seat: Seat,
+        command: &Self::Command,
+    ) -> Result<Vec<Self::Event>, RuleViolation>;
+    fn evolve(&self, state: &mut Self::State, event: &Self::Event);
+    fn legal_moves(&self, state: &Self::State, seat: Seat) -> Vec<Self::Command>;
+    /// Every command of a shape this game knows that could be tried now by `seat` (legal or
+    /// not): the tests check that `decide` accepts exactly the legal ones among them.
+    fn move_space(&self, state: &Self::State, seat: Seat) -> Vec<Self::Command>;
+
+    fn view(&self, state: &Self::State, viewer: Viewer) -> Value;
+    /// An event as `viewer` may see it. `deal_over` says the event's deal has ended.
+    fn redact(&self, state: &Self::State, event: &Self::Event, viewer: Viewer, deal_over: bool) -> Value;
+    /// Every card whose identity is not public now, with the seats that may know it.
+    fn secrets(&self, state: &Self::State) -> Vec<(Card, Vec<Seat>)>;
+    /// The books balance: cards, scores, chips. Checked after every event in the tests.
+    fn check_invariants(&self, state: &Self::State) -> Result<(), String>;
+
+    /// A bot's choice. The default plays a legal move picked by `seed`.
+    fn bot_move(&self, state: &Self::State, seat: Seat, seed: u64) -> Option<Self::Command> {
+        let moves = self.legal_moves(state, seat);
+        (!moves.is_empty()).then(|| moves[(seed % moves.len() as u64) as usize].clone())
+    }
+}
+
+/// Why the service could not act on a command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// The JSON is not a command of this game (unknown type, unknown card code, ...).
+    Malformed(String),
+    /// A well-formed command the rules do not allow now.
+    Violation(RuleViolation),
+}
+
+/// A kind of game: the factory for matches, and what can be said about it before one starts.
+pub trait Game: Send + Sync {
+    fn id(&self) -> &'static str;
+    fn rulebook(&self) -> Rulebook;
+    fn options(&self) -> Vec<OptionDoc>;
+    fn player_counts(&self) -> RangeInclusive<usize>;
+    /// Options with every default filled in, as they are stored with the match.
+    fn normalize_options(&self, options: &Value) -> Result<Value, SetupError>;
+    fn setup(&self, players: usize, options: &Value) -> Result<Box<dyn Match>, SetupError>;
+}
+
+/// A match in progress, as derived by replaying its events.
+pub trait Match: Send + Sync {
+    fn game(&self) -> &'static str;
+    fn clone_box(&self) -> Box<dyn Match>;
+    fn players(&self) -> usize;
+    fn status(&self) -> Status;
+    fn deal_number(&self) -> u32;
+    fn deal(&self, deck: &[Card]) -> Result<Vec<Value>, RuleViolation>;
+    fn decide(&self, seat: Seat, command: &Value) -> Result<Vec<Value>, Refusal>;
+    fn apply(&mut self, event: &Value) -> Result<(), String>;
+    fn legal_moves(&self, seat: Seat) -> Vec<Value>;
+    fn move_space(&self, seat: Seat) -> Vec<Value>;
+    fn view(&self, viewer: Viewer) -> Value;
+    fn redact(&self, event: &Value, viewer: Viewer, deal_over: bool) -> Value;
+    fn secrets(&self) -> Vec<(Card, Vec<Seat>)>;
+    fn check_invariants(&self) -> Result<(), String>;
+    fn bot_move(&self, seat: Seat, seed: u64) -> Option<Value>;
+}
+
+impl Clone for Box<dyn Match> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
+pub fn erase<R: Rules>(rules: R) -> Box<dyn Game> {
+    Box::new(Erased(std::sync::Arc::new(rules)))
+}
+
+struct Erased<R>(std::sync::Arc<R>);
+
+struct ErasedMatch<R: Rules> {
+    rules: std::sync::Arc<R>,
+    players: usize,
+    state: R::State,
+}
+
+fn to_json<T: Serialize>(value: &T) -> Value {
+    serde_json::to_value(value).expect("engine types always serialize")
+}
+
+impl<R: Rules> Erased<R> {
+    fn parse_options(&self, options: &Value) -> Result<R::Options, SetupError> {
+        let options = if options.is_null() { Value::Object(Default::default()) } else { options.clone() };
+        serde_json::from_value(options).map_err(|e| SetupError(format!("invalid options: {e}")))
+    }
+}
+
+impl<R: Rules> Game for Erased<R> {
+    fn id(&self) -> &'static str {
+        self.0.id()
+    }
+    fn rulebook(&self) -> Rulebook {
+        self.0.rulebook()
+    }
+    fn options(&self) -> Vec<OptionDoc> {
+        self.0.options()
+    }
+    fn player_counts(&self) -> RangeInclusive<usize> {
+        self.0.player_counts()
+    }
+    fn normalize_options(&self, options: &Value) -> Result<Value, SetupError> {
+        Ok(to_json(&self.parse_options(options)?))
+    }
+    fn setup(&self, players: usize, options: &Value) -> Result<Box<dyn Match>, SetupError> {
+        let counts = self.0.player_counts();
+        if !counts.contains(&players) {
+            return Err(SetupError(format!(
+                "{} is played by {} to {} players, not {players}",
+                self.0.id(),
+                counts.start(),
+                counts.end()
+            )));
+        }
+        let state = self.0.setup(players, self.parse_options(options)?)?;
+        Ok(Box::new(ErasedMatch { rules: self.0.clone(), players, state }))
+    }
+}
+
+impl<R: Rules> Match for ErasedMatch<R> {
+    fn game(&self) -> &'static str {
+        self.rules.id()
+    }
+    fn clone_box(&self) -> Box<dyn Match> {
+        Box::new(ErasedMatch { rules: self.rules.clone(), players: self.players, state: self.state.clone() })
+    }
+    fn players(&self) -> usize {
+        self.players
+    }
+    fn status(&self) -> Status {
+        self.rules.status(&self.state)
+    }
+    fn deal_number(&self) -> u32 {
+        self.rules.deal_number(&self.state)
+    }
+    fn deal(&self, deck: &[Card]) -> Result<Vec<Value>, RuleViolation> {
+        let Status::NeedsDeck { composition } = self.status() else {
+            return Err(RuleViolation::wrong_phase("ingen ny giv behövs", "no new deal is due"));
+        };
+        if !is_permutation(deck, &composition) {
+            return Err(RuleViolation::new(
+                core::DECK,
+                format!("Kortleken måste bestå av exakt dessa {} kort, var och ett en gång per lek.", composition.len()),
+                format!("The deck must hold exactly these {} cards, each as often as the pack has it.", composition.len()),
+            ));
+        }
+        Ok(self.rules.deal(&self.state, deck.to_vec())?.iter().map(to_json).collect())
+    }
+    fn decide(&self, seat: Seat, command: &Value) -> Result<Vec<Value>, Refusal> {
+        let command: R::Command =
+            serde_json::from_value(command.clone()).map_err(|e| Refusal::Malformed(e.to_string()))?;
+        if seat >= self.players {
+            return Err(Refusal::Malformed(format!("there is no seat {seat} at a table of {}", self.players)));
+        }
+        match self.status() {
+            Status::Finished { .. } => {
+                return Err(Refusal::Violation(RuleViolation::new(
+                    core::MATCH_OVER,
+                    "Partiet är slut.",
+                    "The match is over.",
+                )))
+            }
+            Status::NeedsDeck { .. } => {
+                return Err(Refusal::Violation(RuleViolation::wrong_phase(
+                    "korten har inte delats ut än",
+                    "the cards have not been dealt yet",
+                )))
+            }
+            Status::ToAct { seats } if !seats.contains(&seat) => {
+                return Err(Refusal::Violation(RuleViolation::not_your_turn(seat)))
+            }
+            Status::ToAct { .. } => {}
+        }
+        self.rules
+            .decide(&self.state, seat, &command)
+            .map(|events| events.iter().map(to_json).collect())
+            .map_err(Refusal::Violation)
+    }
+    fn apply(&mut self, event: &Value) -> Result<(), String> {
+        let event: R::Event = serde_json::from_value(event.clone())
+            .map_err(|e| format!("stored event does not fit {}: {e}", self.rules.id()))?;
+        self.rules.evolve(&mut self.state, &event);
+        Ok(())
+    }
+    fn legal_moves(&self, seat: Seat) -> Vec<Value> {
+        if !self.status().to_act().contains(&seat) {
+            return Vec::new();
+        }
+        self.rules.legal_moves(&self.state, seat).iter().map(to_json).collect()
+    }
+    fn move_space(&self, seat: Seat) -> Vec<Value> {
+        self.rules.move_space(&self.state, seat).iter().map(to_json).collect()
+    }
+    fn view(&self, viewer: Viewer) -> Value {
+        self.rules.view(&self.state, viewer)
+    }
+    fn redact(&self, event: &Value, viewer: Viewer, deal_over: bool) -> Value {
+        match serde_json::from_value::<R::Event>(event.clone()) {
+            Ok(e) => self.rules.redact(&self.state, &e, viewer, deal_over),
+            // An event this build cannot read shows nothing rather than something secret.
+            Err(_) => serde_json::json!({ "type": "unreadable" }),
+        }
+    }
+    fn secrets(&self) -> Vec<(Card, Vec<Seat>)> {
+        self.rules.secrets(&self.state)
+    }
+    fn check_invariants(&self) -> Result<(), String> {
+        self.rules.check_invariants(&self.state)
+    }
+    fn bot_move(&self, seat: Seat, seed: u64) -> Option<Value> {
+        if !self.status().to_act().contains(&seat) {
+            return None;
+        }
+        self.rules.bot_move(&self.state, seat, seed).map(|c| to_json(&c))
+    }
+}
+
+/// Every card code found anywhere in a JSON value: what a leak check looks for.
+pub fn cards_in(value: &Value) -> Vec<Card> {
+    let mut found = Vec::new();
+    fn walk(v: &Value, found: &mut Vec<Card>) {
+        match v {
+            Value::String(s) => {
+                if let Ok(c) = s.parse::<Card>() {
+                    found.push(c);
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|i| walk(i, found)),
+            Value::Object(map) => map.values().for_each(|i| walk(i, found)),
+            _ => {}
+        }
+    }
+    walk(value, &mut found);
+    found
+}

@@ -1,0 +1,1828 @@
+//! Plump (Oh Hell): every deal each player bids the exact number of tricks they will take.
+//!
+//! The match is a fixed schedule of deals (as many cards each as the pack allows, one fewer
+//! each deal down to one, optionally back up again). Each deal is bidding, trick play and a
+//! score; the match ends after the last deal of the schedule.
+
+use std::ops::RangeInclusive;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+
+use crate::bidding::Auction;
+use crate::cards::{decks, is_permutation, take_card, Card, Rank, Suit};
+use crate::game::{OptionDoc, Outcome, Rules, SetupError, Status, Viewer};
+use crate::rules::{self, core, RuleViolation, Rulebook, ScoreTerm, Text};
+use crate::seat::{Seat, Table};
+use crate::trick::{self, Trick, WinReason};
+
+pub struct Plump;
+
+pub const DECK_SIZE: usize = 52;
+pub const MIN_PLAYERS: usize = 3;
+pub const MAX_PLAYERS: usize = 8;
+/// Three players get 17 cards each: the largest hand, and so the largest bid anyone can make.
+pub const MAX_HAND: usize = DECK_SIZE / MIN_PLAYERS;
+
+/// Rule ids, written out in full so that a grep for an id finds both its text and its uses.
+pub mod rule {
+    pub const PLAYERS: &str = "plump.deal.players";
+    pub const FIRST_DEAL: &str = "plump.deal.first-deal";
+    pub const FEWER_EACH_DEAL: &str = "plump.deal.fewer-each-deal";
+    pub const DEALER_ROTATES: &str = "plump.deal.dealer-rotates";
+    pub const ONE_AT_A_TIME: &str = "plump.deal.one-at-a-time";
+
+    pub const NO_TRUMPS_FIRST: &str = "plump.trumps.first-deal";
+    pub const TURNED_CARD: &str = "plump.trumps.turned-card";
+    pub const ACE_NO_TRUMPS: &str = "plump.trumps.ace";
+
+    pub const BID_ORDER: &str = "plump.bidding.order";
+    pub const BID_RANGE: &str = "plump.bidding.range";
+    pub const FREE_TOTAL: &str = "plump.bidding.free-total";
+
+    pub const FIRST_LEAD: &str = "plump.play.first-lead";
+    pub const FOLLOW_SUIT: &str = "plump.play.follow-suit";
+    pub const VOID: &str = "plump.play.void";
+    pub const TRICK_WINNER: &str = "plump.play.trick-winner";
+    pub const WINNER_LEADS: &str = "plump.play.winner-leads";
+
+    pub const TRICK_POINTS: &str = "plump.score.tricks";
+    pub const EXACT_BONUS: &str = "plump.score.exact-bid";
+    pub const ZERO_BID: &str = "plump.score.zero-bid";
+
+    pub const MATCH_WINNER: &str = "plump.end.winner";
+
+    pub const BACK_UP: &str = "plump.variant.back-up";
+    pub const LAST_BIDDER: &str = "plump.variant.last-bidder-restricted";
+    pub const SIMULTANEOUS: &str = "plump.variant.simultaneous-bids";
+    pub const NOT_BOTH: &str = "plump.variant.not-both";
+
+    pub const NOTHING_TO_TURN: &str = "plump.house.nothing-to-turn";
+    pub const TURNED_CARD_STAYS: &str = "plump.house.turned-card-stays";
+    pub const SET_ASIDE_UNSEEN: &str = "plump.house.set-aside-unseen";
+    pub const BIDS_FINAL: &str = "plump.house.bids-final";
+    pub const SIMULTANEOUS_REVEAL: &str = "plump.house.simultaneous-reveal";
+    pub const LAST_BIDDER_SEAT: &str = "plump.house.last-bidder-seat";
+    pub const TIES_SHARE: &str = "plump.house.ties-share";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Options
+
+/// The three variants of the text, each off by default.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PlumpOptions {
+    /// Variant 1: after the one-card deal, go back up to the first deal's size.
+    #[serde(alias = "back-up")]
+    pub back_up: bool,
+    /// Variant 2: the last bidder may not make the bids add up to the tricks in the deal.
+    #[serde(alias = "last-bidder-restricted")]
+    pub last_bidder_restricted: bool,
+    /// Variant 3: everyone bids at once, unseen until all bids are in.
+    #[serde(alias = "simultaneous-bids")]
+    pub simultaneous_bids: bool,
+}
+
+/// Cards per hand in each deal of a match, in order.
+pub fn deal_sizes(players: usize, back_up: bool) -> Vec<usize> {
+    let first = DECK_SIZE / players;
+    let mut sizes: Vec<usize> = (1..=first).rev().collect();
+    if back_up {
+        // The one-card deal is the turning point and is played once.
+        sizes.extend(2..=first);
+    }
+    sizes
+}
+
+// ---------------------------------------------------------------------------------------------
+// Commands and events
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum PlumpCommand {
+    Bid { tricks: u32 },
+    Play { card: Card },
+}
+
+/// One card played to a trick.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Play {
+    pub seat: Seat,
+    pub card: Card,
+}
+
+/// Why the deal has the trumps it has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TrumpsFrom {
+    /// The first deal never has trumps.
+    FirstDeal,
+    /// The suit of the turned card.
+    TurnedCard,
+    /// An ace was turned: no trumps.
+    AceTurned,
+    /// Every card was dealt, so none could be turned: no trumps (house rule).
+    NothingToTurn,
+}
+
+impl TrumpsFrom {
+    fn rule(self) -> &'static str {
+        match self {
+            TrumpsFrom::FirstDeal => rule::NO_TRUMPS_FIRST,
+            TrumpsFrom::TurnedCard => rule::TURNED_CARD,
+            TrumpsFrom::AceTurned => rule::ACE_NO_TRUMPS,
+            TrumpsFrom::NothingToTurn => rule::NOTHING_TO_TURN,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum PlumpEvent {
+    /// Everything a deal starts from, so that it can be replayed and explained on its own.
+    DealStarted {
+        deal_number: u32,
+        deals_total: u32,
+        dealer: Seat,
+        cards_per_hand: usize,
+        /// The pack as it was dealt, top card first.
+        deck: Vec<Card>,
+        /// Every seat's hand, sorted by suit and rank.
+        hands: Vec<Vec<Card>>,
+        /// Cards left over after dealing, other than the turned card: never seen in play.
+        set_aside: Vec<Card>,
+        turned_card: Option<Card>,
+        /// `null` when the deal has no trumps.
+        trumps: Option<Suit>,
+        trumps_from: TrumpsFrom,
+        bidding_order: Vec<Seat>,
+        first_lead: Seat,
+        /// Scores before this deal.
+        scores: Vec<i64>,
+        /// The match's variants, which this deal is played under.
+        options: PlumpOptions,
+    },
+    BidMade {
+        seat: Seat,
+        tricks: u32,
+    },
+    /// Simultaneous bidding only: the last bid is in and every bid is shown, by seat.
+    BidsRevealed {
+        bids: Vec<u32>,
+    },
+    CardPlayed {
+        seat: Seat,
+        card: Card,
+    },
+    TrickWon {
+        /// 1 for the first trick of the deal.
+        trick_number: usize,
+        winner: Seat,
+        card: Card,
+        reason: WinReason,
+        plays: Vec<Play>,
+    },
+    DealScored {
+        deal_number: u32,
+        bids: Vec<u32>,
+        tricks_taken: Vec<u32>,
+        /// Each seat's score for the deal, term by term.
+        terms: Vec<ScoreTerm>,
+        points: Vec<i64>,
+        /// Scores after this deal.
+        totals: Vec<i64>,
+    },
+    MatchEnded {
+        winners: Vec<Seat>,
+        scores: Vec<i64>,
+    },
+}
+
+// ---------------------------------------------------------------------------------------------
+// State
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Phase {
+    Bidding,
+    Playing,
+    /// Every trick is played; the next deal (or nothing) follows.
+    Over,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TrickRecord {
+    pub number: usize,
+    pub leader: Seat,
+    pub plays: Vec<Play>,
+    pub winner: Seat,
+    pub card: Card,
+    pub reason: WinReason,
+}
+
+#[derive(Clone, Debug)]
+pub struct Deal {
+    pub number: u32,
+    pub dealer: Seat,
+    pub cards_per_hand: usize,
+    pub deck: Vec<Card>,
+    pub hands: Vec<Vec<Card>>,
+    pub set_aside: Vec<Card>,
+    pub turned_card: Option<Card>,
+    pub trumps: Option<Suit>,
+    pub trumps_from: TrumpsFrom,
+    pub auction: Auction<u32>,
+    /// Taken from the deal's own record, so a deal replayed on its own keeps its bidding mode.
+    pub simultaneous: bool,
+    /// Simultaneous bids stay private until this is set.
+    pub bids_revealed: bool,
+    pub phase: Phase,
+    pub trick: Trick,
+    pub tricks: Vec<TrickRecord>,
+    pub tricks_taken: Vec<u32>,
+}
+
+impl Deal {
+    fn bid(&self, seat: Seat) -> Option<u32> {
+        self.auction.bid_of(seat).copied()
+    }
+
+    fn bids_total(&self) -> u32 {
+        self.auction.bids.iter().map(|(_, b)| *b).sum()
+    }
+
+    /// Bids by seat once everyone has bid.
+    fn all_bids(&self, players: usize) -> Vec<u32> {
+        (0..players).map(|s| self.bid(s).unwrap_or(0)).collect()
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct State {
+    pub table: Table,
+    pub options: PlumpOptions,
+    pub deal_sizes: Vec<usize>,
+    pub deals_started: u32,
+    pub scores: Vec<i64>,
+    /// Scores rebuilt from the score terms alone: the books `scores` must balance against.
+    pub ledger: Vec<i64>,
+    pub deal: Option<Deal>,
+    pub winners: Option<Vec<Seat>>,
+}
+
+impl State {
+    fn players(&self) -> usize {
+        self.table.seats
+    }
+
+    fn deals_total(&self) -> u32 {
+        self.deal_sizes.len() as u32
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rules that are pure functions, kept apart so tests can reach them directly
+
+/// Display order for a hand: by suit, then rank.
+fn sort_hand(hand: &mut [Card]) {
+    hand.sort_by_key(|c| (c.suit(), c.rank()));
+}
+
+/// The terms of one seat's score for a deal.
+pub fn score_terms(seat: Seat, bid: u32, taken: u32) -> Vec<ScoreTerm> {
+    let mut terms = vec![ScoreTerm::new(
+        seat,
+        taken as i64,
+        rule::TRICK_POINTS,
+        format!("Plats {seat} tog {taken} stick: {taken} poäng."),
+        format!("Seat {seat} took {taken} trick{}: {taken} point{}.", plural(taken), plural(taken)),
+    )];
+    terms.push(if bid == 0 && taken == 0 {
+        ScoreTerm::new(
+            seat,
+            5,
+            rule::ZERO_BID,
+            format!("Plats {seat} bjöd noll och tog inget stick: 5 poäng."),
+            format!("Seat {seat} bid zero and took no trick: 5 points."),
+        )
+    } else if bid == taken {
+        ScoreTerm::new(
+            seat,
+            10,
+            rule::EXACT_BONUS,
+            format!("Plats {seat} bjöd {bid} och tog exakt så många: 10 poäng i bonus."),
+            format!("Seat {seat} bid {bid} and took exactly that many: a 10-point bonus."),
+        )
+    } else {
+        ScoreTerm::new(
+            seat,
+            0,
+            rule::EXACT_BONUS,
+            format!("Plats {seat} bjöd {bid} men tog {taken}: ingen bonus."),
+            format!("Seat {seat} bid {bid} but took {taken}: no bonus."),
+        )
+    });
+    terms
+}
+
+fn plural(n: u32) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// True when `cards` are the 52 cards of a standard pack, each exactly once.
+fn is_whole_pack(cards: impl Iterator<Item = Card>) -> bool {
+    let mut seen = 0u64;
+    let mut count = 0;
+    for c in cards {
+        let (Some(suit), Some(rank)) = (c.suit(), c.rank()) else { return false };
+        let bit = 1u64 << (suit as u64 * 13 + rank.value() as u64 - 2);
+        if seen & bit != 0 {
+            return false;
+        }
+        seen |= bit;
+        count += 1;
+    }
+    count == DECK_SIZE
+}
+
+/// Every seat with the highest score: a tie shares the win.
+pub fn match_winners(scores: &[i64]) -> Vec<Seat> {
+    let best = scores.iter().copied().max().unwrap_or(0);
+    (0..scores.len()).filter(|&s| scores[s] == best).collect()
+}
+
+fn seats_text(seats: &[Seat]) -> String {
+    seats.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
+}
+
+// ---------------------------------------------------------------------------------------------
+// The rules
+
+impl Plump {
+    fn decide_bid(
+        &self,
+        state: &State,
+        deal: &Deal,
+        seat: Seat,
+        tricks: u32,
+    ) -> Result<Vec<PlumpEvent>, RuleViolation> {
+        if deal.phase != Phase::Bidding {
+            return Err(RuleViolation::wrong_phase(
+                "budgivningen är över, nu spelas korten",
+                "the bidding is over and the cards are being played",
+            ));
+        }
+        let simultaneous = deal.simultaneous;
+        let in_turn =
+            if simultaneous { !deal.auction.has_bid(seat) } else { deal.auction.next_bidder() == Some(seat) };
+        if !in_turn {
+            return Err(RuleViolation::not_your_turn(seat));
+        }
+        let most = deal.cards_per_hand as u32;
+        if tricks > most {
+            return Err(RuleViolation::new(
+                rule::BID_RANGE,
+                format!("Du bjöd {tricks} stick men har bara {most} kort på handen; ett bud ska vara från 0 till {most}."),
+                format!("You bid {tricks} tricks but hold only {most} cards; a bid must be from 0 to {most}."),
+            ));
+        }
+        if state.options.last_bidder_restricted && deal.auction.is_last(seat) {
+            let before = deal.bids_total();
+            if before + tricks == most {
+                return Err(RuleViolation::new(
+                    rule::LAST_BIDDER,
+                    format!(
+                        "Du bjuder sist: de andra har bjudit {before} tillsammans, så ett bud på {tricks} skulle göra summan lika med givens {most} stick. Bjud fler eller färre."
+                    ),
+                    format!(
+                        "You bid last: the others bid {before} between them, so a bid of {tricks} would make the total equal to the {most} tricks in this deal. Bid more or fewer."
+                    ),
+                ));
+            }
+        }
+        let mut events = vec![PlumpEvent::BidMade { seat, tricks }];
+        if simultaneous && deal.auction.bids.len() + 1 == state.players() {
+            let mut bids = deal.all_bids(state.players());
+            bids[seat] = tricks;
+            events.push(PlumpEvent::BidsRevealed { bids });
+        }
+        Ok(events)
+    }
+
+    fn decide_play(
+        &self,
+        state: &State,
+        deal: &Deal,
+        seat: Seat,
+        card: Card,
+    ) -> Result<Vec<PlumpEvent>, RuleViolation> {
+        if deal.phase != Phase::Playing {
+            return Err(match deal.phase {
+                Phase::Bidding => RuleViolation::wrong_phase(
+                    "alla har inte bjudit än, korten spelas efter budgivningen",
+                    "not everyone has bid yet; cards are played after the bidding",
+                ),
+                _ => RuleViolation::wrong_phase("given är slutspelad", "the deal has been played out"),
+            });
+        }
+        if deal.trick.next_to_play(&state.table) != seat {
+            return Err(RuleViolation::not_your_turn(seat));
+        }
+        let hand = &deal.hands[seat];
+        if !hand.contains(&card) {
+            return Err(RuleViolation::card_not_held(card));
+        }
+        if let Some(led) = deal.trick.led_suit() {
+            if !card.is_suit(led) && hand.iter().any(|c| c.is_suit(led)) {
+                return Err(RuleViolation::new(
+                    rule::FOLLOW_SUIT,
+                    format!(
+                        "Du lade {card} men har {} på handen; när {} är utspelat måste du bekänna färg.",
+                        led.name_sv(),
+                        led.name_sv()
+                    ),
+                    format!(
+                        "You played {card} but hold {}; when {} are led you must follow suit.",
+                        led.name_en(),
+                        led.name_en()
+                    ),
+                ));
+            }
+        }
+
+        let mut events = vec![PlumpEvent::CardPlayed { seat, card }];
+        let mut trick = deal.trick.clone();
+        trick.plays.push((seat, card));
+        if !trick.is_complete(state.players()) {
+            return Ok(events);
+        }
+        let (winner, winning, reason) = trick::winner(&trick, deal.trumps);
+        let trick_number = deal.tricks.len() + 1;
+        events.push(PlumpEvent::TrickWon {
+            trick_number,
+            winner,
+            card: winning,
+            reason,
+            plays: trick.plays.iter().map(|&(seat, card)| Play { seat, card }).collect(),
+        });
+        if trick_number < deal.cards_per_hand {
+            return Ok(events);
+        }
+
+        let players = state.players();
+        let bids = deal.all_bids(players);
+        let mut tricks_taken = deal.tricks_taken.clone();
+        tricks_taken[winner] += 1;
+        let terms: Vec<ScoreTerm> =
+            (0..players).flat_map(|s| score_terms(s, bids[s], tricks_taken[s])).collect();
+        let points: Vec<i64> =
+            (0..players).map(|s| terms.iter().filter(|t| t.to == s).map(|t| t.points).sum()).collect();
+        let totals: Vec<i64> = (0..players).map(|s| state.scores[s] + points[s]).collect();
+        events.push(PlumpEvent::DealScored {
+            deal_number: deal.number,
+            bids,
+            tricks_taken,
+            terms,
+            points,
+            totals: totals.clone(),
+        });
+        if deal.number >= state.deals_total() {
+            events.push(PlumpEvent::MatchEnded { winners: match_winners(&totals), scores: totals });
+        }
+        Ok(events)
+    }
+
+    /// What a viewer may know of the bids: simultaneous bids stay private until revealed.
+    fn visible_bids(&self, deal: &Deal, players: usize, viewer: Viewer) -> Vec<Option<u32>> {
+        (0..players)
+            .map(|s| {
+                let visible = deal.bids_revealed
+                    || !deal.simultaneous
+                    || viewer == Viewer::Record
+                    || viewer == Viewer::Seat(s);
+                deal.bid(s).filter(|_| visible)
+            })
+            .collect()
+    }
+}
+
+impl Rules for Plump {
+    type Options = PlumpOptions;
+    type State = State;
+    type Command = PlumpCommand;
+    type Event = PlumpEvent;
+
+    fn id(&self) -> &'static str {
+        "plump"
+    }
+
+    fn rulebook(&self) -> Rulebook {
+        Rulebook {
+            game: "plump",
+            sections: vec![
+                core::section(),
+                rules::section(
+                    "plump.deal",
+                    "Giv",
+                    "Dealing",
+                    &[
+                        (rule::PLAYERS, "Tre till åtta spelare använder en vanlig kortlek med 52 kort.", "Three to eight players use one standard pack of 52 cards."),
+                        (rule::FIRST_DEAL, "I första given får alla lika många kort, så många som leken räcker till; kort som blir över läggs undan osedda.", "In the first deal everyone gets the same number of cards, as many as the pack allows; any left over are put aside unseen."),
+                        (rule::FEWER_EACH_DEAL, "Varje ny giv har ett kort mindre per spelare än den förra, ned till en sista giv med ett kort var.", "Each new deal has one card fewer per player than the one before, down to a last deal of one card each."),
+                        (rule::DEALER_ROTATES, "Plats 0 ger först; sedan går given vidare till spelaren till vänster inför varje ny giv.", "Seat 0 deals first; after that the deal moves to the player on the left for each new deal."),
+                        (rule::ONE_AT_A_TIME, "Korten delas ut ett och ett, med början hos spelaren till vänster om given.", "Cards are dealt singly, starting with the player on the dealer's left."),
+                    ],
+                ),
+                rules::section(
+                    "plump.trumps",
+                    "Trumf",
+                    "Trumps",
+                    &[
+                        (rule::NO_TRUMPS_FIRST, "Första given spelas alltid utan trumf.", "The first deal is always played without trumps."),
+                        (rule::TURNED_CARD, "Från och med andra given vänds det översta kortet i högen som blir kvar efter utdelningen upp; dess färg blir trumf.", "From the second deal on, the top card of the stack left after dealing is turned face up, and its suit is trumps."),
+                        (rule::ACE_NO_TRUMPS, "Är det uppvända kortet ett ess spelas given utan trumf.", "If the turned card is an ace, the deal is played without trumps."),
+                    ],
+                ),
+                rules::section(
+                    "plump.bidding",
+                    "Bud",
+                    "Bidding",
+                    &[
+                        (rule::BID_ORDER, "Given bjuder först och sedan de andra medsols; var och en säger en gång hur många stick den tänker ta.", "The dealer bids first, then the others clockwise; each says once how many tricks they mean to take."),
+                        (rule::BID_RANGE, "Ett bud är ett antal stick från noll upp till antalet kort på handen.", "A bid is a number of tricks from zero up to the number of cards in hand."),
+                        (rule::FREE_TOTAL, "Buden är var och ens egna: summan av dem behöver inte bli lika med antalet stick i given.", "Bids are each player's own: their total need not equal the number of tricks in the deal."),
+                    ],
+                ),
+                rules::section(
+                    "plump.play",
+                    "Spelet",
+                    "Play",
+                    &[
+                        (rule::FIRST_LEAD, "Spelaren till vänster om given spelar ut till första sticket.", "The player on the dealer's left leads to the first trick."),
+                        (rule::FOLLOW_SUIT, "Den som har kort i utspelsfärgen måste lägga ett sådant.", "A player holding the suit led must play a card of that suit."),
+                        (rule::VOID, "Den som saknar utspelsfärgen får lägga vilket kort som helst, saka eller trumfa.", "A player without the suit led may play any card, either discarding or trumping."),
+                        (rule::TRICK_WINNER, "Högsta trumfen tar sticket; finns ingen trumf i det tar högsta kortet i utspelsfärgen. Ess är högst.", "The highest trump takes the trick; if it has no trump, the highest card of the suit led does. Aces rank highest."),
+                        (rule::WINNER_LEADS, "Den som tog sticket spelar ut till nästa.", "Whoever took a trick leads to the next."),
+                    ],
+                ),
+                rules::section(
+                    "plump.score",
+                    "Poäng",
+                    "Scoring",
+                    &[
+                        (rule::TRICK_POINTS, "Varje stick man tar ger en poäng.", "Every trick taken is worth one point."),
+                        (rule::EXACT_BONUS, "Den som tar precis så många stick som den bjöd får dessutom 10 poäng.", "A player who takes exactly as many tricks as they bid gets 10 points more."),
+                        (rule::ZERO_BID, "Den som bjöd noll och inte tog något stick får 5 poäng för given.", "A player who bid zero and took no trick gets 5 points for the deal."),
+                    ],
+                ),
+                rules::section(
+                    "plump.end",
+                    "Slut",
+                    "End",
+                    &[(rule::MATCH_WINNER, "När den sista given är spelad vinner den som har flest poäng sammanlagt.", "When the last deal has been played, the player with the most points in total wins.")],
+                ),
+                rules::section(
+                    "plump.variant",
+                    "Varianter",
+                    "Variants",
+                    &[
+                        (rule::BACK_UP, "Tillval: efter given med ett kort var går man uppåt igen med ett kort mer per giv, tills sista given har lika många kort som den första. Enkortsgiven spelas bara en gång.", "Option: after the one-card deal, go back up one card per deal until the last deal has as many cards as the first. The one-card deal is played only once."),
+                        (rule::LAST_BIDDER, "Tillval: den som bjuder sist får inte välja ett bud som gör att alla bud tillsammans blir lika många som stick i given.", "Option: the last to bid may not choose a bid that makes all the bids together equal the tricks in the deal."),
+                        (rule::SIMULTANEOUS, "Tillval: alla bjuder samtidigt och ingen får se någon annans bud förrän alla har bjudit; summan får gärna gå jämnt upp.", "Option: everyone bids at the same time and nobody sees another's bid until all are in; the total may equal the tricks."),
+                        (rule::NOT_BOTH, "Samtidiga bud kan inte kombineras med regeln om sista budet, eftersom ingen då bjuder sist.", "Simultaneous bids cannot be combined with the last-bidder rule, since nobody then bids last."),
+                    ],
+                ),
+                rules::house_rules(
+                    "plump.house",
+                    &[
+                        (rule::NOTHING_TO_TURN, "Finns inget kort kvar att vända efter utdelningen (fyra spelare med 13 kort var) spelas given utan trumf.", "If no card is left to turn after dealing (four players with 13 cards each), the deal has no trumps."),
+                        (rule::TURNED_CARD_STAYS, "Det uppvända kortet ligger kvar synligt bredvid högen och tillhör ingen hand.", "The turned card stays face up beside the stack and belongs to nobody's hand."),
+                        (rule::SET_ASIDE_UNSEEN, "Korten som blir över efter utdelningen är dolda för alla under given och visas först i givens protokoll efteråt.", "The cards left over after dealing are hidden from everyone during the deal and shown only in the deal's record afterwards."),
+                        (rule::BIDS_FINAL, "Ett bud som har lämnats kan inte ändras.", "A bid once made cannot be changed."),
+                        (rule::SIMULTANEOUS_REVEAL, "Vid samtidiga bud lämnar var och en sitt bud i valfri ordning; alla ser vilka som har bjudit, men buden visas först när det sista har kommit in.", "With simultaneous bids each player bids in any order; everyone sees who has bid, but the bids are shown only once the last is in."),
+                        (rule::LAST_BIDDER_SEAT, "Den som bjuder sist är spelaren till höger om given, eftersom budgivningen börjar hos given.", "The last to bid is the player on the dealer's right, since the bidding starts with the dealer."),
+                        (rule::TIES_SHARE, "Har flera spelare lika många poäng i topp när partiet är slut delar de på segern.", "If several players share the highest score at the end, they share the win."),
+                    ],
+                ),
+            ],
+        }
+    }
+
+    fn options(&self) -> Vec<OptionDoc> {
+        vec![
+            OptionDoc {
+                name: "back_up",
+                default: json!(false),
+                sv: "Gå uppåt igen efter enkortsgiven tills sista given har lika många kort som den första (variant 1).",
+                en: "After the one-card deal, go back up until the last deal has as many cards as the first (variant 1).",
+            },
+            OptionDoc {
+                name: "last_bidder_restricted",
+                default: json!(false),
+                sv: "Den som bjuder sist får inte göra summan av buden lika med antalet stick (variant 2). Kan inte kombineras med simultaneous_bids.",
+                en: "The last bidder may not make the bids total the number of tricks (variant 2). Cannot be combined with simultaneous_bids.",
+            },
+            OptionDoc {
+                name: "simultaneous_bids",
+                default: json!(false),
+                sv: "Alla bjuder samtidigt och buden visas först när alla har bjudit (variant 3).",
+                en: "Everyone bids at once and the bids are shown only when all are in (variant 3).",
+            },
+        ]
+    }
+
+    fn player_counts(&self) -> RangeInclusive<usize> {
+        MIN_PLAYERS..=MAX_PLAYERS
+    }
+
+    fn setup(&self, players: usize, options: PlumpOptions) -> Result<State, SetupError> {
+        if !self.player_counts().contains(&players) {
+            return Err(SetupError(format!("plump is played by 3 to 8 players, not {players}")));
+        }
+        if options.last_bidder_restricted && options.simultaneous_bids {
+            return Err(SetupError(format!(
+                "last_bidder_restricted and simultaneous_bids cannot be combined: with simultaneous bids nobody bids last ({})",
+                rule::NOT_BOTH
+            )));
+        }
+        Ok(State {
+            table: Table::new(players),
+            deal_sizes: deal_sizes(players, options.back_up),
+            options,
+            deals_started: 0,
+            scores: vec![0; players],
+            ledger: vec![0; players],
+            deal: None,
+            winners: None,
+        })
+    }
+
+    fn status(&self, state: &State) -> Status {
+        if let Some(winners) = &state.winners {
+            let who = seats_text(winners);
+            let best = winners.first().map_or(0, |&s| state.scores[s]);
+            let explanation = if winners.len() == 1 {
+                Text::new(
+                    format!("Plats {who} vann med flest poäng, {best}."),
+                    format!("Seat {who} won with the most points, {best}."),
+                )
+            } else {
+                Text::new(
+                    format!("Platserna {who} delar segern med {best} poäng var."),
+                    format!("Seats {who} share the win with {best} points each."),
+                )
+            };
+            return Status::Finished { outcome: Outcome { winners: winners.clone(), explanation } };
+        }
+        let Some(deal) = &state.deal else {
+            return Status::NeedsDeck { composition: decks::standard52() };
+        };
+        match deal.phase {
+            Phase::Over => Status::NeedsDeck { composition: decks::standard52() },
+            Phase::Bidding if deal.simultaneous => {
+                Status::ToAct { seats: (0..state.players()).filter(|&s| !deal.auction.has_bid(s)).collect() }
+            }
+            Phase::Bidding => Status::ToAct { seats: deal.auction.next_bidder().into_iter().collect() },
+            Phase::Playing => Status::ToAct { seats: vec![deal.trick.next_to_play(&state.table)] },
+        }
+    }
+
+    fn deal_number(&self, state: &State) -> u32 {
+        state.deals_started
+    }
+
+    fn deal(&self, state: &State, deck: Vec<Card>) -> Result<Vec<PlumpEvent>, RuleViolation> {
+        if !matches!(self.status(state), Status::NeedsDeck { .. })
+            || state.deals_started >= state.deals_total()
+        {
+            return Err(RuleViolation::wrong_phase("ingen ny giv behövs", "no new deal is due"));
+        }
+        if !is_permutation(&deck, &decks::standard52()) {
+            return Err(RuleViolation::new(
+                core::DECK,
+                "Kortleken måste bestå av de 52 korten i en vanlig lek, vart och ett en gång.",
+                "The deck must hold the 52 cards of a standard pack, each once.",
+            ));
+        }
+        let players = state.players();
+        let deal_number = state.deals_started + 1;
+        let dealer = (deal_number as usize - 1) % players;
+        let cards_per_hand = state.deal_sizes[deal_number as usize - 1];
+        let mut hands = vec![Vec::with_capacity(cards_per_hand); players];
+        let dealt = players * cards_per_hand;
+        for (i, &card) in deck[..dealt].iter().enumerate() {
+            hands[state.table.after(dealer, 1 + i % players)].push(card);
+        }
+        hands.iter_mut().for_each(|h| sort_hand(h));
+        let rest = &deck[dealt..];
+        let (turned_card, trumps, trumps_from) = if deal_number == 1 {
+            (None, None, TrumpsFrom::FirstDeal)
+        } else {
+            match rest.first() {
+                None => (None, None, TrumpsFrom::NothingToTurn),
+                Some(&c) if c.rank() == Some(Rank::ACE) => (Some(c), None, TrumpsFrom::AceTurned),
+                Some(&c) => (Some(c), c.suit(), TrumpsFrom::TurnedCard),
+            }
+        };
+        let set_aside = rest[turned_card.is_some() as usize..].to_vec();
+        let bidding_order = state.table.order_from(dealer);
+        Ok(vec![PlumpEvent::DealStarted {
+            deal_number,
+            deals_total: state.deals_total(),
+            dealer,
+            cards_per_hand,
+            deck,
+            hands,
+            set_aside,
+            turned_card,
+            trumps,
+            trumps_from,
+            bidding_order,
+            first_lead: state.table.forehand(dealer),
+            scores: state.scores.clone(),
+            options: state.options.clone(),
+        }])
+    }
+
+    fn decide(
+        &self,
+        state: &State,
+        seat: Seat,
+        command: &PlumpCommand,
+    ) -> Result<Vec<PlumpEvent>, RuleViolation> {
+        if state.winners.is_some() {
+            return Err(RuleViolation::new(core::MATCH_OVER, "Partiet är slut.", "The match is over."));
+        }
+        let Some(deal) = state.deal.as_ref().filter(|d| d.phase != Phase::Over) else {
+            return Err(RuleViolation::wrong_phase(
+                "korten har inte delats ut än",
+                "the cards have not been dealt yet",
+            ));
+        };
+        if seat >= state.players() {
+            return Err(RuleViolation::not_your_turn(seat));
+        }
+        match *command {
+            PlumpCommand::Bid { tricks } => self.decide_bid(state, deal, seat, tricks),
+            PlumpCommand::Play { card } => self.decide_play(state, deal, seat, card),
+        }
+    }
+
+    fn evolve(&self, state: &mut State, event: &PlumpEvent) {
+        let players = state.players();
+        match event {
+            PlumpEvent::DealStarted {
+                deal_number,
+                dealer,
+                cards_per_hand,
+                deck,
+                hands,
+                set_aside,
+                turned_card,
+                trumps,
+                trumps_from,
+                bidding_order,
+                first_lead,
+                scores,
+                options,
+                ..
+            } => {
+                state.deals_started = *deal_number;
+                // The deal carries what it inherits, so it can be replayed on its own.
+                state.scores = scores.clone();
+                state.ledger = scores.clone();
+                state.options = options.clone();
+                state.deal_sizes = deal_sizes(players, options.back_up);
+                state.deal = Some(Deal {
+                    number: *deal_number,
+                    dealer: *dealer,
+                    cards_per_hand: *cards_per_hand,
+                    deck: deck.clone(),
+                    hands: hands.clone(),
+                    set_aside: set_aside.clone(),
+                    turned_card: *turned_card,
+                    trumps: *trumps,
+                    trumps_from: *trumps_from,
+                    auction: Auction::new(bidding_order.clone()),
+                    simultaneous: options.simultaneous_bids,
+                    bids_revealed: false,
+                    phase: Phase::Bidding,
+                    trick: Trick::led_by(*first_lead),
+                    tricks: Vec::new(),
+                    tricks_taken: vec![0; players],
+                });
+            }
+            PlumpEvent::BidMade { seat, tricks } => {
+                let Some(deal) = state.deal.as_mut() else { return };
+                deal.auction.record(*seat, *tricks);
+                if deal.auction.is_complete() {
+                    deal.phase = Phase::Playing;
+                }
+            }
+            PlumpEvent::BidsRevealed { .. } => {
+                if let Some(deal) = state.deal.as_mut() {
+                    deal.bids_revealed = true;
+                }
+            }
+            PlumpEvent::CardPlayed { seat, card } => {
+                let Some(deal) = state.deal.as_mut() else { return };
+                take_card(&mut deal.hands[*seat], *card);
+                deal.trick.plays.push((*seat, *card));
+            }
+            PlumpEvent::TrickWon { trick_number, winner, card, reason, plays } => {
+                let Some(deal) = state.deal.as_mut() else { return };
+                deal.tricks.push(TrickRecord {
+                    number: *trick_number,
+                    leader: deal.trick.leader,
+                    plays: plays.clone(),
+                    winner: *winner,
+                    card: *card,
+                    reason: *reason,
+                });
+                deal.tricks_taken[*winner] += 1;
+                deal.trick = Trick::led_by(*winner);
+                if deal.tricks.len() >= deal.cards_per_hand {
+                    deal.phase = Phase::Over;
+                }
+            }
+            PlumpEvent::DealScored { terms, totals, .. } => {
+                for t in terms {
+                    if let Some(l) = state.ledger.get_mut(t.to) {
+                        *l += t.points;
+                    }
+                }
+                state.scores = totals.clone();
+            }
+            PlumpEvent::MatchEnded { winners, .. } => {
+                state.winners = Some(winners.clone());
+            }
+        }
+    }
+
+    fn legal_moves(&self, state: &State, seat: Seat) -> Vec<PlumpCommand> {
+        if !self.status(state).to_act().contains(&seat) {
+            return Vec::new();
+        }
+        let Some(deal) = &state.deal else { return Vec::new() };
+        match deal.phase {
+            Phase::Bidding => (0..=deal.cards_per_hand as u32)
+                .map(|tricks| PlumpCommand::Bid { tricks })
+                .filter(|c| self.decide(state, seat, c).is_ok())
+                .collect(),
+            Phase::Playing => trick::distinct(trick::follow_suit(&deal.hands[seat], &deal.trick))
+                .into_iter()
+                .map(|card| PlumpCommand::Play { card })
+                .collect(),
+            Phase::Over => Vec::new(),
+        }
+    }
+
+    fn move_space(&self, state: &State, _seat: Seat) -> Vec<PlumpCommand> {
+        // One bid past the hand size is enough to probe the upper bound of the range.
+        let hand = state.deal.as_ref().map_or(MAX_HAND, |d| d.cards_per_hand);
+        (0..=hand as u32 + 1)
+            .map(|tricks| PlumpCommand::Bid { tricks })
+            .chain(decks::standard52().into_iter().map(|card| PlumpCommand::Play { card }))
+            .collect()
+    }
+
+    fn view(&self, state: &State, viewer: Viewer) -> Value {
+        let players = state.players();
+        let status = self.status(state);
+        let phase = if state.winners.is_some() {
+            "finished"
+        } else {
+            match &state.deal {
+                None => "waiting-for-deal",
+                Some(d) => match d.phase {
+                    Phase::Bidding => "bidding",
+                    Phase::Playing => "playing",
+                    Phase::Over => "deal-over",
+                },
+            }
+        };
+        let mut v = Map::new();
+        v.insert("phase".into(), json!(phase));
+        v.insert("players".into(), json!(players));
+        v.insert("options".into(), json!(state.options));
+        v.insert("deal_number".into(), json!(state.deals_started));
+        v.insert("deals_total".into(), json!(state.deals_total()));
+        v.insert("deal_sizes".into(), json!(state.deal_sizes));
+        v.insert("scores".into(), json!(state.scores));
+        v.insert("to_act".into(), json!(status.to_act()));
+        v.insert("winners".into(), json!(state.winners));
+        if let Viewer::Seat(s) = viewer {
+            v.insert("seat".into(), json!(s));
+        }
+        if let Some(deal) = &state.deal {
+            v.insert("dealer".into(), json!(deal.dealer));
+            v.insert("cards_per_hand".into(), json!(deal.cards_per_hand));
+            v.insert("trump_card".into(), json!(deal.turned_card));
+            v.insert("trumps".into(), json!(deal.trumps));
+            v.insert("trumps_from".into(), json!(deal.trumps_from));
+            v.insert("trumps_rule".into(), json!(deal.trumps_from.rule()));
+            v.insert("first_lead".into(), json!(state.table.forehand(deal.dealer)));
+            v.insert("bidding_order".into(), json!(deal.auction.order));
+            v.insert("simultaneous_bids".into(), json!(deal.simultaneous));
+            v.insert("hand_sizes".into(), json!(deal.hands.iter().map(Vec::len).collect::<Vec<_>>()));
+            let bids = self.visible_bids(deal, players, viewer);
+            let has_bid: Vec<bool> = (0..players).map(|s| deal.auction.has_bid(s)).collect();
+            // The total would give away a hidden bid, so it is shown only when every bid made is.
+            let total_visible = bids.iter().zip(&has_bid).all(|(b, made)| b.is_some() || !made);
+            v.insert("bids_total".into(), if total_visible { json!(deal.bids_total()) } else { Value::Null });
+            v.insert("bids".into(), json!(bids));
+            v.insert("has_bid".into(), json!(has_bid));
+            v.insert("tricks_taken".into(), json!(deal.tricks_taken));
+            v.insert("tricks_played".into(), json!(deal.tricks.len()));
+            v.insert(
+                "trick".into(),
+                json!({
+                    "leader": deal.trick.leader,
+                    "plays": deal.trick.plays.iter().map(|&(seat, card)| Play { seat, card }).collect::<Vec<_>>(),
+                    "led_suit": deal.trick.led_suit(),
+                }),
+            );
+            v.insert("last_trick".into(), json!(deal.tricks.last()));
+            match viewer {
+                Viewer::Seat(s) if s < players => {
+                    v.insert("hand".into(), json!(deal.hands[s]));
+                }
+                Viewer::Record => {
+                    v.insert("hands".into(), json!(deal.hands));
+                    v.insert("set_aside".into(), json!(deal.set_aside));
+                    v.insert("deck".into(), json!(deal.deck));
+                    v.insert("tricks".into(), json!(deal.tricks));
+                }
+                _ => {}
+            }
+        }
+        Value::Object(v)
+    }
+
+    fn redact(&self, state: &State, event: &PlumpEvent, viewer: Viewer, deal_over: bool) -> Value {
+        let full = serde_json::to_value(event).expect("events serialize");
+        if viewer == Viewer::Record || deal_over {
+            return full;
+        }
+        let Value::Object(mut map) = full else { return full };
+        match event {
+            PlumpEvent::DealStarted { hands, set_aside, .. } => {
+                map.remove("deck");
+                map.remove("set_aside");
+                map.insert("set_aside_count".into(), json!(set_aside.len()));
+                map.insert("hand_sizes".into(), json!(hands.iter().map(Vec::len).collect::<Vec<_>>()));
+                let shown: Vec<Value> = (0..hands.len())
+                    .map(|s| if viewer == Viewer::Seat(s) { json!(hands[s]) } else { Value::Null })
+                    .collect();
+                map.insert("hands".into(), Value::Array(shown));
+            }
+            PlumpEvent::BidMade { seat, .. }
+                if state.options.simultaneous_bids && viewer != Viewer::Seat(*seat) =>
+            {
+                // Who has bid is public; what they bid waits for `bids_revealed`.
+                map.insert("tricks".into(), Value::Null);
+                map.insert("hidden".into(), json!(true));
+            }
+            _ => {}
+        }
+        Value::Object(map)
+    }
+
+    fn secrets(&self, state: &State) -> Vec<(Card, Vec<Seat>)> {
+        let Some(deal) = &state.deal else { return Vec::new() };
+        let held = deal.hands.iter().enumerate().flat_map(|(s, h)| h.iter().map(move |&c| (c, vec![s])));
+        held.chain(deal.set_aside.iter().map(|&c| (c, Vec::new()))).collect()
+    }
+
+    fn check_invariants(&self, state: &State) -> Result<(), String> {
+        let players = state.players();
+        if state.scores.len() != players || state.ledger.len() != players {
+            return Err("scores do not have one entry per seat".into());
+        }
+        if state.scores != state.ledger {
+            return Err(format!(
+                "scores {:?} differ from the sum of scored terms {:?}",
+                state.scores, state.ledger
+            ));
+        }
+        if state.deals_started > state.deals_total() {
+            return Err(format!("deal {} of {}", state.deals_started, state.deals_total()));
+        }
+        if let Some(winners) = &state.winners {
+            if state.deals_started != state.deals_total() {
+                return Err("the match ended before its last deal".into());
+            }
+            if *winners != match_winners(&state.scores) {
+                return Err(format!("winners {winners:?} are not the top scorers of {:?}", state.scores));
+            }
+        }
+        let Some(deal) = &state.deal else { return Ok(()) };
+        if deal.number != state.deals_started || deal.number == 0 {
+            return Err(format!(
+                "the deal in play is {} but {} were started",
+                deal.number, state.deals_started
+            ));
+        }
+        if deal.cards_per_hand != state.deal_sizes[deal.number as usize - 1] {
+            return Err(format!("deal {} has {} cards each", deal.number, deal.cards_per_hand));
+        }
+        if deal.dealer != (deal.number as usize - 1) % players {
+            return Err(format!("deal {} dealt by seat {}", deal.number, deal.dealer));
+        }
+
+        // Every card is in exactly one place.
+        let all = deal
+            .hands
+            .iter()
+            .flatten()
+            .copied()
+            .chain(deal.tricks.iter().flat_map(|t| t.plays.iter().map(|p| p.card)))
+            .chain(deal.trick.cards())
+            .chain(deal.turned_card)
+            .chain(deal.set_aside.iter().copied());
+        if !is_whole_pack(all) {
+            return Err("the cards in hands, tricks, the turned card and the set-aside cards are not the 52 of the pack, each once".into());
+        }
+        if !is_whole_pack(deal.deck.iter().copied()) {
+            return Err("the recorded deck is not a pack".into());
+        }
+
+        let played_now = |s: Seat| deal.trick.plays.iter().any(|&(p, _)| p == s) as usize;
+        for s in 0..players {
+            let expected = deal.cards_per_hand - deal.tricks.len() - played_now(s);
+            if deal.hands[s].len() != expected {
+                return Err(format!("seat {s} holds {} cards, expected {expected}", deal.hands[s].len()));
+            }
+            let won = deal.tricks.iter().filter(|t| t.winner == s).count() as u32;
+            if won != deal.tricks_taken[s] {
+                return Err(format!("seat {s} is credited {} tricks but won {won}", deal.tricks_taken[s]));
+            }
+        }
+        if deal.tricks_taken.iter().sum::<u32>() as usize != deal.tricks.len() {
+            return Err("tricks taken do not add up to tricks played".into());
+        }
+        if deal.tricks.len() > deal.cards_per_hand || deal.trick.plays.len() > players {
+            return Err("more tricks or plays than the deal has".into());
+        }
+        // Each trick was checked when it was the latest: checking only that one keeps this linear.
+        if let Some(t) = deal.tricks.last() {
+            let mut check = Trick::led_by(t.leader);
+            check.plays = t.plays.iter().map(|p| (p.seat, p.card)).collect();
+            let in_order =
+                (0..players).all(|i| check.plays.get(i).map(|p| p.0) == Some(state.table.after(t.leader, i)));
+            if !in_order || trick::winner(&check, deal.trumps) != (t.winner, t.card, t.reason) {
+                return Err(format!("trick {} was not played in turn or went to the wrong seat", t.number));
+            }
+            if deal.trick.leader != t.winner {
+                return Err(format!(
+                    "seat {} leads although seat {} took the last trick",
+                    deal.trick.leader, t.winner
+                ));
+            }
+        }
+
+        let bids_in = deal.auction.bids.len();
+        if bids_in > players || deal.auction.bids.iter().any(|&(_, b)| b as usize > deal.cards_per_hand) {
+            return Err("a bid is out of range or made twice".into());
+        }
+        match deal.phase {
+            Phase::Bidding if bids_in == players => {
+                return Err("all bids are in but the deal is still bidding".into())
+            }
+            Phase::Bidding if !deal.tricks.is_empty() || !deal.trick.is_empty() => {
+                return Err("cards were played during the bidding".into())
+            }
+            Phase::Playing | Phase::Over if bids_in != players => {
+                return Err("play started before every bid was in".into())
+            }
+            Phase::Over if deal.tricks.len() != deal.cards_per_hand => {
+                return Err("the deal ended before every trick was played".into())
+            }
+            _ => {}
+        }
+        if state.options.last_bidder_restricted
+            && bids_in == players
+            && deal.bids_total() as usize == deal.cards_per_hand
+        {
+            return Err("the bids add up to the tricks despite the last-bidder rule".into());
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::{card, cards};
+    use crate::game::erase;
+    use crate::simulate::{play_match, Checks};
+
+    /// A deck that deals `hands` (by seat) with `dealer` dealing, then turns `turned`.
+    fn deck_for(dealer: Seat, hands: &[&str], turned: Option<&str>) -> Vec<Card> {
+        let n = hands.len();
+        let hands: Vec<Vec<Card>> = hands.iter().map(|h| cards(h)).collect();
+        let k = hands[0].len();
+        let mut deck: Vec<Card> = (0..n * k).map(|i| hands[(dealer + 1 + i % n) % n][i / n]).collect();
+        deck.extend(turned.map(card));
+        deck.extend(decks::standard52().into_iter().filter(|c| !deck.contains(c)).collect::<Vec<_>>());
+        deck
+    }
+
+    struct Game {
+        state: State,
+        log: Vec<PlumpEvent>,
+    }
+
+    impl Game {
+        fn new(players: usize, options: PlumpOptions) -> Game {
+            Game { state: Plump.setup(players, options).unwrap(), log: Vec::new() }
+        }
+
+        fn apply(&mut self, events: Vec<PlumpEvent>) -> Vec<PlumpEvent> {
+            for e in &events {
+                Plump.evolve(&mut self.state, e);
+                Plump.check_invariants(&self.state).unwrap();
+                self.log.push(e.clone());
+            }
+            events
+        }
+
+        fn deal(&mut self, deck: Vec<Card>) -> Vec<PlumpEvent> {
+            let events = Plump.deal(&self.state, deck).unwrap();
+            self.apply(events)
+        }
+
+        fn act(&mut self, seat: Seat, command: PlumpCommand) -> Result<Vec<PlumpEvent>, RuleViolation> {
+            let events = Plump.decide(&self.state, seat, &command)?;
+            Ok(self.apply(events))
+        }
+
+        fn bid(&mut self, seat: Seat, tricks: u32) -> Vec<PlumpEvent> {
+            self.act(seat, PlumpCommand::Bid { tricks }).unwrap()
+        }
+
+        fn play(&mut self, seat: Seat, code: &str) -> Vec<PlumpEvent> {
+            self.act(seat, PlumpCommand::Play { card: card(code) }).unwrap()
+        }
+
+        fn deal_ref(&self) -> &Deal {
+            self.state.deal.as_ref().unwrap()
+        }
+
+        fn to_act(&self) -> Vec<Seat> {
+            Plump.status(&self.state).to_act().to_vec()
+        }
+
+        /// Plays out the deal in progress with the first legal move at every turn.
+        fn finish_deal(&mut self) -> Vec<PlumpEvent> {
+            let mut events = Vec::new();
+            while let [seat, ..] = self.to_act()[..] {
+                let m = Plump.legal_moves(&self.state, seat)[0].clone();
+                events.extend(self.act(seat, m).unwrap());
+            }
+            events
+        }
+
+        /// Plays whole deals until deal `number` is the next one.
+        fn skip_to_deal(&mut self, number: u32) {
+            self.finish_deal();
+            while Plump.deal_number(&self.state) + 1 < number {
+                self.deal(decks::standard52());
+                self.finish_deal();
+            }
+        }
+    }
+
+    fn bid(tricks: u32) -> PlumpCommand {
+        PlumpCommand::Bid { tricks }
+    }
+
+    fn play(code: &str) -> PlumpCommand {
+        PlumpCommand::Play { card: card(code) }
+    }
+
+    fn restricted() -> PlumpOptions {
+        PlumpOptions { last_bidder_restricted: true, ..Default::default() }
+    }
+
+    fn simultaneous() -> PlumpOptions {
+        PlumpOptions { simultaneous_bids: true, ..Default::default() }
+    }
+
+    fn scored(events: &[PlumpEvent]) -> (Vec<ScoreTerm>, Vec<i64>) {
+        events
+            .iter()
+            .find_map(|e| match e {
+                PlumpEvent::DealScored { terms, points, .. } => Some((terms.clone(), points.clone())),
+                _ => None,
+            })
+            .expect("the deal was scored")
+    }
+
+    #[test]
+    fn worked_example_bid_three_take_three_scores_thirteen() {
+        let terms = score_terms(1, 3, 3);
+        assert_eq!(terms.iter().map(|t| t.points).sum::<i64>(), 13);
+        assert_eq!(
+            terms.iter().map(|t| t.rule.as_str()).collect::<Vec<_>>(),
+            [rule::TRICK_POINTS, rule::EXACT_BONUS]
+        );
+
+        // The same through play: three players, deal 15 has three cards each; seat 1 holds
+        // the top three trumps and bids three.
+        let mut g = Game::new(3, PlumpOptions::default());
+        g.skip_to_deal(15);
+        let dealer = 14 % 3;
+        g.deal(deck_for(dealer, &["2C 3C 4C", "AS KS QS", "2D 3D 4D"], Some("2S")));
+        assert_eq!(g.deal_ref().trumps, Some(Suit::Spades));
+        let before = g.state.scores.clone();
+        for seat in g.state.table.order_from(dealer) {
+            g.bid(seat, if seat == 1 { 3 } else { 1 });
+        }
+        let events = g.finish_deal();
+        let (terms, points) = scored(&events);
+        assert_eq!(points[1], 13);
+        assert_eq!(g.state.scores[1], before[1] + 13);
+        let seat1: Vec<_> = terms.iter().filter(|t| t.to == 1).collect();
+        assert_eq!(seat1[0].points, 3);
+        assert_eq!(seat1[1].points, 10);
+        assert!(seat1[1].explanation.en.contains("exactly"));
+        // The others bid one and took none: no bonus, no points.
+        assert_eq!(points[0], 0);
+        assert_eq!(points[2], 0);
+    }
+
+    #[test]
+    fn deal_sizes_depend_on_the_player_count() {
+        let firsts: Vec<usize> = (3..=8).map(|n| deal_sizes(n, false)[0]).collect();
+        assert_eq!(firsts, [17, 13, 10, 8, 7, 6]);
+        assert_eq!(deal_sizes(6, false), [8, 7, 6, 5, 4, 3, 2, 1]);
+        for n in 3..=8 {
+            let s = deal_sizes(n, false);
+            assert_eq!(s.len(), 52 / n);
+            assert_eq!(*s.last().unwrap(), 1);
+        }
+    }
+
+    #[test]
+    fn back_up_goes_up_again_and_plays_the_one_card_deal_once() {
+        assert_eq!(deal_sizes(6, true), [8, 7, 6, 5, 4, 3, 2, 1, 2, 3, 4, 5, 6, 7, 8]);
+        assert_eq!(deal_sizes(3, true).len(), 33);
+        let g = Game::new(5, PlumpOptions { back_up: true, ..Default::default() });
+        assert_eq!(g.state.deals_total(), 19);
+        assert_eq!(Plump.view(&g.state, Viewer::Spectator)["deals_total"], 19);
+    }
+
+    #[test]
+    fn first_deal_goes_one_at_a_time_from_the_dealers_left_without_trumps() {
+        let mut g = Game::new(3, PlumpOptions::default());
+        let deck = decks::standard52();
+        let events = g.deal(deck.clone());
+        let PlumpEvent::DealStarted {
+            dealer,
+            hands,
+            set_aside,
+            turned_card,
+            trumps,
+            trumps_from,
+            deck: recorded,
+            ..
+        } = &events[0]
+        else {
+            panic!()
+        };
+        assert_eq!(*dealer, 0);
+        assert_eq!(recorded, &deck);
+        // Seat 1 (dealer's left) gets the 1st, 4th, 7th card...
+        assert_eq!(hands[1][0], deck[0]);
+        assert!(hands[1].contains(&deck[3]));
+        assert!(hands[2].contains(&deck[1]));
+        assert!(hands[0].contains(&deck[2]));
+        assert!(hands.iter().all(|h| h.len() == 17));
+        // One card over, put aside; never turned in the first deal.
+        assert_eq!(set_aside, &vec![deck[51]]);
+        assert_eq!((*turned_card, *trumps, *trumps_from), (None, None, TrumpsFrom::FirstDeal));
+        assert_eq!(Plump.view(&g.state, Viewer::Spectator)["trumps"], Value::Null);
+    }
+
+    #[test]
+    fn first_deal_sizes_and_leftovers_for_every_player_count() {
+        for n in 3..=8 {
+            let mut g = Game::new(n, PlumpOptions::default());
+            g.deal(decks::standard52());
+            let d = g.deal_ref();
+            assert!(d.hands.iter().all(|h| h.len() == 52 / n));
+            assert_eq!(d.set_aside.len(), 52 % n);
+            assert_eq!(d.trumps_from, TrumpsFrom::FirstDeal);
+        }
+    }
+
+    #[test]
+    fn the_turned_card_names_trumps_from_the_second_deal() {
+        let mut g = Game::new(4, PlumpOptions::default());
+        g.skip_to_deal(2);
+        let hands = [
+            "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC",
+            "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD",
+            "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH",
+            "3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS",
+        ];
+        let events = g.deal(deck_for(1, &hands, Some("2S")));
+        let PlumpEvent::DealStarted { dealer, turned_card, trumps, set_aside, cards_per_hand, .. } =
+            &events[0]
+        else {
+            panic!()
+        };
+        assert_eq!((*dealer, *cards_per_hand), (1, 12));
+        assert_eq!(*turned_card, Some(card("2S")));
+        assert_eq!(*trumps, Some(Suit::Spades));
+        assert_eq!(set_aside.len(), 3);
+        assert!(!set_aside.contains(&card("2S")));
+        assert_eq!(g.deal_ref().hands[0], cards(hands[0]));
+        let view = Plump.view(&g.state, Viewer::Spectator);
+        assert_eq!(view["trump_card"], "2S");
+        assert_eq!(view["trumps"], "spades");
+    }
+
+    #[test]
+    fn a_turned_ace_means_no_trumps() {
+        let mut g = Game::new(5, PlumpOptions::default());
+        g.skip_to_deal(3);
+        let hands = [
+            "2C 3C 4C 5C 6C 7C 8C 9C",
+            "2D 3D 4D 5D 6D 7D 8D 9D",
+            "2H 3H 4H 5H 6H 7H 8H 9H",
+            "2S 3S 4S 5S 6S 7S 8S 9S",
+            "TC JC QC KC TD JD QD KD",
+        ];
+        g.deal(deck_for(2, &hands, Some("AH")));
+        let d = g.deal_ref();
+        assert_eq!((d.turned_card, d.trumps, d.trumps_from), (Some(card("AH")), None, TrumpsFrom::AceTurned));
+    }
+
+    #[test]
+    fn nothing_left_to_turn_means_no_trumps() {
+        let mut g = Game::new(4, PlumpOptions { back_up: true, ..Default::default() });
+        g.skip_to_deal(25);
+        assert_eq!(g.state.deals_total(), 25);
+        g.deal(decks::standard52());
+        let d = g.deal_ref();
+        assert_eq!(d.cards_per_hand, 13);
+        assert_eq!((d.turned_card, d.trumps, d.trumps_from), (None, None, TrumpsFrom::NothingToTurn));
+        assert!(d.set_aside.is_empty());
+        assert!(Plump.rulebook().rule(rule::NOTHING_TO_TURN).unwrap().house_rule);
+    }
+
+    #[test]
+    fn the_dealer_passes_left_and_bids_first() {
+        let mut g = Game::new(4, PlumpOptions::default());
+        g.deal(decks::standard52());
+        assert_eq!(g.to_act(), [0]);
+        // Seat 1 may not bid before the dealer.
+        assert_eq!(g.act(1, bid(1)).unwrap_err().rule, core::TURN);
+        for seat in [0, 1, 2, 3] {
+            assert_eq!(g.to_act(), [seat]);
+            g.bid(seat, 0);
+        }
+        g.skip_to_deal(2);
+        g.deal(decks::standard52());
+        assert_eq!(g.deal_ref().dealer, 1);
+        assert_eq!(g.to_act(), [1]);
+        let order: Vec<Seat> =
+            serde_json::from_value(Plump.view(&g.state, Viewer::Spectator)["bidding_order"].clone()).unwrap();
+        assert_eq!(order, [1, 2, 3, 0]);
+    }
+
+    #[test]
+    fn bids_run_from_zero_to_the_hand_size() {
+        let mut g = Game::new(6, PlumpOptions::default());
+        g.deal(decks::standard52());
+        assert_eq!(Plump.legal_moves(&g.state, 0), (0..=8).map(bid).collect::<Vec<_>>());
+        let refusal = g.act(0, bid(9)).unwrap_err();
+        assert_eq!(refusal.rule, rule::BID_RANGE);
+        assert!(refusal.explanation.en.contains("You bid 9 tricks but hold only 8"));
+        // Individual bids: the total may equal the tricks without the variant.
+        for (seat, b) in [(0, 2), (1, 2), (2, 1), (3, 1), (4, 1)] {
+            g.bid(seat, b);
+        }
+        assert!(Plump.legal_moves(&g.state, 5).contains(&bid(1)));
+        g.bid(5, 1);
+        assert_eq!(g.deal_ref().phase, Phase::Playing);
+    }
+
+    #[test]
+    fn the_dealers_left_leads_first_and_no_card_is_played_during_bidding() {
+        let mut g = Game::new(3, PlumpOptions::default());
+        g.deal(decks::standard52());
+        let some_card = g.deal_ref().hands[0][0].to_string();
+        assert_eq!(g.act(0, play(&some_card)).unwrap_err().rule, core::PHASE);
+        for seat in [0, 1, 2] {
+            g.bid(seat, 1);
+        }
+        assert_eq!(g.to_act(), [1]);
+        assert_eq!(g.act(1, bid(1)).unwrap_err().rule, core::PHASE);
+        let not_held = g.deal_ref().hands[2][0].to_string();
+        assert_eq!(g.act(1, play(&not_held)).unwrap_err().rule, core::CARD_NOT_HELD);
+    }
+
+    /// Deal 15 of a three-player match: three cards each, seat 2 deals, so seat 0 leads.
+    fn three_card_deal(hands: [&str; 3], turned: &str) -> Game {
+        let mut g = Game::new(3, PlumpOptions::default());
+        g.skip_to_deal(15);
+        g.deal(deck_for(2, &hands, Some(turned)));
+        for seat in [2, 0, 1] {
+            g.bid(seat, 1);
+        }
+        assert_eq!(g.to_act(), [0]);
+        g
+    }
+
+    #[test]
+    fn follow_suit_if_able_else_anything() {
+        let mut g = three_card_deal(["AC 2D 3D", "KC 4H 5H", "6D 7D 8D"], "2S");
+        g.play(0, "AC");
+        // Seat 1 holds a club: hearts are refused under the follow-suit rule.
+        let refusal = g.act(1, play("4H")).unwrap_err();
+        assert_eq!(refusal.rule, rule::FOLLOW_SUIT);
+        assert!(refusal.explanation.en.contains("You played 4H but hold clubs"));
+        assert!(!refusal.explanation.en.contains("KC"), "the explanation names no hidden card");
+        assert_eq!(Plump.legal_moves(&g.state, 1), vec![play("KC")]);
+        g.play(1, "KC");
+        // Seat 2 has no clubs: any card.
+        assert_eq!(Plump.legal_moves(&g.state, 2).len(), 3);
+        let events = g.play(2, "6D");
+        assert!(events.contains(&PlumpEvent::TrickWon {
+            trick_number: 1,
+            winner: 0,
+            card: card("AC"),
+            reason: WinReason::HighestOfSuitLed,
+            plays: vec![
+                Play { seat: 0, card: card("AC") },
+                Play { seat: 1, card: card("KC") },
+                Play { seat: 2, card: card("6D") }
+            ],
+        }));
+        // The winner leads the next trick.
+        assert_eq!(g.to_act(), [0]);
+    }
+
+    #[test]
+    fn the_highest_trump_wins() {
+        let mut g = three_card_deal(["AC 2D 3D", "4S 4H 5H", "6S 7D 8D"], "2S");
+        g.play(0, "AC");
+        g.play(1, "4S");
+        let events = g.play(2, "6S");
+        assert!(events
+            .iter()
+            .any(|e| matches!(e, PlumpEvent::TrickWon { winner: 2, reason: WinReason::HighestTrump, .. })));
+        assert_eq!(g.to_act(), [2]);
+        assert_eq!(g.deal_ref().tricks_taken, [0, 0, 1]);
+        assert_eq!(g.deal_ref().tricks.last().map(|t| t.winner), Some(2));
+    }
+
+    #[test]
+    fn a_zero_bid_made_scores_five() {
+        let mut g = Game::new(3, PlumpOptions::default());
+        g.skip_to_deal(17);
+        // Last deal: one card each, dealer 16 % 3 = 1, seat 2 leads.
+        g.deal(deck_for(1, &["2C", "AC", "KC"], Some("3H")));
+        g.bid(1, 1);
+        g.bid(2, 0);
+        g.bid(0, 0);
+        g.play(2, "KC");
+        g.play(0, "2C");
+        let events = g.play(1, "AC");
+        let (terms, points) = scored(&events);
+        assert_eq!(points, [5, 11, 5]);
+        assert!(terms.iter().any(|t| t.to == 0 && t.rule == rule::ZERO_BID && t.points == 5));
+        // Last deal: the match ends and the top scorer wins.
+        let Some(PlumpEvent::MatchEnded { winners, scores }) = events.last() else { panic!() };
+        assert_eq!(winners, &match_winners(scores));
+        assert!(Plump.status(&g.state).is_finished());
+        assert_eq!(Plump.decide(&g.state, 0, &bid(0)).unwrap_err().rule, core::MATCH_OVER);
+    }
+
+    #[test]
+    fn a_failed_bid_scores_only_its_tricks() {
+        assert_eq!(score_terms(0, 2, 4).iter().map(|t| t.points).collect::<Vec<_>>(), [4, 0]);
+        assert_eq!(score_terms(0, 0, 1).iter().map(|t| t.points).sum::<i64>(), 1);
+        assert_eq!(score_terms(0, 4, 0).iter().map(|t| t.points).sum::<i64>(), 0);
+    }
+
+    #[test]
+    fn ties_share_the_win() {
+        assert_eq!(match_winners(&[10, 30, 30, 5]), [1, 2]);
+        assert_eq!(match_winners(&[40, 30, 30]), [0]);
+    }
+
+    #[test]
+    fn last_bidder_may_not_make_the_total_even() {
+        let mut g = Game::new(4, restricted());
+        g.deal(decks::standard52());
+        g.bid(0, 5);
+        g.bid(1, 4);
+        g.bid(2, 2);
+        // 11 bid so far of 13 tricks: seat 3 may not bid 2.
+        let refusal = g.act(3, bid(2)).unwrap_err();
+        assert_eq!(refusal.rule, rule::LAST_BIDDER);
+        assert!(refusal.explanation.en.contains("the others bid 11"));
+        let legal = Plump.legal_moves(&g.state, 3);
+        assert_eq!(legal.len(), 13);
+        assert!(!legal.contains(&bid(2)));
+        g.bid(3, 3);
+        assert_eq!(g.deal_ref().phase, Phase::Playing);
+    }
+
+    #[test]
+    fn last_bidder_restriction_binds_only_the_last_bidder() {
+        let mut g = Game::new(3, restricted());
+        g.deal(decks::standard52());
+        // The dealer may bid all 17 tricks.
+        g.bid(0, 17);
+        // When the others already exceed the tricks, the last bidder is free.
+        g.bid(1, 3);
+        assert_eq!(Plump.legal_moves(&g.state, 2).len(), 18);
+    }
+
+    #[test]
+    fn simultaneous_bids_are_hidden_until_all_are_in() {
+        let mut g = Game::new(3, simultaneous());
+        g.deal(decks::standard52());
+        assert_eq!(g.to_act(), [0, 1, 2]);
+        let events = g.bid(2, 5);
+        assert_eq!(g.to_act(), [0, 1]);
+        let seat0 = Plump.view(&g.state, Viewer::Seat(0));
+        assert_eq!(seat0["bids"], json!([null, null, null]));
+        assert_eq!(seat0["has_bid"], json!([false, false, true]));
+        assert_eq!(seat0["bids_total"], Value::Null);
+        assert_eq!(Plump.view(&g.state, Viewer::Seat(2))["bids"], json!([null, null, 5]));
+        assert_eq!(Plump.view(&g.state, Viewer::Spectator)["bids"], json!([null, null, null]));
+        let hidden = Plump.redact(&g.state, &events[0], Viewer::Seat(0), false);
+        assert_eq!(hidden, json!({"type": "bid_made", "seat": 2, "tricks": null, "hidden": true}));
+        let own = Plump.redact(&g.state, &events[0], Viewer::Seat(2), false);
+        assert_eq!(own, json!({"type": "bid_made", "seat": 2, "tricks": 5}));
+        assert_eq!(Plump.redact(&g.state, &events[0], Viewer::Spectator, false)["tricks"], Value::Null);
+        // A seat that has bid may not bid again.
+        assert_eq!(g.act(2, bid(1)).unwrap_err().rule, core::TURN);
+
+        g.bid(0, 6);
+        // The total may equal the tricks: 5 + 6 + 6 = 17.
+        assert!(Plump.legal_moves(&g.state, 1).contains(&bid(6)));
+        let events = g.bid(1, 6);
+        assert_eq!(events[1], PlumpEvent::BidsRevealed { bids: vec![6, 6, 5] });
+        assert_eq!(Plump.redact(&g.state, &events[1], Viewer::Spectator, false)["bids"], json!([6, 6, 5]));
+        assert_eq!(Plump.view(&g.state, Viewer::Spectator)["bids"], json!([6, 6, 5]));
+        assert_eq!(Plump.view(&g.state, Viewer::Spectator)["bids_total"], 17);
+        assert_eq!(g.to_act(), [1]);
+    }
+
+    #[test]
+    fn simultaneous_bidders_may_bid_in_any_order() {
+        let mut g = Game::new(4, simultaneous());
+        g.deal(decks::standard52());
+        for seat in [3, 1, 0, 2] {
+            assert!(g.to_act().contains(&seat));
+            g.bid(seat, 1);
+        }
+        assert_eq!(g.deal_ref().phase, Phase::Playing);
+        assert_eq!(g.to_act(), [1]);
+    }
+
+    #[test]
+    fn options_parse_and_the_two_bid_variants_exclude_each_other() {
+        let game = erase(Plump);
+        let normal = game.normalize_options(&json!({"back-up": true})).unwrap();
+        assert_eq!(
+            normal,
+            json!({"back_up": true, "last_bidder_restricted": false, "simultaneous_bids": false})
+        );
+        assert!(game.normalize_options(&json!({"trumps": true})).is_err());
+        let both = json!({"last_bidder_restricted": true, "simultaneous_bids": true});
+        let err = game.setup(4, &both).err().unwrap();
+        assert!(err.0.contains("cannot be combined"));
+        assert!(game.setup(2, &Value::Null).is_err());
+        assert!(game.setup(9, &Value::Null).is_err());
+        let names: Vec<_> = Plump.options().iter().map(|o| o.name).collect();
+        assert_eq!(names, ["back_up", "last_bidder_restricted", "simultaneous_bids"]);
+    }
+
+    #[test]
+    fn commands_and_events_have_their_json_shapes() {
+        let c: PlumpCommand = serde_json::from_value(json!({"type": "bid", "tricks": 3})).unwrap();
+        assert_eq!(c, bid(3));
+        let c: PlumpCommand = serde_json::from_value(json!({"type": "play", "card": "QS"})).unwrap();
+        assert_eq!(c, play("QS"));
+        let e = PlumpEvent::TrickWon {
+            trick_number: 1,
+            winner: 2,
+            card: card("6S"),
+            reason: WinReason::HighestTrump,
+            plays: vec![Play { seat: 2, card: card("6S") }],
+        };
+        assert_eq!(
+            serde_json::to_value(&e).unwrap(),
+            json!({"type": "trick_won", "trick_number": 1, "winner": 2, "card": "6S", "reason": "highest-trump",
+                   "plays": [{"seat": 2, "card": "6S"}]})
+        );
+    }
+
+    #[test]
+    fn deal_started_shows_each_seat_only_its_own_hand() {
+        let mut g = Game::new(3, PlumpOptions::default());
+        g.skip_to_deal(2);
+        let events = g.deal(decks::standard52());
+        let e = &events[0];
+        let own = Plump.redact(&g.state, e, Viewer::Seat(1), false);
+        assert!(own.get("deck").is_none() && own.get("set_aside").is_none());
+        assert_eq!(own["set_aside_count"], 3);
+        assert_eq!(own["hands"][1], json!(g.deal_ref().hands[1]));
+        assert_eq!(own["hands"][0], Value::Null);
+        assert_eq!(own["hand_sizes"], json!([16, 16, 16]));
+        assert_eq!(own["turned_card"], json!(g.deal_ref().turned_card));
+        let spectator = Plump.redact(&g.state, e, Viewer::Spectator, false);
+        assert_eq!(spectator["hands"], json!([null, null, null]));
+        for viewer in [Viewer::Record, Viewer::Seat(0)] {
+            let after = Plump.redact(&g.state, e, viewer, viewer == Viewer::Seat(0));
+            assert_eq!(after, serde_json::to_value(e).unwrap());
+        }
+        let view = Plump.view(&g.state, Viewer::Seat(1));
+        assert_eq!(view["hand"], json!(g.deal_ref().hands[1]));
+        assert!(view.get("hands").is_none());
+        assert_eq!(Plump.view(&g.state, Viewer::Record)["hands"], json!(g.deal_ref().hands));
+        // Hidden: every hand card to all but its holder, the set-aside cards to everyone.
+        let secrets = Plump.secrets(&g.state);
+        assert_eq!(secrets.len(), 48 + 3);
+        assert!(secrets.iter().all(|(c, who)| g.deal_ref().turned_card != Some(*c) && who.len() <= 1));
+    }
+
+    #[test]
+    fn a_deal_replays_on_its_own_from_its_first_event() {
+        let mut g = Game::new(5, PlumpOptions::default());
+        g.skip_to_deal(4);
+        let start = g.log.len();
+        g.skip_to_deal(5);
+        let mut fresh = Plump.setup(5, PlumpOptions::default()).unwrap();
+        for e in &g.log[start..] {
+            Plump.evolve(&mut fresh, e);
+            Plump.check_invariants(&fresh).unwrap();
+        }
+        assert_eq!(fresh.scores, g.state.scores);
+        assert_eq!(Plump.view(&fresh, Viewer::Record), Plump.view(&g.state, Viewer::Record));
+    }
+
+    /// Every quoted rule id of this game (two dots) in this file, and every rule named by a refusal or a score
+    /// term, is in the rulebook.
+    #[test]
+    fn every_rule_id_used_is_in_the_rulebook() {
+        let book = Plump.rulebook();
+        let source = include_str!("plump.rs");
+        let mut found = 0;
+        for piece in source.split("\"plump.").skip(1) {
+            let id = format!("plump.{}", piece.split('"').next().unwrap());
+            if id.matches('.').count() == 2 && !id.contains(' ') && !id.ends_with('.') {
+                assert!(book.rule(&id).is_some(), "{id} is not in the rulebook");
+                found += 1;
+            }
+        }
+        assert!(found >= 30);
+        for id in [core::TURN, core::PHASE, core::CARD_NOT_HELD, core::DECK, core::MATCH_OVER] {
+            assert!(book.rule(id).is_some());
+        }
+        let mut ids: Vec<_> = book.rule_ids().collect();
+        let len = ids.len();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), len, "rule ids are unique");
+        for r in book.sections.iter().flat_map(|s| &s.rules) {
+            assert!(!r.sv.is_empty() && !r.en.is_empty());
+        }
+    }
+
+    fn combos() -> Vec<Value> {
+        let mut out = Vec::new();
+        for back_up in [false, true] {
+            for (restricted, simultaneous) in [(false, false), (true, false), (false, true)] {
+                out.push(json!({"back_up": back_up, "last_bidder_restricted": restricted, "simultaneous_bids": simultaneous}));
+            }
+        }
+        out
+    }
+
+    /// How many random matches to play per option combination, by how much is checked.
+    struct Seeds {
+        /// Every check of the harness, without and with the back-up variant.
+        all: (u64, u64),
+        /// No agreement check (the leak and invariant checks stay).
+        no_agreement: (u64, u64),
+        /// Invariants only, plus the checks on the log below.
+        invariants: (u64, u64),
+        /// Only the checks on the log: cheap enough for many seeds.
+        log_only: (u64, u64),
+    }
+
+    /// Random matches at `players` for every option combination, each checked by the harness
+    /// as `seeds` says and then on its log: the final scores are the sum of the scored terms,
+    /// every scored rule is in the rulebook, the winners are the top scorers, the schedule of
+    /// deals was played, and simultaneous bids were revealed once per deal.
+    fn random_matches(players: usize, seeds: Seeds) {
+        let game = erase(Plump);
+        let book = Plump.rulebook();
+        let only_invariants = Checks { invariants: true, ..Checks::NONE };
+        let no_agreement = Checks { agreement: false, ..Checks::ALL };
+        let mut played = 0;
+        for (i, options) in combos().iter().enumerate() {
+            let back_up = options["back_up"] == true;
+            let pick = |(plain, up): (u64, u64)| if back_up { up } else { plain };
+            let tiers = [
+                (pick(seeds.all), Checks::ALL),
+                (pick(seeds.no_agreement), no_agreement),
+                (pick(seeds.invariants), only_invariants),
+                (pick(seeds.log_only), Checks::NONE),
+            ];
+            let mut seed = 0u64;
+            for (count, checks) in tiers {
+                for _ in 0..count {
+                    seed += 1;
+                    let seed = seed * 1000 + i as u64 * 10 + players as u64;
+                    let report = play_match(&*game, players, options, seed, checks)
+                        .unwrap_or_else(|e| panic!("{players} players, {options}, seed {seed}: {e}"));
+                    check_log(players, options, &book, &report.log);
+                    assert_eq!(report.deals as usize, deal_sizes(players, back_up).len());
+                    played += 1;
+                }
+            }
+        }
+        assert!(played >= 300);
+    }
+
+    fn check_log(players: usize, options: &Value, book: &Rulebook, log: &[Value]) {
+        let mut totals = vec![0i64; players];
+        let mut final_scores = None;
+        let (mut deals, mut reveals) = (0, 0);
+        for event in log {
+            match serde_json::from_value::<PlumpEvent>(event.clone()).unwrap() {
+                PlumpEvent::DealStarted { scores, .. } => {
+                    assert_eq!(scores, totals, "a deal starts from the scores so far");
+                    deals += 1;
+                }
+                PlumpEvent::BidsRevealed { .. } => reveals += 1,
+                PlumpEvent::DealScored { terms, points, totals: after, .. } => {
+                    for t in terms {
+                        assert!(book.rule(&t.rule).is_some(), "{} is not in the rulebook", t.rule);
+                        totals[t.to] += t.points;
+                    }
+                    assert_eq!(after, totals);
+                    assert!(points.iter().all(|&p| p >= 0));
+                }
+                PlumpEvent::MatchEnded { scores, winners } => {
+                    assert_eq!(winners, match_winners(&scores));
+                    final_scores = Some(scores);
+                }
+                _ => {}
+            }
+        }
+        assert_eq!(final_scores.as_ref(), Some(&totals), "final scores are the sum of the scored terms");
+        assert_eq!(reveals, if options["simultaneous_bids"] == true { deals } else { 0 });
+    }
+
+    // One test per player count, so that they share out over the cores.
+
+    /// About 2,100 matches in all (351 per player count), 126 of them with leak checks.
+    const SEEDS: Seeds =
+        Seeds { all: (2, 1), no_agreement: (3, 1), invariants: (15, 15), log_only: (40, 40) };
+
+    #[test]
+    fn random_matches_3_players() {
+        random_matches(3, SEEDS);
+    }
+
+    #[test]
+    fn random_matches_4_players() {
+        random_matches(4, SEEDS);
+    }
+
+    #[test]
+    fn random_matches_5_players() {
+        random_matches(5, SEEDS);
+    }
+
+    #[test]
+    fn random_matches_6_players() {
+        random_matches(6, SEEDS);
+    }
+
+    #[test]
+    fn random_matches_7_players() {
+        random_matches(7, SEEDS);
+    }
+
+    #[test]
+    fn random_matches_8_players() {
+        random_matches(8, SEEDS);
+    }
+}

@@ -1,0 +1,219 @@
+//! Random legal play through the object-safe interface, with every check the engine promises:
+//! used by each game's property tests, the benchmarks and the service's load generator.
+//!
+//! The generator here is a test tool, not part of any rule: the rules never draw randomness.
+
+use serde_json::Value;
+
+use crate::cards::Card;
+use crate::game::{cards_in, Game, Match, Refusal, Status, Viewer};
+use crate::seat::Seat;
+
+/// splitmix64: small, fast and the same on every platform, so a failing seed reproduces.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            items.swap(i, self.below(i + 1));
+        }
+    }
+}
+
+/// Which of the expensive checks to run at every step.
+#[derive(Clone, Copy, Debug)]
+pub struct Checks {
+    /// No view, legal-move list or event shows a seat (or a spectator) a card it may not know.
+    pub leaks: bool,
+    /// `decide` accepts exactly the commands `legal_moves` lists, among the game's move space.
+    pub agreement: bool,
+    /// Events survive a JSON round trip and `check_invariants` holds after every event.
+    pub invariants: bool,
+}
+
+impl Checks {
+    pub const ALL: Checks = Checks { leaks: true, agreement: true, invariants: true };
+    pub const NONE: Checks = Checks { leaks: false, agreement: false, invariants: false };
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    pub deals: u32,
+    pub moves: u64,
+    pub events: u64,
+    /// Every event in order, as stored: for replay tests and benchmarks.
+    pub log: Vec<Value>,
+}
+
+/// Safety net against a game that never ends; far above any real match.
+pub const MAX_STEPS: u64 = 200_000;
+
+/// Plays one match to its end with bots at every seat, checking as asked. Returns the report or
+/// a description of the first broken promise.
+pub fn play_match(
+    game: &dyn Game,
+    players: usize,
+    options: &Value,
+    seed: u64,
+    checks: Checks,
+) -> Result<Report, String> {
+    let mut rng = Rng::new(seed);
+    let mut m = game.setup(players, options).map_err(|e| e.0)?;
+    let mut report = Report::default();
+    let mut steps = 0u64;
+    loop {
+        steps += 1;
+        if steps > MAX_STEPS {
+            return Err(format!("match did not end within {MAX_STEPS} steps (seed {seed})"));
+        }
+        let events = match m.status() {
+            Status::Finished { .. } => return Ok(report),
+            Status::NeedsDeck { composition } => {
+                let mut deck = composition;
+                rng.shuffle(&mut deck);
+                report.deals += 1;
+                m.deal(&deck).map_err(|v| format!("deal refused: {v}"))?
+            }
+            Status::ToAct { seats } => {
+                if seats.is_empty() {
+                    return Err("status names no seat to act".into());
+                }
+                let seat = seats[rng.below(seats.len())];
+                if checks.agreement {
+                    check_agreement(m.as_ref(), seat)?;
+                }
+                let command = m
+                    .bot_move(seat, rng.next_u64())
+                    .ok_or_else(|| format!("seat {seat} is to act but has no move"))?;
+                report.moves += 1;
+                m.decide(seat, &command).map_err(|r| format!("bot move {command} refused: {r:?}"))?
+            }
+        };
+        if events.is_empty() {
+            return Err("a decision produced no event".into());
+        }
+        for event in events {
+            let event = if checks.invariants {
+                let text = serde_json::to_string(&event).map_err(|e| e.to_string())?;
+                serde_json::from_str(&text).map_err(|e| e.to_string())?
+            } else {
+                event
+            };
+            m.apply(&event)?;
+            if checks.invariants {
+                m.check_invariants().map_err(|e| format!("after {event}: {e}"))?;
+            }
+            if checks.leaks {
+                check_leaks(m.as_ref(), &event)?;
+            }
+            report.events += 1;
+            report.log.push(event);
+        }
+    }
+}
+
+/// `decide` must accept every legal move and refuse every other move of the move space.
+pub fn check_agreement(m: &dyn Match, seat: Seat) -> Result<(), String> {
+    let legal = m.legal_moves(seat);
+    if legal.is_empty() {
+        return Err(format!("seat {seat} is to act but legal_moves is empty"));
+    }
+    for command in &legal {
+        if let Err(r) = m.decide(seat, command) {
+            return Err(format!("legal move {command} refused: {r:?}"));
+        }
+    }
+    for command in m.move_space(seat) {
+        let accepted = m.decide(seat, &command).is_ok();
+        if accepted != legal.contains(&command) {
+            return Err(format!(
+                "decide {} {command} but legal_moves {} it",
+                if accepted { "accepts" } else { "refuses" },
+                if accepted { "omits" } else { "lists" },
+            ));
+        }
+    }
+    for other in 0..m.players() {
+        if other != seat && !m.status().to_act().contains(&other) {
+            if let Some(command) = legal.first() {
+                match m.decide(other, command) {
+                    Err(Refusal::Violation(_)) => {}
+                    other_result => {
+                        return Err(format!("seat {other} acted out of turn: {other_result:?}"))
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// No seat sees a card it may not know; spectators see no secret at all.
+pub fn check_leaks(m: &dyn Match, event: &Value) -> Result<(), String> {
+    let secrets = m.secrets();
+    let forbidden = |viewer: Viewer| -> Vec<Card> {
+        secrets
+            .iter()
+            .filter(|(_, knowers)| match viewer {
+                Viewer::Seat(s) => !knowers.contains(&s),
+                _ => true,
+            })
+            .map(|(c, _)| *c)
+            .collect()
+    };
+    let mut viewers: Vec<Viewer> = (0..m.players()).map(Viewer::Seat).collect();
+    viewers.push(Viewer::Spectator);
+    for viewer in viewers {
+        let forbidden = forbidden(viewer);
+        if forbidden.is_empty() {
+            continue;
+        }
+        let mut shown: Vec<(&str, Value)> = vec![
+            ("view", m.view(viewer)),
+            ("event", m.redact(event, viewer, false)),
+        ];
+        if let Viewer::Seat(s) = viewer {
+            shown.push(("legal moves", Value::Array(m.legal_moves(s))));
+        }
+        for (what, value) in shown {
+            if let Some(card) = cards_in(&value).into_iter().find(|c| forbidden.contains(c)) {
+                return Err(format!("{viewer:?} sees {card} in its {what}: {value}"));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shuffle_is_a_permutation_and_depends_on_the_seed() {
+        let deck = crate::cards::decks::standard52();
+        let mut a = deck.clone();
+        let mut b = deck.clone();
+        Rng::new(1).shuffle(&mut a);
+        Rng::new(2).shuffle(&mut b);
+        assert!(crate::cards::is_permutation(&a, &deck));
+        assert_ne!(a, b);
+        assert_ne!(a, deck);
+    }
+}

@@ -1,0 +1,130 @@
+//! The trick-taking toolkit: follow suit, trumps, who wins a trick and why.
+
+use serde::{Deserialize, Serialize};
+
+use crate::cards::{Card, Suit};
+use crate::seat::{Seat, Table};
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Trick {
+    pub leader: Seat,
+    pub plays: Vec<(Seat, Card)>,
+}
+
+impl Trick {
+    pub fn led_by(leader: Seat) -> Trick {
+        Trick { leader, plays: Vec::new() }
+    }
+
+    pub fn led_suit(&self) -> Option<Suit> {
+        self.plays.first().and_then(|(_, c)| c.suit())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.plays.is_empty()
+    }
+
+    pub fn is_complete(&self, players: usize) -> bool {
+        self.plays.len() == players
+    }
+
+    /// Whose turn it is to play to this trick.
+    pub fn next_to_play(&self, table: &Table) -> Seat {
+        table.after(self.leader, self.plays.len())
+    }
+
+    pub fn cards(&self) -> impl Iterator<Item = Card> + '_ {
+        self.plays.iter().map(|&(_, c)| c)
+    }
+}
+
+/// Why a trick went to its winner: for the "why did that seat win?" question.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WinReason {
+    /// The highest card of the suit led, no trump being played.
+    HighestOfSuitLed,
+    /// The highest trump played.
+    HighestTrump,
+}
+
+/// Winner of a complete trick with standard ranks (ace high): highest trump if any was played,
+/// else the highest card of the suit led.
+pub fn winner(trick: &Trick, trumps: Option<Suit>) -> (Seat, Card, WinReason) {
+    winner_by(trick, trumps, |c| c.rank().map_or(0, |r| r.value()))
+}
+
+/// Like [`winner`], with the game's own rank order within a suit.
+pub fn winner_by(
+    trick: &Trick,
+    trumps: Option<Suit>,
+    strength: impl Fn(Card) -> u8,
+) -> (Seat, Card, WinReason) {
+    let led = trick.led_suit();
+    let best_in = |suit: Suit| {
+        trick
+            .plays
+            .iter()
+            .filter(|(_, c)| c.is_suit(suit))
+            .max_by_key(|(_, c)| strength(*c))
+            .copied()
+    };
+    if let Some(t) = trumps {
+        if let Some((seat, card)) = best_in(t) {
+            return (seat, card, WinReason::HighestTrump);
+        }
+    }
+    let led = led.expect("a trick is won only once cards are in it");
+    let (seat, card) = best_in(led).expect("the lead is of the suit led");
+    (seat, card, WinReason::HighestOfSuitLed)
+}
+
+/// The cards a player may play to `trick` when the only duty is to follow suit.
+pub fn follow_suit(hand: &[Card], trick: &Trick) -> Vec<Card> {
+    match trick.led_suit() {
+        Some(led) if hand.iter().any(|c| c.is_suit(led)) => {
+            hand.iter().copied().filter(|c| c.is_suit(led)).collect()
+        }
+        _ => hand.to_vec(),
+    }
+}
+
+/// Sorted and de-duplicated, so move lists are stable.
+pub fn distinct(mut cards: Vec<Card>) -> Vec<Card> {
+    cards.sort();
+    cards.dedup();
+    cards
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::{card, cards};
+
+    fn trick(leader: Seat, codes: &str) -> Trick {
+        Trick {
+            leader,
+            plays: cards(codes).into_iter().enumerate().map(|(i, c)| ((leader + i) % 4, c)).collect(),
+        }
+    }
+
+    #[test]
+    fn highest_of_the_suit_led_wins_without_trumps() {
+        let t = trick(1, "9H AS KH 2H");
+        assert_eq!(winner(&t, None), (3, card("KH"), WinReason::HighestOfSuitLed));
+    }
+
+    #[test]
+    fn any_trump_beats_the_suit_led() {
+        let t = trick(1, "9H 2S KH AH");
+        assert_eq!(winner(&t, Some(Suit::Spades)), (2, card("2S"), WinReason::HighestTrump));
+    }
+
+    #[test]
+    fn follow_suit_when_able_else_anything() {
+        let t = trick(0, "9H");
+        assert_eq!(follow_suit(&cards("2H 3S AH"), &t), cards("2H AH"));
+        assert_eq!(follow_suit(&cards("2C 3S"), &t), cards("2C 3S"));
+        assert_eq!(follow_suit(&cards("2C 3S"), &Trick::led_by(0)), cards("2C 3S"));
+    }
+}

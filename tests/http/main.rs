@@ -1,0 +1,8 @@
+//! End-to-end tests: the service over HTTP against a real PostgreSQL.
+
+mod bad_input;
+mod concurrency;
+mod docs;
+mod hidden_cards;
+mod matches;
+mod play;

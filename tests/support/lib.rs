@@ -1,0 +1,219 @@
+//! Test support: the service started on a random port against a fresh database, and a small
+//! HTTP client around it.
+
+use std::time::Duration;
+
+use actix_web::http::StatusCode;
+use diesel::connection::SimpleConnection;
+use diesel::{Connection, PgConnection};
+use serde_json::{json, Value};
+
+pub use api::config::with_database;
+
+pub const JWT_SECRET: &str = "test-secret-that-is-long-enough";
+
+pub fn server_url() -> String {
+    std::env::var("DATABASE_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into())
+}
+
+pub struct TestApp {
+    pub address: String,
+    pub db_name: String,
+    pub database_url: String,
+    client: awc::Client,
+}
+
+/// Starts the whole service, built by the same function `main` uses, on a free port with its
+/// own new database.
+pub async fn spawn_app() -> TestApp {
+    let db_name = format!("kortbord_test_{}", uuid::Uuid::new_v4().simple());
+    let database_url = with_database(&server_url(), &db_name);
+    let settings = api::config::Settings {
+        host: "127.0.0.1".into(),
+        port: 0,
+        database_url: database_url.clone(),
+        jwt_secret: JWT_SECRET.into(),
+        token_ttl_secs: 3600,
+        pool_size: 8,
+    };
+    let app = api::Application::build(&settings).expect("the service starts");
+    let address = format!("http://127.0.0.1:{}", app.port);
+    actix_web::rt::spawn(app.server);
+    let client = awc::Client::builder().timeout(Duration::from_secs(60)).finish();
+    TestApp { address, db_name, database_url, client }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        if let Ok(mut admin) = PgConnection::establish(&with_database(&server_url(), "postgres")) {
+            let _ = admin.batch_execute(&format!("DROP DATABASE IF EXISTS \"{}\" WITH (FORCE)", self.db_name));
+        }
+    }
+}
+
+/// A response, read whole.
+#[derive(Debug)]
+pub struct Reply {
+    pub status: StatusCode,
+    pub content_type: String,
+    pub etag: Option<String>,
+    pub headers: actix_web::http::header::HeaderMap,
+    pub body: Value,
+}
+
+impl Reply {
+    /// Asserts an RFC 9457 problem with this status and code.
+    pub fn assert_problem(&self, status: u16, code: &str) {
+        assert_eq!(self.status.as_u16(), status, "unexpected status, body: {}", self.body);
+        assert_eq!(self.content_type, "application/problem+json", "body: {}", self.body);
+        assert_eq!(self.body["code"], code, "body: {}", self.body);
+        assert_eq!(self.body["status"], status);
+        assert!(self.body["title"].is_string() && self.body["detail"].is_string());
+    }
+}
+
+pub struct Request<'a> {
+    app: &'a TestApp,
+    method: actix_web::http::Method,
+    path: String,
+    token: Option<String>,
+    headers: Vec<(String, String)>,
+    body: Option<Vec<u8>>,
+    content_type: Option<String>,
+}
+
+impl<'a> Request<'a> {
+    pub fn token(mut self, token: &str) -> Self {
+        self.token = Some(token.to_string());
+        self
+    }
+
+    pub fn header(mut self, name: &str, value: &str) -> Self {
+        self.headers.push((name.to_string(), value.to_string()));
+        self
+    }
+
+    pub fn json(mut self, body: &Value) -> Self {
+        self.body = Some(body.to_string().into_bytes());
+        self.content_type = Some("application/json".into());
+        self
+    }
+
+    pub fn raw(mut self, body: &[u8], content_type: &str) -> Self {
+        self.body = Some(body.to_vec());
+        self.content_type = Some(content_type.into());
+        self
+    }
+
+    pub async fn send(self) -> Reply {
+        let url = format!("{}{}", self.app.address, self.path);
+        let mut req = self.app.client.request(self.method, url);
+        if let Some(t) = &self.token {
+            req = req.insert_header(("Authorization", format!("Bearer {t}")));
+        }
+        for (n, v) in &self.headers {
+            req = req.insert_header((n.as_str(), v.as_str()));
+        }
+        if let Some(ct) = &self.content_type {
+            req = req.insert_header(("Content-Type", ct.as_str()));
+        }
+        let mut response = match self.body {
+            Some(b) => req.send_body(b).await,
+            None => req.send().await,
+        }
+        .expect("the service answers");
+        let bytes = response.body().limit(64 * 1024 * 1024).await.expect("a body");
+        let content_type = response
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_string();
+        let body = if bytes.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_slice(&bytes).unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()))
+        };
+        Reply {
+            status: response.status(),
+            content_type,
+            etag: response.headers().get("etag").and_then(|v| v.to_str().ok()).map(str::to_string),
+            headers: response.headers().clone(),
+            body,
+        }
+    }
+}
+
+impl TestApp {
+    fn request(&self, method: actix_web::http::Method, path: &str) -> Request<'_> {
+        Request { app: self, method, path: path.to_string(), token: None, headers: Vec::new(), body: None, content_type: None }
+    }
+
+    pub fn get(&self, path: &str) -> Request<'_> {
+        self.request(actix_web::http::Method::GET, path)
+    }
+
+    pub fn post(&self, path: &str) -> Request<'_> {
+        self.request(actix_web::http::Method::POST, path)
+    }
+
+    /// A guest token and player id.
+    pub async fn guest(&self, name: &str) -> (String, String) {
+        let r = self.post("/v1/auth/guest").json(&json!({ "name": name })).send().await;
+        assert_eq!(r.status, StatusCode::CREATED, "{}", r.body);
+        (r.body["token"].as_str().unwrap().to_string(), r.body["player_id"].as_str().unwrap().to_string())
+    }
+
+    pub async fn create_match(&self, token: &str, body: Value) -> Value {
+        let r = self.post("/v1/matches").token(token).json(&body).send().await;
+        assert_eq!(r.status, StatusCode::CREATED, "{}", r.body);
+        r.body
+    }
+
+    pub async fn view(&self, token: &str, id: &str, seat: Option<usize>) -> Value {
+        let path = match seat {
+            Some(s) => format!("/v1/matches/{id}?seat={s}"),
+            None => format!("/v1/matches/{id}"),
+        };
+        let r = self.get(&path).token(token).send().await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+        r.body
+    }
+
+    pub async fn legal_moves(&self, token: &str, id: &str, seat: usize) -> Vec<Value> {
+        let r = self.get(&format!("/v1/matches/{id}/legal-moves?seat={seat}")).token(token).send().await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+        r.body["moves"].as_array().unwrap().clone()
+    }
+
+    pub async fn play(&self, token: &str, id: &str, seat: usize, command: &Value) -> Reply {
+        self.post(&format!("/v1/matches/{id}/moves"))
+            .token(token)
+            .header("Idempotency-Key", &uuid::Uuid::new_v4().to_string())
+            .json(&json!({ "seat": seat, "move": command }))
+            .send()
+            .await
+    }
+
+    pub async fn event_count(&self, id: &str) -> usize {
+        let r = self.get(&format!("/v1/matches/{id}/events?limit=1000")).send().await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.body);
+        let mut n = r.body["events"].as_array().unwrap().len();
+        let mut since = r.body["events"].as_array().unwrap().last().map_or(0, |e| e["seq"].as_i64().unwrap());
+        while n > 0 && n % 1000 == 0 {
+            let r = self.get(&format!("/v1/matches/{id}/events?limit=1000&since={since}")).send().await;
+            let page = r.body["events"].as_array().unwrap();
+            if page.is_empty() {
+                break;
+            }
+            n += page.len();
+            since = page.last().unwrap()["seq"].as_i64().unwrap();
+        }
+        n
+    }
+}
+
+/// Every card code in a JSON value.
+pub fn cards_in(value: &Value) -> Vec<String> {
+    engine::game::cards_in(value).into_iter().map(|c| c.to_string()).collect()
+}
