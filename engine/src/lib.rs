@@ -6,6 +6,7 @@ pub mod bidding;
 pub mod cards;
 pub mod catalog;
 pub mod game;
+pub mod ledger;
 pub mod games;
 pub mod rules;
 pub mod seat;

@@ -3,6 +3,7 @@
 mod bad_input;
 mod concurrency;
 mod docs;
+mod every_game;
 mod hidden_cards;
 mod matches;
 mod play;

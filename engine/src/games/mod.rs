@@ -3,7 +3,8 @@
 use crate::game::{erase, Game};
 
 pub mod plump;
+pub mod spader;
 
 pub fn all() -> Vec<Box<dyn Game>> {
-    vec![erase(plump::Plump)]
+    vec![erase(plump::Plump), erase(spader::Spader)]
 }

@@ -1,0 +1,2672 @@
+//! Spader (Spades): four players in two partnerships, spades always trumps. Each side bids the
+//! tricks it expects to take (or a nil, or a blind nil when far behind); both bids stand.
+//! Overtricks are tallied across deals and punished ("sandbagging"); the first side to the
+//! target wins the match.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use crate::cards::{decks, is_permutation, take_card, Card, Rank, Suit};
+use crate::game::{OptionDoc, Outcome, Rules, SetupError, Status, Viewer};
+use crate::rules::{self, core, RuleViolation, Rulebook, ScoreTerm, Section, Text};
+use crate::seat::{Direction, Seat, Table};
+use crate::simulate::Rng;
+use crate::trick::{self, Trick, WinReason};
+
+pub struct Spader;
+
+const SEATS: usize = 4;
+const TABLE: Table = Table { seats: SEATS, direction: Direction::Clockwise };
+const TRICKS: u8 = 13;
+const BLIND_NIL_GAP: i64 = 100;
+const SANDBAG_LIMIT: u32 = 10;
+const SANDBAG_PENALTY: i64 = 100;
+const NIL_POINTS: i64 = 50;
+const BLIND_NIL_POINTS: i64 = 100;
+const TWO_OF_CLUBS: Card = Card::new(Rank::TWO, Suit::Clubs);
+
+/// Rule ids, written in full so that a grep finds both the text and every use.
+pub mod rule {
+    pub const PARTNERSHIPS: &str = "spader.deal.partnerships";
+    pub const DEALER: &str = "spader.deal.dealer";
+    pub const THIRTEEN_CARDS: &str = "spader.deal.thirteen-cards";
+    pub const SPADES_TRUMPS: &str = "spader.deal.spades-trumps";
+
+    pub const REDEAL_CONDITIONS: &str = "spader.redeal.conditions";
+
+    pub const BID_ORDER: &str = "spader.bid.order";
+    pub const BID_BOTH_STAND: &str = "spader.bid.both-stand";
+    pub const BID_RANGE: &str = "spader.bid.range";
+    pub const BID_NIL: &str = "spader.bid.nil";
+    pub const BID_NIL_SEAT: &str = "spader.bid.nil-seat";
+    pub const BID_NIL_PARTNER: &str = "spader.bid.nil-partner";
+    pub const BID_SIDE_NIL: &str = "spader.bid.side-nil";
+
+    pub const BLIND_ELIGIBLE: &str = "spader.blind-nil.eligible";
+    pub const BLIND_BEFORE_LOOKING: &str = "spader.blind-nil.before-looking";
+    pub const BLIND_CHOOSE_FIRST: &str = "spader.blind-nil.choose-first";
+    pub const BLIND_ONE_PER_SIDE: &str = "spader.blind-nil.one-per-side";
+    pub const BLIND_PARTNER_BIDS: &str = "spader.blind-nil.partner-bids";
+
+    pub const EXCHANGE_OFFER: &str = "spader.exchange.offer";
+    pub const EXCHANGE_TWO_CARDS: &str = "spader.exchange.two-cards";
+    pub const EXCHANGE_GIVE_BACK: &str = "spader.exchange.give-back";
+
+    pub const TWO_OF_CLUBS_LEADS: &str = "spader.play.two-of-clubs-leads";
+    pub const LOWEST_CLUB: &str = "spader.play.lowest-club";
+    pub const NO_SPADES_FIRST_TRICK: &str = "spader.play.no-spades-first-trick";
+    pub const FOLLOW_SUIT: &str = "spader.play.follow-suit";
+    pub const TRICK_WINNER: &str = "spader.play.trick-winner";
+    pub const WINNER_LEADS: &str = "spader.play.winner-leads";
+
+    pub const SPADES_NOT_BROKEN: &str = "spader.lead.spades-not-broken";
+    pub const SPADES_BROKEN: &str = "spader.lead.spades-broken";
+
+    pub const BID_MADE: &str = "spader.score.bid-made";
+    pub const OVERTRICKS: &str = "spader.score.overtricks";
+    pub const BID_FAILED: &str = "spader.score.bid-failed";
+    pub const NIL_TRICKS_COUNT: &str = "spader.score.nil-tricks-count";
+    pub const NIL_MADE: &str = "spader.score.nil-made";
+    pub const NIL_FAILED: &str = "spader.score.nil-failed";
+    pub const BLIND_NIL_MADE: &str = "spader.score.blind-nil-made";
+    pub const BLIND_NIL_FAILED: &str = "spader.score.blind-nil-failed";
+    pub const SIDE_NIL_MADE: &str = "spader.score.side-nil-made";
+    pub const SANDBAGGING: &str = "spader.score.sandbagging";
+
+    pub const TARGET: &str = "spader.end.target";
+
+    pub const OPTION_BLIND_NIL: &str = "spader.options.blind-nil";
+    pub const OPTION_REDEAL: &str = "spader.options.redeal";
+    pub const OPTION_SANDBAGGING: &str = "spader.options.sandbagging";
+    pub const OPTION_TARGET: &str = "spader.options.target";
+
+    pub const ACE_NOT_COURT: &str = "spader.house.ace-not-court";
+    pub const REDEAL_WHEN: &str = "spader.house.redeal-when";
+    pub const REDEAL_SAME_DEALER: &str = "spader.house.redeal-same-dealer";
+    pub const EITHER_PARTNER_BIDS: &str = "spader.house.either-partner-bids";
+    pub const BLIND_CHOICE_WHEN: &str = "spader.house.blind-nil-choice";
+    pub const BLIND_LOOKS_AFTER_BIDDING: &str = "spader.house.blind-nil-looks-after-bidding";
+    pub const EXCHANGE_ANY_TWO: &str = "spader.house.exchange-any-two";
+    pub const ONLY_SPADES_FIRST_TRICK: &str = "spader.house.only-spades-first-trick";
+    pub const SPADE_LEAD_BREAKS: &str = "spader.house.spade-lead-breaks";
+    pub const SIDE_NIL_FAILED: &str = "spader.house.side-nil-failed";
+    pub const TIE_PLAYS_ON: &str = "spader.house.tie-plays-on";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Options, commands, events
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Options {
+    /// A player whose side is 100 or more behind may bid nil before looking at the cards.
+    pub blind_nil: bool,
+    /// A player with no spades, no court cards or seven of a suit may ask for a redeal.
+    pub redeal: bool,
+    /// Every ten overtricks cost 100 points.
+    pub sandbagging: bool,
+    /// The score that ends the match.
+    pub target: i64,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { blind_nil: true, redeal: true, sandbagging: true, target: 500 }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Command {
+    /// Bid blind nil without having looked at one's cards.
+    BlindNil,
+    /// Pick up one's cards (the alternative to blind nil on a side that may bid it).
+    Look,
+    RequestRedeal,
+    /// The side's bid: joint tricks, or with `nil` a nil for that seat plus the partner's tricks.
+    Bid {
+        tricks: u8,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        nil: Option<Seat>,
+    },
+    /// Two cards passed face down to the partner after a blind nil.
+    Give {
+        cards: Vec<Card>,
+    },
+    DeclineExchange,
+    Play {
+        card: Card,
+    },
+}
+
+/// A side's bid as it stands for the deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SideBid {
+    /// The partner who entered it.
+    pub by: Seat,
+    /// The side's tricks; with a nil, the tricks bid by the nil bidder's partner.
+    pub tricks: u8,
+    pub nil: Option<Seat>,
+    pub blind_nil: bool,
+}
+
+impl SideBid {
+    fn is_side_nil(&self) -> bool {
+        self.nil.is_none() && self.tricks == 0
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum RedealReason {
+    NoSpades,
+    NoCourtCards,
+    LongSuit { suit: Suit, cards: usize },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WonTrick {
+    pub leader: Seat,
+    pub plays: Vec<(Seat, Card)>,
+    pub winner: Seat,
+    pub card: Card,
+    pub reason: WinReason,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    DealStarted {
+        deal_number: u32,
+        dealer: Seat,
+        forehand: Seat,
+        /// The whole pack, top card first: the deal replays from it.
+        deck: Vec<Card>,
+        hands: [Vec<Card>; SEATS],
+        /// What the deal inherits.
+        scores: [i64; 2],
+        overtricks: [u32; 2],
+        /// The side 100 or more behind: its players start without having looked at their cards.
+        blind_nil_side: Option<usize>,
+    },
+    BlindNilDeclared {
+        seat: Seat,
+    },
+    HandLookedAt {
+        seat: Seat,
+        hand: Vec<Card>,
+    },
+    RedealRequested {
+        seat: Seat,
+        reasons: Vec<RedealReason>,
+        /// Who deals again.
+        dealer: Seat,
+    },
+    BidMade {
+        seat: Seat,
+        side: usize,
+        tricks: u8,
+        nil: Option<Seat>,
+        blind_nil: bool,
+    },
+    CardsGiven {
+        from: Seat,
+        to: Seat,
+        cards: Vec<Card>,
+    },
+    ExchangeDeclined {
+        seat: Seat,
+    },
+    CardPlayed {
+        seat: Seat,
+        card: Card,
+        trick_number: u8,
+    },
+    SpadesBroken {
+        seat: Seat,
+        card: Card,
+        trick_number: u8,
+    },
+    TrickWon {
+        trick_number: u8,
+        winner: Seat,
+        card: Card,
+        reason: WinReason,
+        plays: Vec<(Seat, Card)>,
+    },
+    DealScored {
+        deal_number: u32,
+        bids: [SideBid; 2],
+        tricks_taken: [u8; SEATS],
+        side_tricks: [u8; 2],
+        terms: Vec<ScoreTerm>,
+        overtricks_taken: [u8; 2],
+        sandbag_penalties: [u32; 2],
+        points: [i64; 2],
+        scores: [i64; 2],
+        overtricks: [u32; 2],
+    },
+    MatchEnded {
+        side: usize,
+        winners: Vec<Seat>,
+        scores: [i64; 2],
+        explanation: Text,
+    },
+}
+
+// ---------------------------------------------------------------------------------------------
+// State
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Giver {
+    BlindNil,
+    Partner,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum DealPhase {
+    /// Includes the blind-nil choice of a trailing side, made when its turn to bid comes.
+    Bidding,
+    Exchange(Giver),
+    Play,
+    Over,
+    Cancelled,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+struct Gift {
+    from: Seat,
+    to: Seat,
+    cards: Vec<Card>,
+}
+
+#[derive(Clone, Debug)]
+struct Deal {
+    number: u32,
+    dealer: Seat,
+    deck: Vec<Card>,
+    hands: [Vec<Card>; SEATS],
+    looked: [bool; SEATS],
+    blind_nil_side: Option<usize>,
+    blind_nil: Option<Seat>,
+    bids: [Option<SideBid>; 2],
+    gifts: Vec<Gift>,
+    phase: DealPhase,
+    trick: Trick,
+    tricks: Vec<WonTrick>,
+    tricks_taken: [u8; SEATS],
+    spades_broken: bool,
+    redeal: Option<(Seat, Vec<RedealReason>)>,
+}
+
+/// The running account that `check_invariants` holds the scores to.
+#[derive(Clone, Debug, Default)]
+struct Books {
+    opened: bool,
+    points: [i64; 2],
+    overtricks: [i64; 2],
+    penalties_declared: [u32; 2],
+    penalty_terms: [u32; 2],
+}
+
+#[derive(Clone, Debug)]
+pub struct State {
+    options: Options,
+    deal_number: u32,
+    next_dealer: Seat,
+    scores: [i64; 2],
+    overtricks: [u32; 2],
+    books: Books,
+    deal: Option<Deal>,
+    outcome: Option<Outcome>,
+}
+
+fn side_of(seat: Seat) -> usize {
+    TABLE.side(seat)
+}
+
+fn partner_of(seat: Seat) -> Seat {
+    TABLE.partner(seat)
+}
+
+fn seats_of(side: usize) -> [Seat; 2] {
+    [side, side + 2]
+}
+
+fn is_spade(card: Card) -> bool {
+    card.is_suit(Suit::Spades)
+}
+
+fn rank_of(card: Card) -> u8 {
+    card.rank().map_or(0, |r| r.value())
+}
+
+fn sorted(mut hand: Vec<Card>) -> Vec<Card> {
+    hand.sort_by_key(|c| (c.suit(), c.rank()));
+    hand
+}
+
+impl Deal {
+    fn is_live(&self) -> bool {
+        matches!(self.phase, DealPhase::Bidding | DealPhase::Exchange(_) | DealPhase::Play)
+    }
+
+    fn forehand_side(&self) -> usize {
+        side_of(TABLE.forehand(self.dealer))
+    }
+
+    fn side_to_bid(&self) -> Option<usize> {
+        let first = self.forehand_side();
+        [first, 1 - first].into_iter().find(|&side| self.bids[side].is_none())
+    }
+
+    /// Players of `side` still to choose between blind nil and looking.
+    fn choosing(&self, side: usize) -> Vec<Seat> {
+        if self.blind_nil_side != Some(side) {
+            return Vec::new();
+        }
+        seats_of(side).into_iter().filter(|&s| !self.looked[s] && self.blind_nil != Some(s)).collect()
+    }
+
+    fn bidders(&self, side: usize) -> Vec<Seat> {
+        seats_of(side).into_iter().filter(|&s| self.blind_nil != Some(s)).collect()
+    }
+
+    fn blind_nil_on(&self, side: usize) -> Option<Seat> {
+        self.blind_nil.filter(|&s| side_of(s) == side)
+    }
+
+    fn to_act(&self) -> Vec<Seat> {
+        match self.phase {
+            DealPhase::Bidding => match self.side_to_bid() {
+                Some(side) => {
+                    let choosing = self.choosing(side);
+                    if choosing.is_empty() {
+                        self.bidders(side)
+                    } else {
+                        choosing
+                    }
+                }
+                None => Vec::new(),
+            },
+            DealPhase::Exchange(Giver::BlindNil) => self.blind_nil.into_iter().collect(),
+            DealPhase::Exchange(Giver::Partner) => self.blind_nil.map(partner_of).into_iter().collect(),
+            DealPhase::Play => vec![self.trick.next_to_play(&TABLE)],
+            DealPhase::Over | DealPhase::Cancelled => Vec::new(),
+        }
+    }
+
+    fn trick_number(&self) -> u8 {
+        self.tricks.len() as u8 + 1
+    }
+
+    fn start_play(&mut self) {
+        let leader = (0..SEATS).find(|&s| self.hands[s].contains(&TWO_OF_CLUBS)).unwrap_or(0);
+        self.phase = DealPhase::Play;
+        self.trick = Trick::led_by(leader);
+    }
+
+    fn phase_name(&self) -> &'static str {
+        match self.phase {
+            DealPhase::Bidding => match self.side_to_bid() {
+                Some(side) if !self.choosing(side).is_empty() => "blind_nil_choice",
+                _ => "bidding",
+            },
+            DealPhase::Exchange(_) => "exchange",
+            DealPhase::Play => "play",
+            DealPhase::Over => "deal_over",
+            DealPhase::Cancelled => "redeal",
+        }
+    }
+
+    /// Seats that know where `card` is, beyond its holder: giver and receiver of an exchange.
+    fn gift_knowers(&self, card: Card) -> impl Iterator<Item = Seat> + '_ {
+        self.gifts.iter().filter(move |g| g.cards.contains(&card)).flat_map(|g| [g.from, g.to])
+    }
+}
+
+impl State {
+    fn live(&self) -> Option<&Deal> {
+        self.deal.as_ref().filter(|d| d.is_live() && self.outcome.is_none())
+    }
+
+    fn blind_nil_side(&self) -> Option<usize> {
+        if !self.options.blind_nil {
+            return None;
+        }
+        (0..2).find(|&side| self.scores[1 - side] - self.scores[side] >= BLIND_NIL_GAP)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hand tests shared by decide, legal_moves and the bot
+
+/// Why this hand may ask for a redeal (empty: it may not). The ace is not a court card.
+pub fn redeal_reasons(hand: &[Card]) -> Vec<RedealReason> {
+    let mut reasons = Vec::new();
+    if !hand.iter().any(|&c| is_spade(c)) {
+        reasons.push(RedealReason::NoSpades);
+    }
+    if !hand.iter().any(|c| c.rank().is_some_and(|r| r.is_court())) {
+        reasons.push(RedealReason::NoCourtCards);
+    }
+    for suit in Suit::ALL {
+        let cards = hand.iter().filter(|c| c.is_suit(suit)).count();
+        if cards >= 7 {
+            reasons.push(RedealReason::LongSuit { suit, cards });
+        }
+    }
+    reasons
+}
+
+fn lowest_club(hand: &[Card]) -> Option<Card> {
+    hand.iter().copied().filter(|c| c.is_suit(Suit::Clubs)).min_by_key(|&c| rank_of(c))
+}
+
+/// Whether `seat` may play `card` now, and if not the rule it breaks.
+fn check_play(deal: &Deal, seat: Seat, card: Card) -> Result<(), RuleViolation> {
+    let hand = &deal.hands[seat];
+    if !hand.contains(&card) {
+        return Err(RuleViolation::card_not_held(card));
+    }
+    let first_trick = deal.tricks.is_empty();
+    match deal.trick.led_suit() {
+        None if first_trick => {
+            if card != TWO_OF_CLUBS {
+                return Err(RuleViolation::new(
+                    rule::TWO_OF_CLUBS_LEADS,
+                    format!("Du spelade ut {card}, men första sticket öppnas med klöver 2, som du har."),
+                    format!("You led {card}, but the first trick is opened with the two of clubs, which you hold."),
+                ));
+            }
+        }
+        None => {
+            if is_spade(card) && !deal.spades_broken && hand.iter().any(|&c| !is_spade(c)) {
+                return Err(RuleViolation::new(
+                    rule::SPADES_NOT_BROKEN,
+                    format!("Du spelade ut {card}, men spader får inte spelas ut förrän spadern är bruten, så länge du har andra färger."),
+                    format!("You led {card}, but spades may not be led before they are broken while you hold other suits."),
+                ));
+            }
+        }
+        Some(_) if first_trick => {
+            if let Some(low) = lowest_club(hand) {
+                if card != low {
+                    return Err(RuleViolation::new(
+                        rule::LOWEST_CLUB,
+                        format!("Du lade {card}, men i första sticket ska du lägga din lägsta klöver, {low}."),
+                        format!("You played {card}, but in the first trick you must play your lowest club, {low}."),
+                    ));
+                }
+            } else if is_spade(card) && hand.iter().any(|&c| !is_spade(c)) {
+                return Err(RuleViolation::new(
+                    rule::NO_SPADES_FIRST_TRICK,
+                    format!("Du lade {card}, men utan klöver ska du i första sticket lägga en ruter eller hjärter, inte spader."),
+                    format!("You played {card}, but without clubs you must play a diamond or a heart to the first trick, not a spade."),
+                ));
+            }
+        }
+        Some(led) => {
+            if !card.is_suit(led) && hand.iter().any(|c| c.is_suit(led)) {
+                return Err(RuleViolation::new(
+                    rule::FOLLOW_SUIT,
+                    format!("Du lade {card}, men du har {} och måste bekänna färg.", led.name_sv()),
+                    format!("You played {card}, but you hold {} and must follow suit.", led.name_en()),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn check_bid(deal: &Deal, side: usize, tricks: u8, nil: Option<Seat>) -> Result<(), RuleViolation> {
+    if let Some(blind) = deal.blind_nil_on(side) {
+        if nil.is_some() || !(1..=TRICKS).contains(&tricks) {
+            return Err(RuleViolation::new(
+                rule::BLIND_PARTNER_BIDS,
+                format!("Plats {blind} har bjudit blindnoll; lagets bud är då ditt eget på 1 till 13 stick, utan något annat nollbud."),
+                format!("Seat {blind} has bid blind nil; the side's bid is then your own bid of 1 to 13 tricks, with no other nil."),
+            ));
+        }
+        return Ok(());
+    }
+    if tricks > TRICKS {
+        return Err(RuleViolation::new(
+            rule::BID_RANGE,
+            format!("Du bjöd {tricks} stick; ett bud är 0 till 13 stick."),
+            format!("You bid {tricks} tricks; a bid is 0 to 13 tricks."),
+        ));
+    }
+    if let Some(n) = nil {
+        if side_of(n) != side || n >= SEATS {
+            return Err(RuleViolation::new(
+                rule::BID_NIL_SEAT,
+                format!("Du bjöd noll för plats {n}, men ett nollbud gäller en spelare i ditt eget lag (plats {} eller {}).", side, side + 2),
+                format!("You bid nil for seat {n}, but a nil is for a player of your own side (seat {} or {}).", side, side + 2),
+            ));
+        }
+        if tricks == 0 {
+            return Err(RuleViolation::new(
+                rule::BID_NIL_PARTNER,
+                "Du bjöd noll för en spelare och noll stick för partnern; partnern till en nollbjudare bjuder minst ett stick (eller så enas laget om noll utan att namnge någon).",
+                "You bid nil for one player and no tricks for the partner; a nil bidder's partner bids at least one trick (or the side agrees on nil without naming anyone).",
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_give(deal: &Deal, seat: Seat, cards: &[Card]) -> Result<(), RuleViolation> {
+    if cards.len() != 2 || cards[0] == cards[1] {
+        return Err(RuleViolation::new(
+            rule::EXCHANGE_TWO_CARDS,
+            format!("Du försökte ge {} kort; man ger exakt två olika kort.", cards.len()),
+            format!("You tried to give {} card(s); exactly two different cards are given.", cards.len()),
+        ));
+    }
+    match cards.iter().find(|c| !deal.hands[seat].contains(c)) {
+        Some(&c) => Err(RuleViolation::card_not_held(c)),
+        None => Ok(()),
+    }
+}
+
+fn all_pairs(hand: &[Card]) -> Vec<Command> {
+    let mut moves = Vec::new();
+    for (i, &a) in hand.iter().enumerate() {
+        for &b in &hand[i + 1..] {
+            moves.push(Command::Give { cards: vec![a, b] });
+        }
+    }
+    moves
+}
+
+fn legal_bids(deal: &Deal, side: usize) -> Vec<Command> {
+    if deal.blind_nil_on(side).is_some() {
+        return (1..=TRICKS).map(|tricks| Command::Bid { tricks, nil: None }).collect();
+    }
+    let mut bids: Vec<Command> = (0..=TRICKS).map(|tricks| Command::Bid { tricks, nil: None }).collect();
+    for n in seats_of(side) {
+        bids.extend((1..=TRICKS).map(|tricks| Command::Bid { tricks, nil: Some(n) }));
+    }
+    bids
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scoring
+
+/// The score terms of one side's bid, and the overtricks it adds to the side's tally.
+pub fn side_terms(side: usize, bid: &SideBid, taken: &[u8; SEATS]) -> (Vec<ScoreTerm>, u8) {
+    let took = taken[side] + taken[side + 2];
+    let mut terms = Vec::new();
+    if bid.is_side_nil() {
+        // A side nil is all or nothing: its tricks are neither counted for a bid nor overtricks.
+        terms.push(if took == 0 {
+            ScoreTerm::new(
+                side,
+                NIL_POINTS,
+                rule::SIDE_NIL_MADE,
+                format!("Laget enades om noll och tog inget stick: +{NIL_POINTS}"),
+                format!("The side agreed on nil and took no trick: +{NIL_POINTS}"),
+            )
+        } else {
+            ScoreTerm::new(
+                side,
+                -NIL_POINTS,
+                rule::SIDE_NIL_FAILED,
+                format!("Laget enades om noll men tog {took} stick: -{NIL_POINTS}"),
+                format!("The side agreed on nil but took {took} tricks: -{NIL_POINTS}"),
+            )
+        });
+        return (terms, 0);
+    }
+    let mut nil_note = (String::new(), String::new());
+    if let Some(n) = bid.nil {
+        let (name_sv, name_en, worth) = if bid.blind_nil {
+            ("blindnoll", "blind nil", BLIND_NIL_POINTS)
+        } else {
+            ("noll", "nil", NIL_POINTS)
+        };
+        let made = taken[n] == 0;
+        let rule = match (bid.blind_nil, made) {
+            (true, true) => rule::BLIND_NIL_MADE,
+            (true, false) => rule::BLIND_NIL_FAILED,
+            (false, true) => rule::NIL_MADE,
+            (false, false) => rule::NIL_FAILED,
+        };
+        terms.push(if made {
+            ScoreTerm::new(
+                side,
+                worth,
+                rule,
+                format!("Plats {n} klarade {name_sv}: +{worth}"),
+                format!("Seat {n} made {name_en}: +{worth}"),
+            )
+        } else {
+            ScoreTerm::new(
+                side,
+                -worth,
+                rule,
+                format!("Plats {n} bjöd {name_sv} men tog {} stick: -{worth}", taken[n]),
+                format!("Seat {n} bid {name_en} but took {} tricks: -{worth}", taken[n]),
+            )
+        });
+        if !made {
+            nil_note = (
+                format!(" (varav {} av nollbjudaren)", taken[n]),
+                format!(" (including {} by the nil bidder)", taken[n]),
+            );
+        }
+    }
+    let bid_tricks = bid.tricks;
+    if took >= bid_tricks {
+        let points = 10 * i64::from(bid_tricks);
+        terms.push(ScoreTerm::new(
+            side,
+            points,
+            rule::BID_MADE,
+            format!("Bud {bid_tricks} stick, laget tog {took}{}: {bid_tricks} × 10 = {points}", nil_note.0),
+            format!(
+                "Bid {bid_tricks} tricks, the side took {took}{}: {bid_tricks} × 10 = {points}",
+                nil_note.1
+            ),
+        ));
+        let over = took - bid_tricks;
+        if over > 0 {
+            terms.push(ScoreTerm::new(
+                side,
+                i64::from(over),
+                rule::OVERTRICKS,
+                format!("{over} överstick × 1 = {over}"),
+                format!("{over} overtricks × 1 = {over}"),
+            ));
+        }
+        (terms, over)
+    } else {
+        let short = bid_tricks - took;
+        let points = -10 * i64::from(short);
+        terms.push(ScoreTerm::new(
+            side,
+            points,
+            rule::BID_FAILED,
+            format!("Bud {bid_tricks} stick, laget tog bara {took}{}: {short} × -10 = {points}", nil_note.0),
+            format!(
+                "Bid {bid_tricks} tricks, the side took only {took}{}: {short} × -10 = {points}",
+                nil_note.1
+            ),
+        ));
+        (terms, 0)
+    }
+}
+
+/// Adds a deal's overtricks to a side's tally; returns the new tally and the penalty terms.
+pub fn sandbag(side: usize, tally: u32, taken: u8, enabled: bool) -> (u32, Vec<ScoreTerm>) {
+    let mut tally = tally + u32::from(taken);
+    let mut terms = Vec::new();
+    while enabled && tally >= SANDBAG_LIMIT {
+        let reached = tally;
+        tally -= SANDBAG_LIMIT;
+        terms.push(ScoreTerm::new(
+            side,
+            -SANDBAG_PENALTY,
+            rule::SANDBAGGING,
+            format!("Laget har samlat {reached} överstick: -{SANDBAG_PENALTY}, {tally} sparas"),
+            format!("The side has gathered {reached} overtricks: -{SANDBAG_PENALTY}, {tally} carried over"),
+        ));
+    }
+    (tally, terms)
+}
+
+/// The winning side once a deal is scored, if the match is over.
+pub fn match_winner(scores: [i64; 2], target: i64) -> Option<usize> {
+    let reached = scores.iter().any(|&s| s >= target);
+    // Both past the target and level: play on (house rule).
+    (reached && scores[0] != scores[1]).then(|| if scores[0] > scores[1] { 0 } else { 1 })
+}
+
+fn score_deal(state: &State, deal: &Deal, taken: [u8; SEATS]) -> Vec<Event> {
+    let bids = [
+        deal.bids[0].expect("both sides have bid before play"),
+        deal.bids[1].expect("both sides have bid before play"),
+    ];
+    let mut terms = Vec::new();
+    let mut overtricks_taken = [0u8; 2];
+    let mut sandbag_penalties = [0u32; 2];
+    let mut overtricks = state.overtricks;
+    for side in 0..2 {
+        let (side_terms, over) = side_terms(side, &bids[side], &taken);
+        terms.extend(side_terms);
+        overtricks_taken[side] = over;
+        let (tally, penalties) = sandbag(side, state.overtricks[side], over, state.options.sandbagging);
+        overtricks[side] = tally;
+        sandbag_penalties[side] = penalties.len() as u32;
+        terms.extend(penalties);
+    }
+    let mut points = [0i64; 2];
+    for t in &terms {
+        points[t.to] += t.points;
+    }
+    let scores = [state.scores[0] + points[0], state.scores[1] + points[1]];
+    let mut events = vec![Event::DealScored {
+        deal_number: deal.number,
+        bids,
+        tricks_taken: taken,
+        side_tricks: [taken[0] + taken[2], taken[1] + taken[3]],
+        terms,
+        overtricks_taken,
+        sandbag_penalties,
+        points,
+        scores,
+        overtricks,
+    }];
+    if let Some(side) = match_winner(scores, state.options.target) {
+        let [a, b] = seats_of(side);
+        let target = state.options.target;
+        let (won, lost) = (scores[side], scores[1 - side]);
+        events.push(Event::MatchEnded {
+            side,
+            winners: vec![a, b],
+            scores,
+            explanation: Text::new(
+                format!(
+                    "Lag {side} (plats {a} och {b}) vann med {won} mot {lost} poäng; målet var {target}."
+                ),
+                format!(
+                    "Side {side} (seats {a} and {b}) won by {won} points to {lost}; the target was {target}."
+                ),
+            ),
+        });
+    }
+    events
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rulebook
+
+fn option_rules() -> Section {
+    let mut s = rules::section(
+        "spader.options",
+        "Val för partiet",
+        "Match options",
+        &[
+            (
+                rule::OPTION_BLIND_NIL,
+                "blind_nil (på som standard): blindnoll får bjudas.",
+                "blind_nil (on by default): blind nil may be bid.",
+            ),
+            (
+                rule::OPTION_REDEAL,
+                "redeal (på som standard): den som har en svag eller skev hand får begära omgiv.",
+                "redeal (on by default): a player with a weak or lopsided hand may ask for a redeal.",
+            ),
+            (
+                rule::OPTION_SANDBAGGING,
+                "sandbagging (på som standard): tio samlade överstick kostar 100 poäng.",
+                "sandbagging (on by default): ten gathered overtricks cost 100 points.",
+            ),
+            (
+                rule::OPTION_TARGET,
+                "target (500 som standard): poängen som avslutar partiet.",
+                "target (500 by default): the score that ends the match.",
+            ),
+        ],
+    );
+    for r in &mut s.rules {
+        r.house_rule = true;
+    }
+    s
+}
+
+fn rulebook() -> Rulebook {
+    Rulebook {
+        game: "spader",
+        sections: vec![
+            core::section(),
+            rules::section(
+                "spader.deal",
+                "Spelare och giv",
+                "Players and the deal",
+                &[
+                    (rule::PARTNERSHIPS, "Fyra spelare i två lag; partnerna sitter mitt emot varandra (plats 0 och 2 mot 1 och 3).", "Four players in two sides; partners sit opposite each other (seats 0 and 2 against 1 and 3)."),
+                    (rule::DEALER, "Plats 0 ger först; sedan flyttar given ett steg åt vänster för varje ny giv.", "Seat 0 deals first; the deal then moves one seat to the left each time."),
+                    (rule::THIRTEEN_CARDS, "Hela leken delas ut ett kort i taget, med början till vänster om given, 13 kort till var och en.", "The whole pack is dealt one card at a time, starting on the dealer's left, 13 to each player."),
+                    (rule::SPADES_TRUMPS, "Spader är alltid trumf.", "Spades are always trumps."),
+                ],
+            ),
+            rules::section(
+                "spader.redeal",
+                "Omgiv",
+                "Redeal",
+                &[(rule::REDEAL_CONDITIONS, "Den som saknar spader, saknar klädda kort eller har minst sju kort i en färg får, om hen vill, begära att korten ges om.", "A player with no spades, no court cards, or seven or more cards of one suit may, if they wish, ask for the cards to be dealt again.")],
+            ),
+            rules::section(
+                "spader.bid",
+                "Budgivning",
+                "Bidding",
+                &[
+                    (rule::BID_ORDER, "Laget till vänster om given (förhands lag) bjuder först, därefter givens lag.", "The side of the player on the dealer's left bids first, then the dealer's side."),
+                    (rule::BID_BOTH_STAND, "Varje lag lämnar ett enda bud och båda buden gäller; ingen bjuder över någon.", "Each side makes a single bid and both bids stand; nobody outbids anyone."),
+                    (rule::BID_RANGE, "Ett lagbud är det antal stick, 0 till 13, som partnerna tror att de tar tillsammans.", "A side's bid is the number of tricks, 0 to 13, the partners expect to take together."),
+                    (rule::BID_NIL, "En av partnerna kan bjuda noll, dvs. lova att själv inte ta något stick, medan den andre bjuder stick.", "One partner may bid nil, promising to take no trick personally, while the other bids tricks."),
+                    (rule::BID_NIL_SEAT, "Ett nollbud gäller en av lagets egna två spelare.", "A nil is named for one of the side's own two players."),
+                    (rule::BID_NIL_PARTNER, "Den som har en nollbjudare som partner bjuder minst ett stick; två skilda stickbud i ett lag finns inte.", "The partner of a nil bidder bids at least one trick; a side never has two separate trick bids."),
+                    (rule::BID_SIDE_NIL, "Laget kan också enas om noll: ingen av dem ska ta något stick.", "A side may also agree on nil together: neither partner is to take a trick."),
+                ],
+            ),
+            rules::section(
+                "spader.blind-nil",
+                "Blindnoll",
+                "Blind nil",
+                &[
+                    (rule::BLIND_ELIGIBLE, "Blindnoll får bara bjudas av en spelare vars lag ligger minst 100 poäng efter när given börjar.", "Blind nil may only be bid by a player whose side is at least 100 points behind when the deal starts."),
+                    (rule::BLIND_BEFORE_LOOKING, "Blindnoll bjuds innan man har sett sina kort; den som har tittat kan inte längre bjuda det.", "Blind nil is bid before looking at one's cards; once you have looked it is too late."),
+                    (rule::BLIND_CHOOSE_FIRST, "I ett lag som får bjuda blindnoll väljer båda spelarna först mellan blindnoll och att titta på korten; sedan bjuder laget.", "On a side entitled to blind nil both players first choose between blind nil and looking at their cards; then the side bids."),
+                    (rule::BLIND_ONE_PER_SIDE, "Högst en spelare per lag kan bjuda blindnoll.", "At most one player per side may bid blind nil."),
+                    (rule::BLIND_PARTNER_BIDS, "Efter en blindnoll bjuder partnern ensam lagets stick, minst ett; blindnollspelaren bjuder inget mer.", "After a blind nil the partner alone bids the side's tricks, at least one; the blind-nil player bids nothing more."),
+                ],
+            ),
+            rules::section(
+                "spader.exchange",
+                "Byte efter blindnoll",
+                "Exchange after blind nil",
+                &[
+                    (rule::EXCHANGE_OFFER, "När budgivningen är klar får blindnollspelaren ge partnern två kort med baksidan upp, eller avstå.", "Once the bidding is over the blind-nil player may pass two cards face down to the partner, or decline."),
+                    (rule::EXCHANGE_TWO_CARDS, "Man ger exakt två olika kort ur sin egen hand.", "Exactly two different cards from one's own hand are given."),
+                    (rule::EXCHANGE_GIVE_BACK, "Partnern som har fått två kort ger två kort tillbaka på samma sätt.", "A partner who has received two cards gives two back in the same way."),
+                ],
+            ),
+            rules::section(
+                "spader.play",
+                "Spelet",
+                "Play",
+                &[
+                    (rule::TWO_OF_CLUBS_LEADS, "Den som har klöver 2 spelar ut den till första sticket.", "Whoever holds the two of clubs leads it to the first trick."),
+                    (rule::LOWEST_CLUB, "I första sticket lägger var och en som har klöver sin lägsta klöver.", "In the first trick everyone holding clubs plays their lowest club."),
+                    (rule::NO_SPADES_FIRST_TRICK, "Den som saknar klöver i första sticket lägger en ruter eller hjärter; spader hör inte hemma där.", "In the first trick a player without clubs plays a diamond or a heart; spades do not belong there."),
+                    (rule::FOLLOW_SUIT, "Man bekänner färg om man kan; annars får man lägga vilket kort som helst.", "Follow suit if you can; otherwise any card may be played."),
+                    (rule::TRICK_WINNER, "Högsta spadern tar sticket; finns ingen spader tar det högsta kortet i utspelad färg.", "The highest spade takes the trick; with no spade in it, the highest card of the suit led does."),
+                    (rule::WINNER_LEADS, "Den som tog sticket spelar ut till nästa.", "Whoever took the trick leads to the next."),
+                ],
+            ),
+            rules::section(
+                "spader.lead",
+                "Utspel i spader",
+                "Leading spades",
+                &[
+                    (rule::SPADES_NOT_BROKEN, "Spader får inte spelas ut förrän spadern är bruten, utom av den som bara har spader kvar.", "Spades may not be led until they are broken, except by a leader who has nothing but spades."),
+                    (rule::SPADES_BROKEN, "Spadern bryts när någon trumfar, dvs. lägger spader på ett stick i en färg hen saknar.", "Spades are broken when someone trumps: plays a spade to a trick of a suit they do not have."),
+                ],
+            ),
+            rules::section(
+                "spader.score",
+                "Poängräkning",
+                "Scoring",
+                &[
+                    (rule::BID_MADE, "Tar laget minst så många stick som det bjöd får det 10 poäng per bjudet stick.", "A side that takes at least its bid scores 10 for each trick bid."),
+                    (rule::OVERTRICKS, "Varje stick utöver budet, ett överstick, ger 1 poäng.", "Each trick beyond the bid, an overtrick, scores 1."),
+                    (rule::BID_FAILED, "Tar laget färre stick än det bjöd förlorar det 10 poäng per stick som fattades.", "A side that falls short loses 10 for each missing trick."),
+                    (rule::NIL_TRICKS_COUNT, "Stick som en nollbjudare ändå tar räknas in i lagets stick för partnerns bud.", "Tricks a nil bidder takes anyway count toward the side's total for the partner's bid."),
+                    (rule::NIL_MADE, "Ett lyckat nollbud ger 50 poäng, utöver poängen för partnerns bud.", "A nil made scores 50, on top of the score for the partner's bid."),
+                    (rule::NIL_FAILED, "Ett misslyckat nollbud kostar 50 poäng; partnerns bud räknas som vanligt.", "A failed nil costs 50; the partner's bid is scored as usual."),
+                    (rule::BLIND_NIL_MADE, "En lyckad blindnoll ger 100 poäng, utöver partnerns bud.", "A blind nil made scores 100, on top of the partner's bid."),
+                    (rule::BLIND_NIL_FAILED, "En misslyckad blindnoll kostar 100 poäng; partnerns bud räknas som vanligt.", "A failed blind nil costs 100; the partner's bid is scored as usual."),
+                    (rule::SIDE_NIL_MADE, "Ett lag som enats om noll och inte tar något stick får 50 poäng och inget annat.", "A side that agreed on nil and takes no trick scores 50 and nothing else."),
+                    (rule::SANDBAGGING, "Överstick sparas från giv till giv; varje gång ett lag har samlat tio dras 100 poäng och tio stryks, resten sparas.", "Overtricks are tallied across deals; each time a side's tally reaches ten it loses 100 and ten come off the tally, the rest carries on."),
+                ],
+            ),
+            rules::section(
+                "spader.end",
+                "Partiets slut",
+                "End of the match",
+                &[(rule::TARGET, "Efter varje giv: har något lag nått målet (500 poäng) vinner laget med flest poäng.", "After each deal, once a side has reached the target (500 points), the side with more points wins.")],
+            ),
+            option_rules(),
+            rules::house_rules(
+                "spader.house",
+                &[
+                    (rule::ACE_NOT_COURT, "Esset räknas inte som klätt kort när man prövar rätten till omgiv; klädda kort är knekt, dam och kung.", "The ace is not a court card when checking for a redeal; court cards are jack, queen and king."),
+                    (rule::REDEAL_WHEN, "Omgiv begärs av en spelare som har tittat på sina kort, medan det egna laget står på tur att bjuda; då avslöjar turordningen inget om korten.", "A redeal is asked for by a player who has looked at their cards, while their own side is to bid, so whose turn it is gives nothing away."),
+                    (rule::REDEAL_SAME_DEALER, "Vid omgiv ger samma spelare igen; den strukna given räknas ändå i givnumret.", "After a redeal the same player deals again; the cancelled deal still counts in the deal number."),
+                    (rule::EITHER_PARTNER_BIDS, "Lagets bud anmäls av någon av partnerna (inte av en blindnollspelare); hur de enas är deras sak.", "Either partner (not a blind-nil player) enters the side's bid; how they agree is up to them."),
+                    (rule::BLIND_CHOICE_WHEN, "Valet mellan blindnoll och att titta görs när laget står på tur att bjuda; dessförinnan har lagets spelare inte sett sina kort.", "The choice between blind nil and looking is made when the side's turn to bid comes; until then its players have not seen their cards."),
+                    (rule::BLIND_LOOKS_AFTER_BIDDING, "Blindnollspelaren ser sina kort först när båda lagen har bjudit.", "The blind-nil player sees their cards once both sides have bid."),
+                    (rule::EXCHANGE_ANY_TWO, "Partnern får ge tillbaka vilka två kort som helst, även dem hen just fick; de givna korten känner bara givare och mottagare till.", "The partner may give back any two cards, even those just received; given cards are known only to giver and receiver."),
+                    (rule::ONLY_SPADES_FIRST_TRICK, "Den som bara har spader vid första sticket lägger en spader där; den trumfar som vanligt.", "A player holding nothing but spades at the first trick plays a spade there; it trumps as usual."),
+                    (rule::SPADE_LEAD_BREAKS, "Varje spader som läggs bryter spadern, även en som spelas ut av den som bara har spader kvar.", "Any spade played breaks spades, including one led by a player with nothing but spades."),
+                    (rule::SIDE_NIL_FAILED, "Ett lag som enats om noll men tar stick förlorar 50 poäng och inget mer; sticken blir inga överstick.", "A side that agreed on nil but takes tricks loses 50 and nothing more; those tricks are not overtricks."),
+                    (rule::TIE_PLAYS_ON, "Har båda lagen nått målet med lika många poäng spelas fler givar tills ett lag leder.", "If both sides have reached the target with equal scores, more deals are played until one side leads."),
+                ],
+            ),
+        ],
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The bot
+
+/// A rough count of the tricks a hand takes on its own: high cards that are likely to stand
+/// up, and spade length.
+fn estimate_tricks(hand: &[Card]) -> f64 {
+    let spades = hand.iter().filter(|&&c| is_spade(c)).count();
+    let mut tricks = 0.0;
+    for suit in Suit::ALL {
+        let ranks: Vec<u8> = hand.iter().filter(|c| c.is_suit(suit)).map(|&c| rank_of(c)).collect();
+        let n = ranks.len();
+        let has = |r: u8| ranks.contains(&r);
+        if suit == Suit::Spades {
+            if has(14) {
+                tricks += 1.0;
+            }
+            if has(13) && n >= 2 {
+                tricks += 0.9;
+            }
+            if has(12) && n >= 3 {
+                tricks += 0.6;
+            }
+            tricks += n.saturating_sub(3) as f64 * 0.8;
+        } else {
+            if has(14) {
+                tricks += if n <= 5 { 0.9 } else { 0.5 };
+            }
+            if has(13) && (2..=5).contains(&n) {
+                tricks += 0.6;
+            }
+            if n <= 1 && spades >= 3 {
+                tricks += 0.4;
+            }
+        }
+    }
+    tricks
+}
+
+/// What the bot expects from a partner whose hand it cannot see.
+const PARTNER_GUESS: f64 = 2.0;
+
+fn bot_bid(deal: &Deal, seat: Seat, rng: &mut Rng) -> Command {
+    let side = side_of(seat);
+    let hand = &deal.hands[seat];
+    let own = estimate_tricks(hand);
+    let clamp = |x: f64| (x.round() as i64).clamp(1, i64::from(TRICKS)) as u8;
+    if deal.blind_nil_on(side).is_some() {
+        return Command::Bid { tricks: clamp(own), nil: None };
+    }
+    let weak = own < 1.0 && !hand.iter().any(|&c| is_spade(c) && rank_of(c) >= 11);
+    if weak && rng.below(3) == 0 {
+        return Command::Bid { tricks: clamp(PARTNER_GUESS + 1.0), nil: Some(seat) };
+    }
+    Command::Bid { tricks: clamp(own + PARTNER_GUESS), nil: None }
+}
+
+/// Strongest first: what a blind-nil player wants rid of.
+fn strength(card: Card) -> (bool, u8) {
+    (is_spade(card), rank_of(card))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rules
+
+impl Rules for Spader {
+    type Options = Options;
+    type State = State;
+    type Command = Command;
+    type Event = Event;
+
+    fn id(&self) -> &'static str {
+        "spader"
+    }
+
+    fn rulebook(&self) -> Rulebook {
+        rulebook()
+    }
+
+    fn options(&self) -> Vec<OptionDoc> {
+        vec![
+            OptionDoc {
+                name: "blind_nil",
+                default: json!(true),
+                sv: "Blindnoll tillåten för ett lag som ligger minst 100 poäng efter.",
+                en: "Blind nil allowed for a side at least 100 points behind.",
+            },
+            OptionDoc {
+                name: "redeal",
+                default: json!(true),
+                sv: "Omgiv får begäras utan spader, utan klädda kort eller med sju kort i en färg.",
+                en: "A redeal may be asked for with no spades, no court cards or seven cards of a suit.",
+            },
+            OptionDoc {
+                name: "sandbagging",
+                default: json!(true),
+                sv: "Tio samlade överstick kostar 100 poäng.",
+                en: "Ten gathered overtricks cost 100 points.",
+            },
+            OptionDoc {
+                name: "target",
+                default: json!(500),
+                sv: "Poängen som avslutar partiet.",
+                en: "The score that ends the match.",
+            },
+        ]
+    }
+
+    fn player_counts(&self) -> std::ops::RangeInclusive<usize> {
+        SEATS..=SEATS
+    }
+
+    fn setup(&self, players: usize, options: Options) -> Result<State, SetupError> {
+        if players != SEATS {
+            return Err(SetupError(format!("spader is played by 4, not {players}")));
+        }
+        if options.target <= 0 {
+            return Err(SetupError(format!("target must be a positive score, not {}", options.target)));
+        }
+        Ok(State {
+            options,
+            deal_number: 0,
+            next_dealer: 0,
+            scores: [0; 2],
+            overtricks: [0; 2],
+            books: Books::default(),
+            deal: None,
+            outcome: None,
+        })
+    }
+
+    fn status(&self, state: &State) -> Status {
+        if let Some(outcome) = &state.outcome {
+            return Status::Finished { outcome: outcome.clone() };
+        }
+        match state.live() {
+            Some(deal) => Status::ToAct { seats: deal.to_act() },
+            None => Status::NeedsDeck { composition: decks::standard52() },
+        }
+    }
+
+    fn deal_number(&self, state: &State) -> u32 {
+        state.deal_number
+    }
+
+    fn deal(&self, state: &State, deck: Vec<Card>) -> Result<Vec<Event>, RuleViolation> {
+        if state.outcome.is_some() || state.live().is_some() {
+            return Err(RuleViolation::wrong_phase("ingen ny giv behövs", "no new deal is due"));
+        }
+        if !is_permutation(&deck, &decks::standard52()) {
+            return Err(RuleViolation::new(
+                core::DECK,
+                "Leken måste vara en vanlig kortlek med 52 kort.",
+                "The deck must be a standard pack of 52 cards.",
+            ));
+        }
+        let dealer = state.next_dealer;
+        let mut hands: [Vec<Card>; SEATS] = Default::default();
+        for (i, &card) in deck.iter().enumerate() {
+            hands[TABLE.after(dealer, 1 + i)].push(card);
+        }
+        Ok(vec![Event::DealStarted {
+            deal_number: state.deal_number + 1,
+            dealer,
+            forehand: TABLE.forehand(dealer),
+            deck,
+            hands: hands.map(sorted),
+            scores: state.scores,
+            overtricks: state.overtricks,
+            blind_nil_side: state.blind_nil_side(),
+        }])
+    }
+
+    fn decide(&self, state: &State, seat: Seat, command: &Command) -> Result<Vec<Event>, RuleViolation> {
+        let Some(deal) = state.live() else {
+            return Err(RuleViolation::wrong_phase("ingen giv pågår", "no deal is in progress"));
+        };
+        if !deal.to_act().contains(&seat) {
+            return Err(RuleViolation::not_your_turn(seat));
+        }
+        match deal.phase {
+            DealPhase::Bidding => decide_bidding(state, deal, seat, command),
+            DealPhase::Exchange(giver) => decide_exchange(deal, giver, seat, command),
+            DealPhase::Play => decide_play(state, deal, seat, command),
+            DealPhase::Over | DealPhase::Cancelled => {
+                Err(RuleViolation::wrong_phase("given är slut", "the deal is over"))
+            }
+        }
+    }
+
+    fn evolve(&self, state: &mut State, event: &Event) {
+        match event {
+            Event::DealStarted {
+                deal_number,
+                dealer,
+                deck,
+                hands,
+                scores,
+                overtricks,
+                blind_nil_side,
+                ..
+            } => {
+                if !state.books.opened {
+                    // A replay may start from any deal: the books open with what it inherits.
+                    state.books = Books {
+                        opened: true,
+                        points: *scores,
+                        overtricks: overtricks.map(i64::from),
+                        ..Books::default()
+                    };
+                }
+                state.deal_number = *deal_number;
+                state.scores = *scores;
+                state.overtricks = *overtricks;
+                state.deal = Some(Deal {
+                    number: *deal_number,
+                    dealer: *dealer,
+                    deck: deck.clone(),
+                    hands: hands.clone(),
+                    looked: std::array::from_fn(|s| Some(side_of(s)) != *blind_nil_side),
+                    blind_nil_side: *blind_nil_side,
+                    blind_nil: None,
+                    bids: [None; 2],
+                    gifts: Vec::new(),
+                    phase: DealPhase::Bidding,
+                    trick: Trick::led_by(TABLE.forehand(*dealer)),
+                    tricks: Vec::new(),
+                    tricks_taken: [0; SEATS],
+                    spades_broken: false,
+                    redeal: None,
+                });
+            }
+            Event::DealScored { scores, overtricks, terms, overtricks_taken, sandbag_penalties, .. } => {
+                for t in terms {
+                    state.books.points[t.to] += t.points;
+                    if t.rule == rule::SANDBAGGING {
+                        state.books.penalty_terms[t.to] += 1;
+                    }
+                }
+                for side in 0..2 {
+                    state.books.overtricks[side] += i64::from(overtricks_taken[side])
+                        - i64::from(SANDBAG_LIMIT * sandbag_penalties[side]);
+                    state.books.penalties_declared[side] += sandbag_penalties[side];
+                }
+                state.scores = *scores;
+                state.overtricks = *overtricks;
+                if let Some(deal) = &mut state.deal {
+                    deal.phase = DealPhase::Over;
+                    state.next_dealer = TABLE.next(deal.dealer);
+                }
+            }
+            Event::MatchEnded { winners, explanation, .. } => {
+                state.outcome = Some(Outcome { winners: winners.clone(), explanation: explanation.clone() });
+            }
+            _ => {
+                if let Some(deal) = &mut state.deal {
+                    evolve_deal(deal, &mut state.next_dealer, event);
+                }
+            }
+        }
+    }
+
+    fn legal_moves(&self, state: &State, seat: Seat) -> Vec<Command> {
+        let Some(deal) = state.live() else { return Vec::new() };
+        if !deal.to_act().contains(&seat) {
+            return Vec::new();
+        }
+        match deal.phase {
+            DealPhase::Bidding => {
+                let side = side_of(seat);
+                if !deal.choosing(side).is_empty() {
+                    let mut moves = vec![Command::Look];
+                    if deal.blind_nil.is_none() {
+                        moves.push(Command::BlindNil);
+                    }
+                    return moves;
+                }
+                let mut moves = legal_bids(deal, side);
+                if state.options.redeal && !redeal_reasons(&deal.hands[seat]).is_empty() {
+                    moves.push(Command::RequestRedeal);
+                }
+                moves
+            }
+            DealPhase::Exchange(giver) => {
+                let mut moves = all_pairs(&deal.hands[seat]);
+                if giver == Giver::BlindNil {
+                    moves.push(Command::DeclineExchange);
+                }
+                moves
+            }
+            DealPhase::Play => deal.hands[seat]
+                .iter()
+                .filter(|&&c| check_play(deal, seat, c).is_ok())
+                .map(|&card| Command::Play { card })
+                .collect(),
+            DealPhase::Over | DealPhase::Cancelled => Vec::new(),
+        }
+    }
+
+    fn move_space(&self, state: &State, seat: Seat) -> Vec<Command> {
+        let mut moves =
+            vec![Command::Look, Command::BlindNil, Command::RequestRedeal, Command::DeclineExchange];
+        let bidding = state.live().is_some_and(|d| d.phase == DealPhase::Bidding);
+        if bidding {
+            for tricks in 0..=TRICKS + 1 {
+                moves.push(Command::Bid { tricks, nil: None });
+                moves.extend((0..SEATS).map(|n| Command::Bid { tricks, nil: Some(n) }));
+            }
+        } else {
+            // Outside the bidding a few bids suffice to show that none is taken.
+            moves.extend([
+                Command::Bid { tricks: 0, nil: None },
+                Command::Bid { tricks: 4, nil: None },
+                Command::Bid { tricks: 4, nil: Some(seat) },
+            ]);
+        }
+        moves.extend(decks::standard52().into_iter().map(|card| Command::Play { card }));
+        if let Some(deal) = state.deal.as_ref().filter(|d| seat < SEATS && d.looked[seat]) {
+            let hand = &deal.hands[seat];
+            if matches!(deal.phase, DealPhase::Exchange(_)) {
+                moves.extend(all_pairs(hand));
+            } else if hand.len() >= 2 {
+                moves.push(Command::Give { cards: hand[..2].to_vec() });
+            }
+            if let Some(&first) = hand.first() {
+                moves.push(Command::Give { cards: vec![first] });
+                moves.push(Command::Give { cards: vec![first, first] });
+            }
+            if hand.len() >= 3 {
+                moves.push(Command::Give { cards: hand[..3].to_vec() });
+            }
+        }
+        moves
+    }
+
+    fn view(&self, state: &State, viewer: Viewer) -> Value {
+        let me = match viewer {
+            Viewer::Seat(s) if s < SEATS => Some(s),
+            _ => None,
+        };
+        let phase = match (&state.outcome, &state.deal) {
+            (Some(_), _) => "finished",
+            (None, Some(deal)) => deal.phase_name(),
+            (None, None) => "waiting_for_deal",
+        };
+        let mut v = serde_json::Map::new();
+        let mut put = |key: &str, value: Value| {
+            v.insert(key.to_string(), value);
+        };
+        put("phase", json!(phase));
+        put("deal_number", json!(state.deal_number));
+        put("dealer", json!(state.deal.as_ref().map_or(state.next_dealer, |d| d.dealer)));
+        put("next_dealer", json!(state.next_dealer));
+        put("scores", json!(state.scores));
+        put("overtricks", json!(state.overtricks));
+        put("target", json!(state.options.target));
+        put("options", json!(state.options));
+        put("to_act", json!(self.status(state).to_act()));
+        put("outcome", json!(state.outcome));
+        if let Some(deal) = &state.deal {
+            let [t0, t1, t2, t3] = deal.tricks_taken;
+            put("forehand", json!(TABLE.forehand(deal.dealer)));
+            put(
+                "side_to_bid",
+                json!(if deal.phase == DealPhase::Bidding { deal.side_to_bid() } else { None }),
+            );
+            put("blind_nil_side", json!(deal.blind_nil_side));
+            put("blind_nil", json!(deal.blind_nil));
+            put("looked", json!(deal.looked));
+            put("bids", json!(deal.bids));
+            put("hand_sizes", json!(deal.hands.iter().map(Vec::len).collect::<Vec<_>>()));
+            put("tricks_taken", json!(deal.tricks_taken));
+            put("side_tricks", json!([t0 + t2, t1 + t3]));
+            put("tricks_played", json!(deal.tricks.len()));
+            put("trick", json!(deal.trick));
+            put("last_trick", json!(deal.tricks.last()));
+            put("spades_broken", json!(deal.spades_broken));
+            put(
+                "exchange",
+                match deal.phase {
+                    DealPhase::Exchange(Giver::BlindNil) => json!("blind_nil_to_give"),
+                    DealPhase::Exchange(Giver::Partner) => json!("partner_to_give"),
+                    _ => Value::Null,
+                },
+            );
+            put(
+                "redeal",
+                json!(deal
+                    .redeal
+                    .as_ref()
+                    .map(|(seat, reasons)| json!({ "seat": seat, "reasons": reasons }))),
+            );
+            if let Some(s) = me {
+                put("hand", if deal.looked[s] { json!(deal.hands[s]) } else { Value::Null });
+                let mine: Vec<&Gift> = deal.gifts.iter().filter(|g| g.from == s || g.to == s).collect();
+                put("given", json!(mine));
+            }
+            if viewer == Viewer::Record {
+                put("hands", json!(deal.hands));
+                put("deck", json!(deal.deck));
+                put("given", json!(deal.gifts));
+                put("tricks", json!(deal.tricks));
+            }
+        }
+        Value::Object(v)
+    }
+
+    fn redact(&self, state: &State, event: &Event, viewer: Viewer, deal_over: bool) -> Value {
+        let mut full = serde_json::to_value(event).expect("events always serialize");
+        if viewer == Viewer::Record {
+            return full;
+        }
+        let me = match viewer {
+            Viewer::Seat(s) => Some(s),
+            _ => None,
+        };
+        // Without a live deal, every event shown belongs to a deal that is over.
+        let over = deal_over || state.live().is_none();
+        match event {
+            Event::DealStarted { deal_number, hands, .. } => {
+                let live = state.live().filter(|d| d.number == *deal_number);
+                if deal_over || live.is_none() {
+                    return full;
+                }
+                let deal = live.expect("checked above");
+                full["deck"] = Value::Null;
+                full["hands"] = Value::Array(
+                    (0..SEATS)
+                        .map(|s| if me == Some(s) && deal.looked[s] { json!(hands[s]) } else { Value::Null })
+                        .collect(),
+                );
+            }
+            Event::HandLookedAt { seat, .. } if !over && me != Some(*seat) => full["hand"] = Value::Null,
+            Event::CardsGiven { from, to, .. } if !over && me != Some(*from) && me != Some(*to) => {
+                full["cards"] = Value::Null
+            }
+            _ => {}
+        }
+        full
+    }
+
+    fn secrets(&self, state: &State) -> Vec<(Card, Vec<Seat>)> {
+        let Some(deal) = state.live() else { return Vec::new() };
+        let mut secrets = Vec::new();
+        for (s, hand) in deal.hands.iter().enumerate() {
+            for &card in hand {
+                let mut knowers: Vec<Seat> = deal.gift_knowers(card).collect();
+                if deal.looked[s] {
+                    knowers.push(s);
+                }
+                knowers.sort_unstable();
+                knowers.dedup();
+                secrets.push((card, knowers));
+            }
+        }
+        secrets
+    }
+
+    fn check_invariants(&self, state: &State) -> Result<(), String> {
+        let books = &state.books;
+        if books.opened {
+            if state.scores != books.points {
+                return Err(format!(
+                    "scores {:?} differ from the sum of score terms {:?}",
+                    state.scores, books.points
+                ));
+            }
+            if state.overtricks.map(i64::from) != books.overtricks {
+                return Err(format!(
+                    "overtricks {:?} differ from the tally {:?}",
+                    state.overtricks, books.overtricks
+                ));
+            }
+            if books.penalties_declared != books.penalty_terms {
+                return Err("sandbag penalties do not match their score terms".into());
+            }
+        }
+        if state.options.sandbagging && state.overtricks.iter().any(|&o| o >= SANDBAG_LIMIT) {
+            return Err(format!("overtricks {:?} reached 10 without a penalty", state.overtricks));
+        }
+        let Some(deal) = &state.deal else { return Ok(()) };
+        let mut all: Vec<Card> = deal.hands.iter().flatten().copied().collect();
+        all.extend(deal.trick.cards());
+        all.extend(deal.tricks.iter().flat_map(|t| t.plays.iter().map(|&(_, c)| c)));
+        let pack = decks::standard52();
+        if !is_permutation(&all, &pack) {
+            return Err(format!("{} cards in play instead of the 52 of the pack, once each", all.len()));
+        }
+        if !is_permutation(&deal.deck, &pack) {
+            return Err("the recorded deck is not a pack of 52".into());
+        }
+        let taken: u32 = deal.tricks_taken.iter().map(|&t| u32::from(t)).sum();
+        if taken as usize != deal.tricks.len() || deal.tricks.len() > TRICKS as usize {
+            return Err(format!("{taken} tricks taken but {} played", deal.tricks.len()));
+        }
+        for s in 0..SEATS {
+            let won = deal.tricks.iter().filter(|t| t.winner == s).count();
+            if won != deal.tricks_taken[s] as usize {
+                return Err(format!("seat {s} is credited {} tricks but won {won}", deal.tricks_taken[s]));
+            }
+            let in_trick = deal.trick.plays.iter().filter(|(p, _)| *p == s).count();
+            let mut expected = TRICKS as usize - deal.tricks.len() - in_trick;
+            if deal.phase == DealPhase::Exchange(Giver::Partner) {
+                if Some(s) == deal.blind_nil {
+                    expected -= 2;
+                } else if Some(s) == deal.blind_nil.map(partner_of) {
+                    expected += 2;
+                }
+            }
+            if deal.hands[s].len() != expected {
+                return Err(format!("seat {s} holds {} cards, expected {expected}", deal.hands[s].len()));
+            }
+        }
+        if let Some(b) = deal.blind_nil {
+            if Some(side_of(b)) != deal.blind_nil_side {
+                return Err(format!("seat {b} bid blind nil without being on the trailing side"));
+            }
+        }
+        if deal.phase == DealPhase::Play || deal.phase == DealPhase::Over {
+            if deal.bids.iter().any(Option::is_none) {
+                return Err("play started before both sides bid".into());
+            }
+            if deal.looked.iter().any(|l| !l) {
+                return Err("a player plays without having seen their cards".into());
+            }
+        }
+        Ok(())
+    }
+
+    fn bot_move(&self, state: &State, seat: Seat, seed: u64) -> Option<Command> {
+        let deal = state.live()?;
+        if !deal.to_act().contains(&seat) {
+            return None;
+        }
+        let mut rng = Rng::new(seed);
+        match deal.phase {
+            DealPhase::Bidding => {
+                if !deal.choosing(side_of(seat)).is_empty() {
+                    let blind = deal.blind_nil.is_none() && rng.below(3) == 0;
+                    return Some(if blind { Command::BlindNil } else { Command::Look });
+                }
+                if state.options.redeal && !redeal_reasons(&deal.hands[seat]).is_empty() && rng.below(2) == 0
+                {
+                    return Some(Command::RequestRedeal);
+                }
+                Some(bot_bid(deal, seat, &mut rng))
+            }
+            DealPhase::Exchange(giver) => {
+                if giver == Giver::BlindNil && rng.below(4) == 0 {
+                    return Some(Command::DeclineExchange);
+                }
+                let mut hand = deal.hands[seat].clone();
+                hand.sort_by_key(|&c| strength(c));
+                // The blind-nil player sheds its strongest cards; the partner returns its weakest.
+                let pair = if giver == Giver::BlindNil {
+                    hand[hand.len() - 2..].to_vec()
+                } else {
+                    hand[..2].to_vec()
+                };
+                Some(Command::Give { cards: sorted(pair) })
+            }
+            DealPhase::Play | DealPhase::Over | DealPhase::Cancelled => {
+                let moves = self.legal_moves(state, seat);
+                (!moves.is_empty()).then(|| moves[rng.below(moves.len())].clone())
+            }
+        }
+    }
+}
+
+fn decide_bidding(
+    state: &State,
+    deal: &Deal,
+    seat: Seat,
+    command: &Command,
+) -> Result<Vec<Event>, RuleViolation> {
+    let side = side_of(seat);
+    if !deal.choosing(side).is_empty() {
+        return match command {
+            Command::Look => Ok(vec![Event::HandLookedAt { seat, hand: deal.hands[seat].clone() }]),
+            Command::BlindNil => match deal.blind_nil {
+                Some(partner) => Err(RuleViolation::new(
+                    rule::BLIND_ONE_PER_SIDE,
+                    format!("Din partner på plats {partner} har redan bjudit blindnoll; högst en per lag. Titta på dina kort."),
+                    format!("Your partner in seat {partner} has already bid blind nil; at most one per side. Look at your cards."),
+                )),
+                None => Ok(vec![Event::BlindNilDeclared { seat }]),
+            },
+            Command::Bid { .. } => Err(RuleViolation::new(
+                rule::BLIND_CHOOSE_FIRST,
+                "Du försökte bjuda, men först väljer du blindnoll eller att titta på dina kort.",
+                "You tried to bid, but first you choose blind nil or looking at your cards.",
+            )),
+            Command::RequestRedeal => Err(RuleViolation::new(
+                rule::REDEAL_WHEN,
+                "Du begärde omgiv utan att ha tittat på dina kort; titta först.",
+                "You asked for a redeal without having looked at your cards; look first.",
+            )),
+            _ => Err(RuleViolation::wrong_phase(
+                "nu väljer du blindnoll eller att titta på korten",
+                "now you choose blind nil or looking at your cards",
+            )),
+        };
+    }
+    match command {
+        Command::Bid { tricks, nil } => {
+            check_bid(deal, side, *tricks, *nil)?;
+            let blind_nil = deal.blind_nil_on(side);
+            let mut events = vec![Event::BidMade {
+                seat,
+                side,
+                tricks: *tricks,
+                nil: blind_nil.or(*nil),
+                blind_nil: blind_nil.is_some(),
+            }];
+            let last = deal.bids[1 - side].is_some();
+            if let (true, Some(b)) = (last, deal.blind_nil) {
+                events.push(Event::HandLookedAt { seat: b, hand: deal.hands[b].clone() });
+            }
+            Ok(events)
+        }
+        Command::RequestRedeal => {
+            if !state.options.redeal {
+                return Err(RuleViolation::new(
+                    rule::OPTION_REDEAL,
+                    "Du begärde omgiv, men i det här partiet ges inga omgivar.",
+                    "You asked for a redeal, but this match is played without redeals.",
+                ));
+            }
+            let reasons = redeal_reasons(&deal.hands[seat]);
+            if reasons.is_empty() {
+                return Err(RuleViolation::new(
+                    rule::REDEAL_CONDITIONS,
+                    "Du begärde omgiv, men din hand har både spader och klädda kort och ingen färg med sju kort eller fler.",
+                    "You asked for a redeal, but your hand has spades, court cards and no suit of seven or more.",
+                ));
+            }
+            Ok(vec![Event::RedealRequested { seat, reasons, dealer: deal.dealer }])
+        }
+        Command::BlindNil => Err(if !state.options.blind_nil {
+            RuleViolation::new(
+                rule::OPTION_BLIND_NIL,
+                "Du bjöd blindnoll, men det här partiet spelas utan blindnoll.",
+                "You bid blind nil, but this match is played without blind nil.",
+            )
+        } else if deal.blind_nil_side != Some(side) {
+            RuleViolation::new(
+                rule::BLIND_ELIGIBLE,
+                "Du bjöd blindnoll, men ditt lag låg inte 100 poäng efter när given började.",
+                "You bid blind nil, but your side was not 100 points behind when the deal started.",
+            )
+        } else if deal.blind_nil.is_some() {
+            RuleViolation::new(
+                rule::BLIND_ONE_PER_SIDE,
+                "Din partner har redan bjudit blindnoll; högst en per lag.",
+                "Your partner has already bid blind nil; at most one per side.",
+            )
+        } else {
+            RuleViolation::new(
+                rule::BLIND_BEFORE_LOOKING,
+                "Du bjöd blindnoll, men du har redan tittat på dina kort.",
+                "You bid blind nil, but you have already looked at your cards.",
+            )
+        }),
+        Command::Look => Err(RuleViolation::wrong_phase(
+            "du har redan tittat på dina kort",
+            "you have already looked at your cards",
+        )),
+        Command::Give { .. } | Command::DeclineExchange => Err(RuleViolation::new(
+            rule::EXCHANGE_OFFER,
+            "Kort byts bara efter budgivningen, och bara efter en blindnoll.",
+            "Cards are exchanged only after the bidding, and only after a blind nil.",
+        )),
+        Command::Play { .. } => Err(RuleViolation::wrong_phase(
+            "korten spelas först när båda lagen har bjudit",
+            "cards are played once both sides have bid",
+        )),
+    }
+}
+
+fn decide_exchange(
+    deal: &Deal,
+    giver: Giver,
+    seat: Seat,
+    command: &Command,
+) -> Result<Vec<Event>, RuleViolation> {
+    match (command, giver) {
+        (Command::Give { cards }, _) => {
+            check_give(deal, seat, cards)?;
+            Ok(vec![Event::CardsGiven { from: seat, to: partner_of(seat), cards: sorted(cards.clone()) }])
+        }
+        (Command::DeclineExchange, Giver::BlindNil) => Ok(vec![Event::ExchangeDeclined { seat }]),
+        (Command::DeclineExchange, Giver::Partner) => Err(RuleViolation::new(
+            rule::EXCHANGE_GIVE_BACK,
+            "Du fick två kort av din partner och ska ge två tillbaka.",
+            "You received two cards from your partner and must give two back.",
+        )),
+        (Command::RequestRedeal, _) => Err(RuleViolation::new(
+            rule::REDEAL_WHEN,
+            "Omgiv kan bara begäras medan det egna laget står på tur att bjuda.",
+            "A redeal can only be asked for while your own side is to bid.",
+        )),
+        _ => Err(RuleViolation::wrong_phase(
+            "nu byter blindnollspelaren och partnern kort",
+            "now the blind-nil player and the partner exchange cards",
+        )),
+    }
+}
+
+fn decide_play(
+    state: &State,
+    deal: &Deal,
+    seat: Seat,
+    command: &Command,
+) -> Result<Vec<Event>, RuleViolation> {
+    let card = match command {
+        Command::Play { card } => *card,
+        Command::RequestRedeal => {
+            return Err(RuleViolation::new(
+                rule::REDEAL_WHEN,
+                "Omgiv kan bara begäras medan det egna laget står på tur att bjuda.",
+                "A redeal can only be asked for while your own side is to bid.",
+            ))
+        }
+        _ => return Err(RuleViolation::wrong_phase("nu spelas korten", "the cards are being played now")),
+    };
+    check_play(deal, seat, card)?;
+    let trick_number = deal.trick_number();
+    let mut events = vec![Event::CardPlayed { seat, card, trick_number }];
+    if is_spade(card) && !deal.spades_broken {
+        events.push(Event::SpadesBroken { seat, card, trick_number });
+    }
+    let mut trick = deal.trick.clone();
+    trick.plays.push((seat, card));
+    if trick.is_complete(SEATS) {
+        let (winner, card, reason) = trick::winner(&trick, Some(Suit::Spades));
+        events.push(Event::TrickWon { trick_number, winner, card, reason, plays: trick.plays.clone() });
+        if trick_number == TRICKS {
+            let mut taken = deal.tricks_taken;
+            taken[winner] += 1;
+            events.extend(score_deal(state, deal, taken));
+        }
+    }
+    Ok(events)
+}
+
+fn evolve_deal(deal: &mut Deal, next_dealer: &mut Seat, event: &Event) {
+    match event {
+        Event::BlindNilDeclared { seat } => deal.blind_nil = Some(*seat),
+        Event::HandLookedAt { seat, .. } => {
+            deal.looked[*seat] = true;
+            // The exchange waits until the blind-nil player has seen the cards to give from.
+            let bidding_over = deal.bids.iter().all(Option::is_some);
+            if deal.phase == DealPhase::Bidding && bidding_over && deal.blind_nil == Some(*seat) {
+                deal.phase = DealPhase::Exchange(Giver::BlindNil);
+            }
+        }
+        Event::RedealRequested { seat, reasons, dealer } => {
+            deal.phase = DealPhase::Cancelled;
+            deal.redeal = Some((*seat, reasons.clone()));
+            *next_dealer = *dealer;
+        }
+        Event::BidMade { seat, side, tricks, nil, blind_nil } => {
+            deal.bids[*side] = Some(SideBid { by: *seat, tricks: *tricks, nil: *nil, blind_nil: *blind_nil });
+            // After a blind nil the deal moves on when that player looks at the cards.
+            if deal.bids.iter().all(Option::is_some) && deal.blind_nil.is_none() {
+                deal.start_play();
+            }
+        }
+        Event::CardsGiven { from, to, cards } => {
+            for &c in cards {
+                take_card(&mut deal.hands[*from], c);
+            }
+            let mut hand = std::mem::take(&mut deal.hands[*to]);
+            hand.extend(cards.iter().copied());
+            deal.hands[*to] = sorted(hand);
+            deal.gifts.push(Gift { from: *from, to: *to, cards: cards.clone() });
+            if Some(*from) == deal.blind_nil {
+                deal.phase = DealPhase::Exchange(Giver::Partner);
+            } else {
+                deal.start_play();
+            }
+        }
+        Event::ExchangeDeclined { .. } => deal.start_play(),
+        Event::CardPlayed { seat, card, .. } => {
+            take_card(&mut deal.hands[*seat], *card);
+            deal.trick.plays.push((*seat, *card));
+        }
+        Event::SpadesBroken { .. } => deal.spades_broken = true,
+        Event::TrickWon { winner, card, reason, .. } => {
+            let trick = std::mem::replace(&mut deal.trick, Trick::led_by(*winner));
+            deal.tricks.push(WonTrick {
+                leader: trick.leader,
+                plays: trick.plays,
+                winner: *winner,
+                card: *card,
+                reason: *reason,
+            });
+            deal.tricks_taken[*winner] += 1;
+            if deal.tricks.len() == TRICKS as usize {
+                deal.phase = DealPhase::Over;
+            }
+        }
+        Event::DealStarted { .. } | Event::DealScored { .. } | Event::MatchEnded { .. } => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+    use crate::cards::{card, cards};
+    use crate::game::erase;
+    use crate::simulate::{play_match, Checks};
+
+    /// A match driven through the typed interface, with every event taken through JSON (as it is
+    /// stored) and the books checked after each one.
+    struct Match {
+        state: State,
+        log: Vec<Event>,
+    }
+
+    fn hands(codes: [&str; 4]) -> [Vec<Card>; SEATS] {
+        let hands = codes.map(cards);
+        for h in &hands {
+            assert_eq!(h.len(), 13, "{h:?}");
+        }
+        let all: Vec<Card> = hands.iter().flatten().copied().collect();
+        assert!(is_permutation(&all, &decks::standard52()), "the four hands must make a pack");
+        hands
+    }
+
+    /// Seat 0 clubs, seat 1 diamonds, seat 2 hearts, seat 3 spades.
+    fn suit_per_seat() -> [Vec<Card>; SEATS] {
+        let pack = decks::standard52();
+        std::array::from_fn(|s| pack[13 * s..13 * (s + 1)].to_vec())
+    }
+
+    /// The sorted pack dealt round: every hand has all four suits and court cards.
+    fn plain() -> [Vec<Card>; SEATS] {
+        let pack = decks::standard52();
+        std::array::from_fn(|s| pack.iter().copied().skip(s).step_by(4).collect())
+    }
+
+    /// The pack order that gives these hands when `dealer` deals one card at a time.
+    fn deck_for(dealer: Seat, hands: &[Vec<Card>; SEATS]) -> Vec<Card> {
+        (0..52).map(|i| hands[(dealer + 1 + i) % SEATS][i / 4]).collect()
+    }
+
+    fn bid(tricks: u8) -> Value {
+        json!({ "type": "bid", "tricks": tricks })
+    }
+
+    fn nil_bid(tricks: u8, nil: Seat) -> Value {
+        json!({ "type": "bid", "tricks": tricks, "nil": nil })
+    }
+
+    fn play(c: &str) -> Value {
+        json!({ "type": "play", "card": c })
+    }
+
+    impl Match {
+        fn new(options: Value) -> Match {
+            let options: Options = serde_json::from_value(options).unwrap();
+            Match { state: Spader.setup(4, options).unwrap(), log: Vec::new() }
+        }
+
+        fn apply(&mut self, events: &[Event]) {
+            for e in events {
+                let e: Event = serde_json::from_value(serde_json::to_value(e).unwrap()).unwrap();
+                Spader.evolve(&mut self.state, &e);
+                Spader.check_invariants(&self.state).unwrap_or_else(|err| panic!("after {e:?}: {err}"));
+                self.log.push(e);
+            }
+        }
+
+        fn deal(&mut self, hands: &[Vec<Card>; SEATS]) -> Vec<Event> {
+            let deck = deck_for(self.state.next_dealer, hands);
+            let events = Spader.deal(&self.state, deck).unwrap();
+            self.apply(&events);
+            events
+        }
+
+        fn try_act(&self, seat: Seat, command: Value) -> Result<Vec<Event>, RuleViolation> {
+            let command: Command = serde_json::from_value(command).unwrap();
+            Spader.decide(&self.state, seat, &command)
+        }
+
+        fn act(&mut self, seat: Seat, command: Value) -> Vec<Event> {
+            let events = self.try_act(seat, command.clone()).unwrap_or_else(|v| panic!("{command}: {v}"));
+            self.apply(&events);
+            events
+        }
+
+        /// The rule a refused command breaks; the refusal's text must be in both languages.
+        fn refused(&self, seat: Seat, command: Value) -> String {
+            let v = self.try_act(seat, command.clone()).expect_err(&format!("{command} was accepted"));
+            assert!(!v.explanation.sv.is_empty() && !v.explanation.en.is_empty());
+            assert!(rulebook().rule(&v.rule).is_some(), "{} is not in the rulebook", v.rule);
+            v.rule
+        }
+
+        fn to_act(&self) -> Vec<Seat> {
+            Spader.status(&self.state).to_act().to_vec()
+        }
+
+        fn current(&self) -> &Deal {
+            self.state.deal.as_ref().unwrap()
+        }
+
+        fn legal(&self, seat: Seat) -> Vec<Value> {
+            Spader.legal_moves(&self.state, seat).iter().map(|c| serde_json::to_value(c).unwrap()).collect()
+        }
+
+        /// Both partners of each side trailing by 100 look at their cards, so the bids can start.
+        fn look_if_asked(&mut self) {
+            while let Some(deal) = self.state.live() {
+                let choosing = deal.side_to_bid().map(|s| deal.choosing(s)).unwrap_or_default();
+                match choosing.first() {
+                    Some(&seat) => {
+                        self.act(seat, json!({ "type": "look" }));
+                    }
+                    None => break,
+                }
+            }
+        }
+
+        /// Plays the first legal move until the deal is over.
+        fn play_out(&mut self) {
+            while self.state.live().is_some() {
+                let seat = self.to_act()[0];
+                let command = Spader.legal_moves(&self.state, seat)[0].clone();
+                let events = Spader.decide(&self.state, seat, &command).unwrap();
+                self.apply(&events);
+            }
+        }
+
+        fn scored(&self) -> (&Vec<ScoreTerm>, [i64; 2], [i64; 2], [u32; 2]) {
+            match self.log.iter().rev().find(|e| matches!(e, Event::DealScored { .. })) {
+                Some(Event::DealScored { terms, points, scores, overtricks, .. }) => {
+                    (terms, *points, *scores, *overtricks)
+                }
+                _ => panic!("no deal scored"),
+            }
+        }
+    }
+
+    fn total(terms: &[ScoreTerm]) -> i64 {
+        terms.iter().map(|t| t.points).sum()
+    }
+
+    fn joint(tricks: u8) -> SideBid {
+        SideBid { by: 0, tricks, nil: None, blind_nil: false }
+    }
+
+    // --- the text's worked examples -----------------------------------------------------------
+
+    #[test]
+    fn example_bid_five_took_seven_scores_52() {
+        let (terms, over) = side_terms(0, &joint(5), &[4, 3, 3, 3]);
+        assert_eq!(total(&terms), 52);
+        assert_eq!(over, 2);
+        assert_eq!(
+            terms.iter().map(|t| t.rule.as_str()).collect::<Vec<_>>(),
+            [rule::BID_MADE, rule::OVERTRICKS]
+        );
+        assert!(terms.iter().all(|t| t.to == 0));
+    }
+
+    #[test]
+    fn example_nil_made_and_partner_four_took_five_scores_91() {
+        let bid = SideBid { by: 2, tricks: 4, nil: Some(0), blind_nil: false };
+        let (terms, over) = side_terms(0, &bid, &[0, 4, 5, 4]);
+        assert_eq!(total(&terms), 91);
+        assert_eq!(terms[0].points, 50);
+        assert_eq!(terms[0].rule, rule::NIL_MADE);
+        assert_eq!(over, 1);
+    }
+
+    #[test]
+    fn example_bid_seven_took_five_scores_minus_20() {
+        let (terms, over) = side_terms(1, &joint(7), &[4, 2, 4, 3]);
+        assert_eq!(total(&terms), -20);
+        assert_eq!(terms[0].rule, rule::BID_FAILED);
+        assert_eq!(over, 0);
+    }
+
+    // --- scoring ------------------------------------------------------------------------------
+
+    #[test]
+    fn failed_nil_costs_50_and_its_tricks_count_for_the_partner() {
+        let bid = SideBid { by: 2, tricks: 4, nil: Some(0), blind_nil: false };
+        let (terms, over) = side_terms(0, &bid, &[2, 3, 4, 4]);
+        assert_eq!(terms[0].rule, rule::NIL_FAILED);
+        assert_eq!(terms[0].points, -50);
+        // 2 + 4 = 6 tricks against a bid of 4: 40 + 2.
+        assert_eq!(total(&terms), -50 + 42);
+        assert_eq!(over, 2);
+        assert!(terms[1].explanation.en.contains("including 2 by the nil bidder"));
+    }
+
+    #[test]
+    fn blind_nil_is_worth_100_either_way() {
+        let bid = SideBid { by: 3, tricks: 5, nil: Some(1), blind_nil: true };
+        let (made, _) = side_terms(1, &bid, &[4, 0, 4, 5]);
+        assert_eq!((made[0].rule.as_str(), made[0].points), (rule::BLIND_NIL_MADE, 100));
+        assert_eq!(total(&made), 150);
+        let (failed, _) = side_terms(1, &bid, &[4, 1, 5, 3]);
+        assert_eq!((failed[0].rule.as_str(), failed[0].points), (rule::BLIND_NIL_FAILED, -100));
+        assert_eq!(total(&failed), -110);
+    }
+
+    #[test]
+    fn side_nil_is_50_or_minus_50_and_nothing_else() {
+        let (made, over) = side_terms(0, &joint(0), &[0, 6, 0, 7]);
+        assert_eq!(made.len(), 1);
+        assert_eq!((made[0].rule.as_str(), made[0].points, over), (rule::SIDE_NIL_MADE, 50, 0));
+        let (failed, over) = side_terms(0, &joint(0), &[2, 6, 1, 4]);
+        assert_eq!(failed.len(), 1);
+        assert_eq!((failed[0].rule.as_str(), failed[0].points, over), (rule::SIDE_NIL_FAILED, -50, 0));
+    }
+
+    #[test]
+    fn sandbagging_costs_100_per_ten_overtricks_and_carries_the_rest() {
+        let (tally, terms) = sandbag(0, 8, 4, true);
+        assert_eq!(tally, 2);
+        assert_eq!(terms.len(), 1);
+        assert_eq!((terms[0].rule.as_str(), terms[0].points), (rule::SANDBAGGING, -100));
+        assert_eq!(sandbag(1, 9, 13, true).0, 2);
+        assert_eq!(sandbag(1, 9, 13, true).1.len(), 2);
+        assert_eq!(sandbag(0, 3, 6, true), (9, Vec::new()));
+        assert_eq!(sandbag(0, 8, 4, false), (12, Vec::new()));
+    }
+
+    #[test]
+    fn match_winner_needs_the_target_and_a_lead() {
+        assert_eq!(match_winner([490, 300], 500), None);
+        assert_eq!(match_winner([500, 300], 500), Some(0));
+        assert_eq!(match_winner([510, 530], 500), Some(1));
+        assert_eq!(match_winner([480, 530], 500), Some(1));
+        assert_eq!(match_winner([510, 510], 500), None);
+    }
+
+    /// Seat 3 holds every spade and takes all 13 tricks under first-legal-move play.
+    fn all_to_seat_three(scores: [i64; 2], overtricks: [u32; 2], side_bids: (Value, Value)) -> Match {
+        let mut m = Match::new(json!({}));
+        m.state.scores = scores;
+        m.state.overtricks = overtricks;
+        m.deal(&suit_per_seat());
+        m.look_if_asked();
+        m.act(1, side_bids.1);
+        m.look_if_asked();
+        m.act(0, side_bids.0);
+        m.play_out();
+        assert_eq!(m.current().tricks_taken, [0, 0, 0, 13]);
+        m
+    }
+
+    #[test]
+    fn a_whole_deal_is_scored_term_by_term() {
+        // Side 0: seat 0 nil (made) and seat 2 one trick (failed); side 1 bid 13 and took them.
+        let m = all_to_seat_three([0, 0], [0, 0], (nil_bid(1, 0), bid(13)));
+        let (terms, points, scores, _) = m.scored();
+        assert_eq!(points, [50 - 10, 130]);
+        assert_eq!(scores, points);
+        let rules: Vec<(usize, &str, i64)> =
+            terms.iter().map(|t| (t.to, t.rule.as_str(), t.points)).collect();
+        assert_eq!(rules, [(0, rule::NIL_MADE, 50), (0, rule::BID_FAILED, -10), (1, rule::BID_MADE, 130)]);
+        assert_eq!(m.state.next_dealer, 1, "the deal passes to the left");
+        assert_eq!(Spader.deal_number(&m.state), 1);
+    }
+
+    #[test]
+    fn sandbag_penalty_across_deals_in_play() {
+        // 8 overtricks carried in, bid 9 and took 13: 4 more make 12, so -100 and 2 carry over.
+        let m = all_to_seat_three([0, 0], [0, 8], (bid(1), bid(9)));
+        let (terms, points, _, overtricks) = m.scored();
+        assert_eq!(points[1], 90 + 4 - 100);
+        assert_eq!(overtricks, [0, 2]);
+        assert!(terms.iter().any(|t| t.rule == rule::SANDBAGGING && t.to == 1));
+        match m.log.last().unwrap() {
+            Event::DealScored { sandbag_penalties, overtricks_taken, .. } => {
+                assert_eq!(*sandbag_penalties, [0, 1]);
+                assert_eq!(*overtricks_taken, [0, 4]);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn without_sandbagging_overtricks_only_count() {
+        let mut m = Match::new(json!({ "sandbagging": false }));
+        m.state.overtricks = [0, 8];
+        m.deal(&suit_per_seat());
+        m.act(1, bid(9));
+        m.act(0, bid(1));
+        m.play_out();
+        let (_, points, _, overtricks) = m.scored();
+        assert_eq!(points[1], 94);
+        assert_eq!(overtricks, [0, 12]);
+    }
+
+    // --- the end of the match -----------------------------------------------------------------
+
+    #[test]
+    fn reaching_the_target_ends_the_match() {
+        let m = all_to_seat_three([0, 370], [0, 0], (bid(1), bid(13)));
+        match Spader.status(&m.state) {
+            Status::Finished { outcome } => assert_eq!(outcome.winners, vec![1, 3]),
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(m.log.last(), Some(Event::MatchEnded { side: 1, .. })));
+        assert!(Spader.decide(&m.state, 0, &Command::Look).is_err());
+    }
+
+    #[test]
+    fn both_past_the_target_the_higher_side_wins() {
+        // 520 - 10 = 510 against 400 + 130 = 530.
+        let m = all_to_seat_three([520, 400], [0, 0], (bid(1), bid(13)));
+        match Spader.status(&m.state) {
+            Status::Finished { outcome } => assert_eq!(outcome.winners, vec![1, 3]),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn both_past_the_target_and_level_play_on() {
+        let m = all_to_seat_three([520, 380], [0, 0], (bid(1), bid(13)));
+        assert_eq!(m.state.scores, [510, 510]);
+        assert!(matches!(Spader.status(&m.state), Status::NeedsDeck { .. }));
+        assert!(!m.log.iter().any(|e| matches!(e, Event::MatchEnded { .. })));
+    }
+
+    #[test]
+    fn short_of_the_target_play_on() {
+        let m = all_to_seat_three([0, 360], [0, 0], (bid(1), bid(13)));
+        assert_eq!(m.state.scores, [-10, 490]);
+        assert!(matches!(Spader.status(&m.state), Status::NeedsDeck { .. }));
+    }
+
+    // --- dealing and bidding ------------------------------------------------------------------
+
+    #[test]
+    fn cards_are_dealt_singly_from_the_dealers_left() {
+        let mut m = Match::new(json!({}));
+        let pack = decks::standard52();
+        let events = Spader.deal(&m.state, pack.clone()).unwrap();
+        m.apply(&events);
+        // Dealer 0: the first card goes to seat 1, the second to seat 2, ...
+        assert!(m.current().hands[1].contains(&pack[0]));
+        assert!(m.current().hands[2].contains(&pack[1]));
+        assert!(m.current().hands[0].contains(&pack[3]));
+        assert_eq!(m.current().hands.iter().map(Vec::len).collect::<Vec<_>>(), [13; 4]);
+        match &events[0] {
+            Event::DealStarted { deal_number, dealer, forehand, scores, overtricks, .. } => {
+                assert_eq!((*deal_number, *dealer, *forehand), (1, 0, 1));
+                assert_eq!((*scores, *overtricks), ([0, 0], [0, 0]));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn forehands_side_bids_first_with_either_partner_then_the_dealers_side() {
+        let mut m = Match::new(json!({}));
+        m.deal(&plain());
+        assert_eq!(m.to_act(), vec![1, 3]);
+        assert_eq!(m.refused(0, bid(3)), core::TURN);
+        m.act(3, bid(5));
+        assert_eq!(m.to_act(), vec![0, 2]);
+        assert_eq!(m.refused(1, bid(3)), core::TURN);
+        m.act(0, bid(4));
+        assert_eq!(m.current().bids[1].unwrap().tricks, 5);
+        assert_eq!(m.current().bids[0].unwrap().by, 0);
+        // Bidding over: the holder of the two of clubs (seat 0 in the plain deal) leads.
+        assert_eq!(m.to_act(), vec![0]);
+        assert_eq!(m.refused(0, bid(3)), core::PHASE);
+    }
+
+    #[test]
+    fn bids_are_checked() {
+        let mut m = Match::new(json!({}));
+        m.deal(&plain());
+        assert_eq!(m.refused(1, bid(14)), rule::BID_RANGE);
+        assert_eq!(m.refused(1, nil_bid(3, 0)), rule::BID_NIL_SEAT);
+        assert_eq!(m.refused(1, nil_bid(3, 2)), rule::BID_NIL_SEAT);
+        assert_eq!(m.refused(1, nil_bid(0, 3)), rule::BID_NIL_PARTNER);
+        assert_eq!(m.refused(1, json!({ "type": "look" })), core::PHASE);
+        assert_eq!(m.refused(1, json!({ "type": "give", "cards": ["3C", "7C"] })), rule::EXCHANGE_OFFER);
+        assert_eq!(m.refused(1, play("3C")), core::PHASE);
+        // A nil for either partner, the bidder or the other; a side nil is a joint 0.
+        let events = m.act(1, nil_bid(4, 3));
+        assert!(matches!(
+            events[0],
+            Event::BidMade { seat: 1, side: 1, tricks: 4, nil: Some(3), blind_nil: false }
+        ));
+        m.act(2, bid(0));
+        assert!(m.current().bids[0].unwrap().is_side_nil());
+    }
+
+    // --- redeal -------------------------------------------------------------------------------
+
+    #[test]
+    fn redeal_conditions() {
+        assert_eq!(redeal_reasons(&plain()[0]), vec![]);
+        assert_eq!(
+            redeal_reasons(&cards("AC 2C 3C 4D 5D 6D 7D 8H 9H TH JH QH KH")),
+            vec![RedealReason::NoSpades]
+        );
+        // The ace is not a court card.
+        assert_eq!(
+            redeal_reasons(&cards("AC 2C 3C AD 5D 6D AH 8H 9H TH AS 3S 4S")),
+            vec![RedealReason::NoCourtCards]
+        );
+        assert_eq!(
+            redeal_reasons(&cards("2H 3H 4H 5H 6H 7H 8H QC KD 2S 3S 4S 5S")),
+            vec![RedealReason::LongSuit { suit: Suit::Hearts, cards: 7 }]
+        );
+        assert_eq!(redeal_reasons(&cards("2H 3H 4H 5H 6H QH QC KD 2S 3S 4S 5S 6S")), vec![]);
+    }
+
+    #[test]
+    fn redeal_only_while_ones_side_bids_and_the_same_dealer_deals_again() {
+        let mut m = Match::new(json!({}));
+        // Seat 0 (no spades, 13 clubs) may ask, but only while side 0 is to bid.
+        m.deal(&suit_per_seat());
+        assert_eq!(m.refused(0, json!({ "type": "request_redeal" })), core::TURN);
+        assert!(m.legal(0).is_empty());
+        m.act(1, bid(13));
+        assert!(m.legal(0).contains(&json!({ "type": "request_redeal" })));
+        let events = m.act(0, json!({ "type": "request_redeal" }));
+        match &events[0] {
+            Event::RedealRequested { seat: 0, reasons, dealer: 0 } => {
+                assert!(reasons.contains(&RedealReason::NoSpades));
+                assert!(reasons.contains(&RedealReason::LongSuit { suit: Suit::Clubs, cards: 13 }));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(Spader.status(&m.state), Status::NeedsDeck { .. }));
+        assert_eq!(Spader.deal_number(&m.state), 1);
+        let events = m.deal(&plain());
+        assert!(matches!(events[0], Event::DealStarted { deal_number: 2, dealer: 0, .. }));
+        // No longer possible once the side has bid.
+        let mut m = Match::new(json!({}));
+        m.deal(&suit_per_seat());
+        m.act(1, bid(13));
+        m.act(0, bid(1));
+        assert_eq!(m.refused(0, json!({ "type": "request_redeal" })), rule::REDEAL_WHEN);
+    }
+
+    #[test]
+    fn redeal_needs_a_qualifying_hand_and_the_option() {
+        let mut m = Match::new(json!({}));
+        m.deal(&plain());
+        assert_eq!(m.refused(1, json!({ "type": "request_redeal" })), rule::REDEAL_CONDITIONS);
+        let mut m = Match::new(json!({ "redeal": false }));
+        m.deal(&suit_per_seat());
+        assert_eq!(m.refused(1, json!({ "type": "request_redeal" })), rule::OPTION_REDEAL);
+        assert!(!m.legal(1).contains(&json!({ "type": "request_redeal" })));
+    }
+
+    // --- blind nil and the exchange -----------------------------------------------------------
+
+    #[test]
+    fn blind_nil_needs_a_side_100_behind() {
+        let mut m = Match::new(json!({}));
+        m.state.scores = [0, 99];
+        m.deal(&plain());
+        assert!(m.current().looked.iter().all(|&l| l));
+        m.act(1, bid(4));
+        assert_eq!(m.refused(0, json!({ "type": "blind_nil" })), rule::BLIND_ELIGIBLE);
+        let mut m = Match::new(json!({ "blind_nil": false }));
+        m.state.scores = [0, 300];
+        m.deal(&plain());
+        m.act(1, bid(4));
+        assert_eq!(m.refused(0, json!({ "type": "blind_nil" })), rule::OPTION_BLIND_NIL);
+    }
+
+    #[test]
+    fn blind_nil_is_chosen_before_looking_and_hides_the_hand_until_then() {
+        let mut m = Match::new(json!({}));
+        m.state.scores = [0, 100];
+        let events = m.deal(&plain());
+        assert!(matches!(events[0], Event::DealStarted { blind_nil_side: Some(0), .. }));
+        assert_eq!(m.current().looked, [false, true, false, true]);
+        // Side 1 (forehand's) bids first; side 0 has not seen its cards meanwhile.
+        assert_eq!(m.to_act(), vec![1, 3]);
+        let view = Spader.view(&m.state, Viewer::Seat(0));
+        assert_eq!(view["hand"], Value::Null);
+        assert_eq!(view["hand_sizes"], json!([13, 13, 13, 13]));
+        assert_eq!(Spader.view(&m.state, Viewer::Seat(1))["hand"], json!(plain()[1]));
+        let shown = Spader.redact(&m.state, &events[0], Viewer::Seat(0), false);
+        assert_eq!(shown["hands"], json!([null, null, null, null]));
+        assert_eq!(shown["deck"], Value::Null);
+        let shown = Spader.redact(&m.state, &events[0], Viewer::Seat(1), false);
+        assert_eq!(shown["hands"], json!([null, plain()[1], null, null]));
+        for (card, knowers) in Spader.secrets(&m.state) {
+            let holder = (0..4).find(|&s| plain()[s].contains(&card)).unwrap();
+            let expected = if side_of(holder) == 0 { vec![] } else { vec![holder] };
+            assert_eq!(knowers, expected, "{card}");
+        }
+        m.act(3, bid(4));
+        // Now both of side 0 choose, and only that.
+        assert_eq!(m.to_act(), vec![0, 2]);
+        assert_eq!(m.legal(0), vec![json!({ "type": "look" }), json!({ "type": "blind_nil" })]);
+        assert_eq!(m.refused(0, bid(3)), rule::BLIND_CHOOSE_FIRST);
+        assert_eq!(m.refused(0, json!({ "type": "request_redeal" })), rule::REDEAL_WHEN);
+        m.act(0, json!({ "type": "blind_nil" }));
+        assert_eq!(m.to_act(), vec![2]);
+        assert_eq!(m.refused(2, json!({ "type": "blind_nil" })), rule::BLIND_ONE_PER_SIDE);
+        assert_eq!(m.legal(2), vec![json!({ "type": "look" })]);
+        let events = m.act(2, json!({ "type": "look" }));
+        assert_eq!(Spader.redact(&m.state, &events[0], Viewer::Seat(2), false)["hand"], json!(plain()[2]));
+        assert_eq!(Spader.redact(&m.state, &events[0], Viewer::Seat(0), false)["hand"], Value::Null);
+        assert_eq!(Spader.redact(&m.state, &events[0], Viewer::Spectator, false)["hand"], Value::Null);
+        // The partner bids alone, at least one trick, no other nil.
+        assert_eq!(m.to_act(), vec![2]);
+        assert_eq!(m.refused(2, bid(0)), rule::BLIND_PARTNER_BIDS);
+        assert_eq!(m.refused(2, nil_bid(3, 2)), rule::BLIND_PARTNER_BIDS);
+        assert_eq!(Spader.view(&m.state, Viewer::Seat(0))["hand"], Value::Null);
+        let events = m.act(2, bid(3));
+        assert!(matches!(
+            events[0],
+            Event::BidMade { seat: 2, side: 0, tricks: 3, nil: Some(0), blind_nil: true }
+        ));
+        // The blind-nil player sees the cards once the bidding is over.
+        assert!(matches!(events[1], Event::HandLookedAt { seat: 0, .. }));
+        assert_eq!(Spader.view(&m.state, Viewer::Seat(0))["hand"], json!(plain()[0]));
+        assert_eq!(m.to_act(), vec![0]);
+    }
+
+    #[test]
+    fn looking_first_rules_out_blind_nil() {
+        let mut m = Match::new(json!({}));
+        m.state.scores = [100, 0];
+        m.deal(&plain());
+        // Side 1 is behind and bids first.
+        assert_eq!(m.to_act(), vec![1, 3]);
+        m.act(1, json!({ "type": "look" }));
+        assert_eq!(m.to_act(), vec![3]);
+        m.act(3, json!({ "type": "look" }));
+        assert_eq!(m.to_act(), vec![1, 3]);
+        assert_eq!(m.refused(1, json!({ "type": "blind_nil" })), rule::BLIND_BEFORE_LOOKING);
+        assert_eq!(m.refused(1, json!({ "type": "look" })), core::PHASE);
+    }
+
+    /// Side 0 bids blind nil at seat 0; seat 2 bids 3; side 1 bid 4 first.
+    fn after_blind_nil() -> Match {
+        let mut m = Match::new(json!({}));
+        m.state.scores = [0, 100];
+        m.deal(&plain());
+        m.act(1, bid(4));
+        m.act(0, json!({ "type": "blind_nil" }));
+        m.act(2, json!({ "type": "look" }));
+        m.act(2, bid(3));
+        m
+    }
+
+    #[test]
+    fn the_exchange_after_a_blind_nil() {
+        let mut m = after_blind_nil();
+        assert_eq!(m.refused(0, json!({ "type": "give", "cards": ["2C"] })), rule::EXCHANGE_TWO_CARDS);
+        assert_eq!(m.refused(0, json!({ "type": "give", "cards": ["2C", "2C"] })), rule::EXCHANGE_TWO_CARDS);
+        assert_eq!(m.refused(0, json!({ "type": "give", "cards": ["2C", "3C"] })), core::CARD_NOT_HELD);
+        assert_eq!(m.refused(0, play("2C")), core::PHASE);
+        let events = m.act(0, json!({ "type": "give", "cards": ["AC", "JS"] }));
+        let given = &events[0];
+        assert!(matches!(given, Event::CardsGiven { from: 0, to: 2, .. }));
+        assert_eq!(Spader.redact(&m.state, given, Viewer::Seat(2), false)["cards"], json!(["AC", "JS"]));
+        assert_eq!(Spader.redact(&m.state, given, Viewer::Seat(0), false)["cards"], json!(["AC", "JS"]));
+        assert_eq!(Spader.redact(&m.state, given, Viewer::Seat(1), false)["cards"], Value::Null);
+        assert_eq!(Spader.redact(&m.state, given, Viewer::Spectator, false)["cards"], Value::Null);
+        assert_eq!(Spader.redact(&m.state, given, Viewer::Spectator, true)["cards"], json!(["AC", "JS"]));
+        let secrets = Spader.secrets(&m.state);
+        let knowers = |c: &str| secrets.iter().find(|(x, _)| *x == card(c)).unwrap().1.clone();
+        assert_eq!(knowers("AC"), vec![0, 2]);
+        assert_eq!(knowers("KS"), vec![2]);
+        assert_eq!(m.current().hands[2].len(), 15);
+        assert_eq!(Spader.view(&m.state, Viewer::Seat(0))["given"][0]["cards"], json!(["AC", "JS"]));
+        // The partner must give two back: any two, even those just received.
+        assert_eq!(m.to_act(), vec![2]);
+        assert_eq!(m.refused(2, json!({ "type": "decline_exchange" })), rule::EXCHANGE_GIVE_BACK);
+        assert!(m.legal(2).contains(&json!({ "type": "give", "cards": ["AC", "JS"] })));
+        m.act(2, json!({ "type": "give", "cards": ["4C", "2H"] }));
+        assert_eq!(m.current().hands.iter().map(Vec::len).collect::<Vec<_>>(), [13; 4]);
+        let secrets = Spader.secrets(&m.state);
+        assert_eq!(secrets.iter().find(|(x, _)| *x == card("4C")).unwrap().1, vec![0, 2]);
+        // Play starts with whoever holds the two of clubs.
+        assert_eq!(m.current().phase, DealPhase::Play);
+        assert_eq!(m.to_act(), vec![0]);
+    }
+
+    #[test]
+    fn the_blind_nil_player_may_decline_the_exchange() {
+        let mut m = after_blind_nil();
+        assert_eq!(m.legal(0).last(), Some(&json!({ "type": "decline_exchange" })));
+        m.act(0, json!({ "type": "decline_exchange" }));
+        assert_eq!(m.current().phase, DealPhase::Play);
+        m.play_out();
+        let (terms, ..) = m.scored();
+        let blind = terms.iter().find(|t| t.to == 0 && t.rule.starts_with("spader.score.blind-nil")).unwrap();
+        assert_eq!(blind.points.abs(), 100);
+    }
+
+    // --- play ---------------------------------------------------------------------------------
+
+    /// Seat 2 has no clubs; seat 3 holds seven clubs and the top hearts and spades.
+    fn first_trick_hands() -> [Vec<Card>; SEATS] {
+        hands([
+            "2C 5C 9C AD KD QD JD TD 9D 2H 3H 4H 2S",
+            "3C 4C KC 8D 7D 6D 5H 6H 7H 3S 4S 5S 6S",
+            "5D 4D 3D 2D 8H 9H TH JH 7S 8S 9S TS JS",
+            "6C 7C 8C TC JC QC AC QH KH AH QS KS AS",
+        ])
+    }
+
+    fn bid_plainly(m: &mut Match) {
+        m.act(1, bid(4));
+        m.act(0, bid(4));
+    }
+
+    #[test]
+    fn the_first_trick() {
+        let mut m = Match::new(json!({}));
+        m.deal(&first_trick_hands());
+        bid_plainly(&mut m);
+        assert_eq!(m.to_act(), vec![0]);
+        assert_eq!(m.refused(0, play("5C")), rule::TWO_OF_CLUBS_LEADS);
+        assert_eq!(m.legal(0), vec![play("2C")]);
+        m.act(0, play("2C"));
+        assert_eq!(m.refused(1, play("KC")), rule::LOWEST_CLUB);
+        assert_eq!(m.refused(1, play("5H")), rule::LOWEST_CLUB);
+        assert_eq!(m.legal(1), vec![play("3C")]);
+        m.act(1, play("3C"));
+        // Void in clubs: a diamond or a heart, no spade.
+        assert_eq!(m.refused(2, play("7S")), rule::NO_SPADES_FIRST_TRICK);
+        assert_eq!(m.legal(2).len(), 8);
+        assert_eq!(m.refused(2, play("AS")), core::CARD_NOT_HELD);
+        m.act(2, play("JH"));
+        m.act(3, play("6C"));
+        match m.log.last().unwrap() {
+            Event::TrickWon {
+                trick_number: 1,
+                winner: 3,
+                card: c,
+                reason: WinReason::HighestOfSuitLed,
+                ..
+            } => {
+                assert_eq!(*c, card("6C"))
+            }
+            other => panic!("{other:?}"),
+        }
+        // The winner leads; spades are not broken and seat 3 has other suits.
+        assert_eq!(m.to_act(), vec![3]);
+        assert_eq!(m.refused(3, play("AS")), rule::SPADES_NOT_BROKEN);
+        assert!(!m.legal(3).contains(&play("AS")));
+        m.act(3, play("7C"));
+        assert_eq!(m.refused(0, play("2H")), rule::FOLLOW_SUIT);
+        m.act(0, play("5C"));
+        m.act(1, play("4C"));
+        // Seat 2 has no clubs and trumps: spades are broken, the spade wins.
+        let events = m.act(2, play("7S"));
+        assert!(matches!(events[1], Event::SpadesBroken { seat: 2, trick_number: 2, .. }));
+        assert!(matches!(events[2], Event::TrickWon { winner: 2, reason: WinReason::HighestTrump, .. }));
+        assert!(m.current().spades_broken);
+        assert_eq!(m.to_act(), vec![2]);
+        assert!(m.legal(2).contains(&play("8S")));
+        m.act(2, play("8S"));
+        // Spades led: follow with spades.
+        assert_eq!(m.refused(3, play("QH")), rule::FOLLOW_SUIT);
+        let last = m.log.len();
+        m.play_out();
+        assert!(m.log[last..].iter().all(|e| !matches!(e, Event::SpadesBroken { .. })), "broken only once");
+    }
+
+    #[test]
+    fn a_leader_with_only_spades_may_lead_them_unbroken() {
+        // Seat 3: the ace of clubs and twelve spades; wins trick one with the ace.
+        let mut m = Match::new(json!({}));
+        m.deal(&hands([
+            "2C 3C 4C 5C AS AD KD QD JD TD 9D 8D 7D",
+            "6C 7C 8C 9C TC 6D 5D 4D 3D 2D AH KH QH",
+            "JC QC KC JH TH 9H 8H 7H 6H 5H 4H 3H 2H",
+            "AC 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS",
+        ]));
+        bid_plainly(&mut m);
+        for (seat, c) in [(0, "2C"), (1, "6C"), (2, "JC"), (3, "AC")] {
+            m.act(seat, play(c));
+        }
+        assert!(!m.current().spades_broken);
+        assert_eq!(m.to_act(), vec![3]);
+        assert_eq!(m.legal(3).len(), 12);
+        let events = m.act(3, play("2S"));
+        assert!(matches!(events[1], Event::SpadesBroken { seat: 3, .. }));
+    }
+
+    #[test]
+    fn a_hand_of_only_spades_plays_a_spade_to_the_first_trick_and_it_trumps() {
+        let mut m = Match::new(json!({}));
+        m.deal(&suit_per_seat());
+        bid_plainly(&mut m);
+        m.act(0, play("2C"));
+        assert_eq!(m.refused(1, play("2C")), core::CARD_NOT_HELD);
+        m.act(1, play("AD"));
+        m.act(2, play("AH"));
+        assert_eq!(m.legal(3).len(), 13);
+        let events = m.act(3, play("2S"));
+        assert!(matches!(events[1], Event::SpadesBroken { .. }));
+        assert!(matches!(events[2], Event::TrickWon { winner: 3, reason: WinReason::HighestTrump, .. }));
+    }
+
+    // --- views, events, options ---------------------------------------------------------------
+
+    #[test]
+    fn views_show_a_seat_its_own_hand_and_the_record_everything() {
+        let mut m = Match::new(json!({}));
+        let events = m.deal(&plain());
+        let seat = Spader.view(&m.state, Viewer::Seat(2));
+        assert_eq!(seat["hand"], json!(plain()[2]));
+        assert!(seat.get("hands").is_none() && seat.get("deck").is_none());
+        for key in [
+            "phase",
+            "deal_number",
+            "dealer",
+            "looked",
+            "hand_sizes",
+            "bids",
+            "tricks_taken",
+            "trick",
+            "last_trick",
+            "spades_broken",
+            "scores",
+            "overtricks",
+            "to_act",
+            "target",
+        ] {
+            assert!(seat.get(key).is_some(), "{key}");
+        }
+        assert_eq!(seat["phase"], "bidding");
+        let spectator = Spader.view(&m.state, Viewer::Spectator);
+        assert!(spectator.get("hand").is_none());
+        assert!(crate::game::cards_in(&spectator).is_empty());
+        assert!(
+            crate::game::cards_in(&Spader.redact(&m.state, &events[0], Viewer::Spectator, false)).is_empty()
+        );
+        let record = Spader.view(&m.state, Viewer::Record);
+        assert_eq!(record["hands"], json!(plain()));
+        assert_eq!(record["deck"].as_array().unwrap().len(), 52);
+        // Once the deal is over its record is public.
+        bid_plainly(&mut m);
+        m.play_out();
+        let shown = Spader.redact(&m.state, &events[0], Viewer::Spectator, false);
+        assert_eq!(shown["deck"].as_array().unwrap().len(), 52);
+    }
+
+    #[test]
+    fn command_and_option_shapes() {
+        let parse = |v: Value| serde_json::from_value::<Command>(v).unwrap();
+        assert_eq!(parse(nil_bid(4, 2)), Command::Bid { tricks: 4, nil: Some(2) });
+        assert_eq!(serde_json::to_value(Command::Bid { tricks: 4, nil: None }).unwrap(), bid(4));
+        assert_eq!(parse(play("QS")), Command::Play { card: card("QS") });
+        assert_eq!(parse(json!({ "type": "blind_nil" })), Command::BlindNil);
+        assert_eq!(parse(json!({ "type": "request_redeal" })), Command::RequestRedeal);
+        assert_eq!(parse(json!({ "type": "decline_exchange" })), Command::DeclineExchange);
+        let game = erase(Spader);
+        assert_eq!(
+            game.normalize_options(&Value::Null).unwrap(),
+            json!({ "blind_nil": true, "redeal": true, "sandbagging": true, "target": 500 })
+        );
+        assert!(game.normalize_options(&json!({ "blindnil": false })).is_err());
+        assert!(game.setup(4, &json!({ "target": 0 })).is_err());
+        assert!(game.setup(3, &Value::Null).is_err());
+        assert_eq!(game.options().len(), 4);
+    }
+
+    // --- the rulebook -------------------------------------------------------------------------
+
+    #[test]
+    fn rule_ids_are_unique_and_every_declared_id_is_in_the_rulebook() {
+        let book = rulebook();
+        let ids: Vec<&str> = book.rule_ids().collect();
+        let unique: BTreeSet<&str> = ids.iter().copied().collect();
+        assert_eq!(ids.len(), unique.len(), "duplicate rule ids");
+        assert!(book.rule(core::TURN).is_some());
+        assert!(book.sections.iter().any(|s| s.id == "spader.house" && s.rules.iter().all(|r| r.house_rule)));
+        // Every constant of `mod rule`, read from this file so that a new one cannot be missed.
+        let source = include_str!("spader.rs");
+        let module = &source[source.find("pub mod rule {").unwrap()..];
+        let module = &module[..module.find("\n}").unwrap()];
+        let declared: Vec<&str> = module
+            .lines()
+            .filter_map(|l| l.split('"').nth(1))
+            .filter(|id| id.starts_with("spader."))
+            .collect();
+        assert!(declared.len() > 50);
+        for id in declared {
+            assert!(book.rule(id).is_some(), "{id} is not in the rulebook");
+        }
+        for rule in book.sections.iter().flat_map(|s| &s.rules) {
+            assert!(!rule.sv.is_empty() && !rule.en.is_empty(), "{}", rule.id);
+        }
+    }
+
+    #[test]
+    fn every_rule_met_in_play_is_in_the_rulebook() {
+        let book = rulebook();
+        let mut seen = BTreeSet::new();
+        for seed in 0..3u64 {
+            let mut state = Spader.setup(4, Options { target: 150, ..Options::default() }).unwrap();
+            let mut rng = Rng::new(seed);
+            loop {
+                let events = match Spader.status(&state) {
+                    Status::Finished { .. } => break,
+                    Status::NeedsDeck { mut composition } => {
+                        rng.shuffle(&mut composition);
+                        Spader.deal(&state, composition).unwrap()
+                    }
+                    Status::ToAct { seats } => {
+                        for seat in 0..SEATS {
+                            for command in Spader.move_space(&state, seat) {
+                                if let Err(v) = Spader.decide(&state, seat, &command) {
+                                    seen.insert(v.rule);
+                                }
+                            }
+                        }
+                        let seat = seats[rng.below(seats.len())];
+                        let command = Spader.bot_move(&state, seat, rng.next_u64()).unwrap();
+                        Spader.decide(&state, seat, &command).unwrap()
+                    }
+                };
+                for e in &events {
+                    if let Event::DealScored { terms, .. } = e {
+                        seen.extend(terms.iter().map(|t| t.rule.clone()));
+                    }
+                    Spader.evolve(&mut state, e);
+                }
+            }
+        }
+        for id in &seen {
+            assert!(book.rule(id).is_some(), "{id} is used but not in the rulebook");
+        }
+        for expected in
+            [rule::SPADES_NOT_BROKEN, rule::LOWEST_CLUB, rule::FOLLOW_SUIT, rule::BID_MADE, rule::BID_RANGE]
+        {
+            assert!(seen.contains(expected), "{expected} never met");
+        }
+    }
+
+    // --- random matches -----------------------------------------------------------------------
+
+    fn run(options: Value, seeds: std::ops::Range<u64>, checks: Checks) -> BTreeSet<String> {
+        let game = erase(Spader);
+        let mut kinds = BTreeSet::new();
+        for seed in seeds {
+            let report = play_match(&*game, 4, &options, seed, checks)
+                .unwrap_or_else(|e| panic!("options {options}, seed {seed}: {e}"));
+            let last = report.log.last().unwrap();
+            assert_eq!(last["type"], "match_ended", "options {options}, seed {seed}");
+            kinds.extend(report.log.iter().map(|e| e["type"].as_str().unwrap().to_string()));
+        }
+        kinds
+    }
+
+    // Split in two so that the test threads share the work evenly.
+    #[test]
+    fn random_short_matches_with_every_check_1() {
+        run(json!({ "target": 100 }), 0..75, Checks::ALL);
+    }
+
+    #[test]
+    fn random_short_matches_with_every_check_2() {
+        run(json!({ "target": 100 }), 75..150, Checks::ALL);
+    }
+
+    #[test]
+    fn random_longer_matches_with_every_check() {
+        let kinds = run(json!({ "target": 300 }), 1000..1020, Checks::ALL);
+        for kind in
+            ["blind_nil_declared", "cards_given", "exchange_declined", "redeal_requested", "spades_broken"]
+        {
+            assert!(kinds.contains(kind), "{kind} never happened");
+        }
+    }
+
+    #[test]
+    fn random_matches_without_options_with_every_check() {
+        let options = json!({ "target": 100, "blind_nil": false, "redeal": false, "sandbagging": false });
+        let kinds = run(options, 2000..2050, Checks::ALL);
+        assert!(!kinds.contains("blind_nil_declared") && !kinds.contains("redeal_requested"));
+    }
+
+    #[test]
+    fn random_matches_to_500() {
+        run(json!({}), 0..300, Checks::NONE);
+        run(json!({}), 300..320, Checks { leaks: false, agreement: false, invariants: true });
+    }
+
+    #[test]
+    fn random_matches_over_the_options() {
+        let mut n = 0;
+        for blind_nil in [false, true] {
+            for redeal in [false, true] {
+                for sandbagging in [false, true] {
+                    let options = json!({ "blind_nil": blind_nil, "redeal": redeal, "sandbagging": sandbagging, "target": 200 });
+                    let kinds = run(options, 10_000 + n..10_000 + n + 200, Checks::NONE);
+                    n += 200;
+                    assert_eq!(kinds.contains("blind_nil_declared"), blind_nil);
+                    assert_eq!(kinds.contains("redeal_requested"), redeal);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_recorded_match_replays_to_the_same_end() {
+        let game = erase(Spader);
+        let report = play_match(&*game, 4, &json!({}), 7, Checks::NONE).unwrap();
+        let mut m = game.setup(4, &json!({})).unwrap();
+        for e in &report.log {
+            m.apply(e).unwrap();
+            m.check_invariants().unwrap();
+        }
+        assert!(m.status().is_finished());
+        let scored = report.log.iter().rev().find(|e| e["type"] == "deal_scored").unwrap();
+        assert_eq!(m.view(Viewer::Spectator)["scores"], scored["scores"]);
+        assert_eq!(
+            m.deal_number() as usize,
+            report.log.iter().filter(|e| e["type"] == "deal_started").count()
+        );
+    }
+}
