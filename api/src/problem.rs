@@ -32,7 +32,7 @@ pub struct Problem {
 #[derive(Debug, Clone)]
 pub struct ApiError {
     pub status: StatusCode,
-    pub problem: Problem,
+    pub problem: Box<Problem>,
     pub retry_after: Option<u64>,
 }
 
@@ -40,7 +40,7 @@ impl ApiError {
     pub fn new(status: StatusCode, code: &'static str, title: &str, detail: impl Into<String>) -> ApiError {
         ApiError {
             status,
-            problem: Problem {
+            problem: Box::new(Problem {
                 kind: format!("urn:kortbord:problem:{code}"),
                 title: title.to_string(),
                 status: status.as_u16(),
@@ -49,7 +49,7 @@ impl ApiError {
                 rule: None,
                 explanation: None,
                 current_version: None,
-            },
+            }),
             retry_after: None,
         }
     }

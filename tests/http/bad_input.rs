@@ -82,7 +82,7 @@ async fn a_seat_held_by_someone_else_cannot_be_played_or_looked_at() {
     // Without a seat the stranger is a spectator and sees no hand.
     let spectator = app.view(&stranger, &id, None).await;
     assert!(spectator["viewing_as"].is_null());
-    assert!(spectator["table"].get("hand").map_or(true, |h| h.is_null()));
+    assert!(spectator["table"].get("hand").is_none_or(|h| h.is_null()));
     let _ = token;
     assert_eq!(app.event_count(&id).await, before);
 }

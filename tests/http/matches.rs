@@ -39,7 +39,7 @@ fn spader_chooser(app: &TestApp, view: &Value, moves: &[Value]) -> Value {
         let hand = view["table"]["hand"].as_array().cloned().unwrap_or_default();
         let estimate = spader_estimate(&hand) * 2;
         let wanted = estimate.clamp(2, 11);
-        if let Some(bid) = moves.iter().find(|m| is(m, "bid") && m["tricks"] == wanted && m.get("nil").map_or(true, Value::is_null)) {
+        if let Some(bid) = moves.iter().find(|m| is(m, "bid") && m["tricks"] == wanted && m.get("nil").is_none_or(Value::is_null)) {
             return bid.clone();
         }
     }
