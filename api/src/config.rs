@@ -11,6 +11,7 @@ pub struct Settings {
     pub jwt_secret: String,
     pub token_ttl_secs: u64,
     pub pool_size: u32,
+    pub rate_limits: crate::ratelimit::Limits,
 }
 
 impl Settings {
@@ -44,6 +45,14 @@ impl Settings {
             .and_then(|v| v.parse().ok())
             .unwrap_or(7 * 24 * 3600);
         let pool_size = env::var("KORTBORD_DB_POOL").ok().and_then(|v| v.parse().ok()).unwrap_or(16);
+        let mut rate_limits = crate::ratelimit::Limits::default();
+        let rate = |name: &str| env::var(name).ok().and_then(|v| v.parse::<f64>().ok()).filter(|r| *r > 0.0);
+        if let Some(r) = rate("KORTBORD_MOVES_PER_SEC") {
+            rate_limits.moves = crate::ratelimit::Limit { per_second: r, burst: (r * 3.0).max(1.0) };
+        }
+        if let Some(r) = rate("KORTBORD_MATCHES_PER_SEC") {
+            rate_limits.creations = crate::ratelimit::Limit { per_second: r, burst: (r * 20.0).max(1.0) };
+        }
         Ok(Settings {
             host: env::var("HOST").unwrap_or_else(|_| "127.0.0.1".into()),
             port,
@@ -51,6 +60,7 @@ impl Settings {
             jwt_secret,
             token_ttl_secs,
             pool_size,
+            rate_limits,
         })
     }
 }

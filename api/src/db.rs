@@ -62,7 +62,7 @@ pub fn connect(url: &str, size: u32) -> Result<PgPool, String> {
     let manager = ConnectionManager::<PgConnection>::new(url);
     let pool = Pool::builder()
         .max_size(size)
-        .connection_timeout(std::time::Duration::from_secs(5))
+        .connection_timeout(std::time::Duration::from_secs(2))
         .build(manager)
         .map_err(|e| format!("cannot open a pool to {}: {e}", redact_url(url)))?;
     let mut conn = pool.get().map_err(|e| e.to_string())?;

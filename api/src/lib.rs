@@ -7,7 +7,9 @@ pub mod config;
 pub mod db;
 pub mod matches;
 pub mod openapi;
+pub mod metrics;
 pub mod problem;
+pub mod ratelimit;
 pub mod routes;
 pub mod store;
 pub mod telemetry;
@@ -28,6 +30,8 @@ use crate::problem::ApiError;
 pub struct AppState {
     pub pool: PgPool,
     pub cache: MatchCache,
+    pub metrics: metrics::Metrics,
+    pub limiter: ratelimit::RateLimiter,
 }
 
 /// The running service: where it listens and the server future to await.
@@ -44,7 +48,12 @@ impl Application {
         let listener = TcpListener::bind((settings.host.as_str(), settings.port))
             .map_err(|e| format!("cannot listen on {}:{}: {e}", settings.host, settings.port))?;
         let port = listener.local_addr().map_err(|e| e.to_string())?.port();
-        let state = web::Data::new(AppState { pool, cache: MatchCache::new(10_000) });
+        let state = web::Data::new(AppState {
+            pool,
+            cache: MatchCache::new(10_000),
+            metrics: metrics::Metrics::default(),
+            limiter: ratelimit::RateLimiter::new(settings.rate_limits),
+        });
         let keys = web::Data::new(Keys::new(&settings.jwt_secret, settings.token_ttl_secs));
         let openapi = openapi::ApiDoc::openapi();
         let server = HttpServer::new(move || {
@@ -57,6 +66,7 @@ impl Application {
                 .app_data(query_config())
                 .service(health)
                 .service(ready)
+                .service(prometheus)
                 .service(routes::guest)
                 .service(routes::list_games)
                 .service(routes::get_game)
@@ -145,4 +155,11 @@ async fn ready(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
     })
     .await??;
     Ok(HttpResponse::Ok().json(serde_json::json!({ "status": "ready" })))
+}
+
+/// Prometheus metrics in the text exposition format.
+#[utoipa::path(get, path = "/metrics", tag = "health", responses((status = 200, description = "Prometheus text format", content_type = "text/plain")))]
+#[actix_web::get("/metrics")]
+async fn prometheus(state: web::Data<AppState>) -> HttpResponse {
+    HttpResponse::Ok().content_type("text/plain; version=0.0.4").body(state.metrics.render())
 }

@@ -18,7 +18,7 @@ Errors are `application/problem+json` with a stable `code`; a refused move names
         version = "1.0.0"
     ),
     paths(
-        crate::health, crate::ready,
+        crate::health, crate::ready, crate::prometheus,
         routes::guest, routes::list_games, routes::get_game, routes::get_rules,
         routes::create_match, routes::get_match, routes::join, routes::legal_moves, routes::make_move,
         routes::match_events, routes::deal_record, routes::deal_replay,

@@ -90,6 +90,20 @@ impl Reply {
     }
 }
 
+fn limit(state: &AppState, player: &Player, action: crate::ratelimit::Action) -> Result<(), ApiError> {
+    state.limiter.check(player.id, action).map_err(|wait| {
+        state.metrics.rate_limited.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let mut e = ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "rate-limited",
+            "Too many requests",
+            format!("too many requests from this player: wait {wait} s"),
+        );
+        e.retry_after = Some(wait);
+        e
+    })
+}
+
 async fn blocking<T: Send + 'static>(
     f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
@@ -103,7 +117,9 @@ pub fn load(conn: &mut store::Conn, state: &AppState, id: Uuid) -> Result<Loaded
         if newer.is_empty() {
             return Ok(cached);
         }
+        let started = std::time::Instant::now();
         cached.apply_all(&newer).map_err(ApiError::internal)?;
+        state.metrics.replayed(started.elapsed());
         state.cache.put(&cached);
         return Ok(cached);
     }
@@ -111,7 +127,9 @@ pub fn load(conn: &mut store::Conn, state: &AppState, id: Uuid) -> Result<Loaded
     if events.is_empty() {
         return Err(ApiError::not_found(&format!("match {id}")));
     }
+    let started = std::time::Instant::now();
     let loaded = Loaded::replay(id, &events).map_err(ApiError::internal)?;
+    state.metrics.replayed(started.elapsed());
     state.cache.put(&loaded);
     Ok(loaded)
 }
@@ -330,6 +348,7 @@ pub async fn create_match(
     player: Player,
     body: web::Json<CreateMatch>,
 ) -> Result<HttpResponse, ApiError> {
+    limit(&state, &player, crate::ratelimit::Action::CreateMatch)?;
     let body = body.into_inner();
     let key = idempotency_key(&req)?;
     let info = catalog_entry(&body.game)?;
@@ -402,7 +421,7 @@ pub async fn create_match(
         loaded.advance(&mut out).map_err(ApiError::internal)?;
         loaded.version = out.len() as i64;
         match store::append(&mut conn, id, 0, &out, key.as_deref(), None) {
-            Ok(()) => {}
+            Ok(()) => state.metrics.appended(out.len()),
             // The same key raced in from a retry: answer with what the first attempt made.
             Err(AppendError::Conflict) => {
                 return Err(ApiError::conflict("duplicate-request", "a request with this Idempotency-Key is being processed; retry it"))
@@ -464,6 +483,7 @@ pub async fn join(
     player: Player,
     path: web::Path<(Uuid, usize)>,
 ) -> Result<HttpResponse, ApiError> {
+    limit(&state, &player, crate::ratelimit::Action::Move)?;
     let (id, seat) = path.into_inner();
     let state = state.into_inner();
     blocking(move || {
@@ -482,7 +502,7 @@ pub async fn join(
             .map_err(ApiError::internal)?;
         loaded.advance(&mut out).map_err(ApiError::internal)?;
         loaded.version = before + out.len() as i64;
-        append_or_conflict(&mut conn, id, before, &out, None, None)?;
+        append_or_conflict(&mut conn, &state, id, before, &out)?;
         state.cache.put(&loaded);
         let held = loaded.seats_of(player.id);
         Ok(Reply::new(StatusCode::OK, loaded.view(Viewer::Seat(seat), held))?.version(loaded.version))
@@ -491,17 +511,16 @@ pub async fn join(
     .map(Reply::into_response)
 }
 
-fn append_or_conflict(
-    conn: &mut store::Conn,
-    id: Uuid,
-    before: i64,
-    out: &[NewEvent],
-    key: Option<&str>,
-    answer: Option<&StoredAnswer>,
-) -> Result<(), ApiError> {
-    match store::append(conn, id, before, out, key, answer) {
-        Ok(()) => Ok(()),
-        Err(AppendError::Conflict) => Err(ApiError::lost_race(store::version(conn, id).ok())),
+fn append_or_conflict(conn: &mut store::Conn, state: &AppState, id: Uuid, before: i64, out: &[NewEvent]) -> Result<(), ApiError> {
+    match store::append(conn, id, before, out, None, None) {
+        Ok(()) => {
+            state.metrics.appended(out.len());
+            Ok(())
+        }
+        Err(AppendError::Conflict) => {
+            state.metrics.conflicts.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            Err(ApiError::lost_race(store::version(conn, id).ok()))
+        }
         Err(AppendError::Db(e)) => Err(e.into()),
     }
 }
@@ -595,6 +614,7 @@ pub async fn make_move(
     path: web::Path<Uuid>,
     body: web::Json<MoveRequest>,
 ) -> Result<HttpResponse, ApiError> {
+    limit(&state, &player, crate::ratelimit::Action::Move)?;
     let id = path.into_inner();
     let body = body.into_inner();
     let key = idempotency_key(&req)?;
@@ -617,6 +637,7 @@ pub async fn make_move(
         let mut loaded = load(&mut conn, &state, id)?;
         if let Some(expected) = header_version.or(body.expected_version) {
             if expected != loaded.version {
+                state.metrics.conflicts.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 return Err(ApiError::stale(loaded.version, expected, header_version.is_some()));
             }
         }
@@ -658,8 +679,9 @@ pub async fn make_move(
             body: body_json.clone(),
         });
         match store::append(&mut conn, id, before, &out, key.as_deref(), answer.as_ref()) {
-            Ok(()) => {}
+            Ok(()) => state.metrics.appended(out.len()),
             Err(AppendError::Conflict) => {
+                state.metrics.conflicts.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 // Our own retry may have landed first: then its answer is ours.
                 if let Some(key) = &key {
                     if let Some(answer) = store::answer(&mut conn, id, player.id, key)? {

@@ -2,10 +2,11 @@
 
 use std::time::Instant;
 
-use actix_web::body::MessageBody;
+use actix_web::body::{to_bytes, BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
-use actix_web::http::header::{HeaderName, HeaderValue};
+use actix_web::http::header::{HeaderName, HeaderValue, CONTENT_LENGTH, CONTENT_TYPE};
 use actix_web::middleware::Next;
+use actix_web::{web, HttpResponse};
 use tracing::Instrument;
 use tracing_subscriber::EnvFilter;
 
@@ -25,12 +26,12 @@ pub fn init() {
     let _ = result;
 }
 
-/// Gives each request an id (the client's `X-Request-Id` when it is sane), logs the request
-/// with it, and echoes it in the response.
+/// Gives each request an id (the client's `X-Request-Id` when it is sane), logs and counts the
+/// request with it, and echoes it in the response header and in problem documents.
 pub async fn request_id(
     req: ServiceRequest,
-    next: Next<impl MessageBody>,
-) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
     let id = req
         .headers()
         .get(&REQUEST_ID)
@@ -38,18 +39,47 @@ pub async fn request_id(
         .filter(|v| !v.is_empty() && v.len() <= 64 && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
         .map(str::to_string)
         .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
+    let method = req.method().to_string();
+    let state = req.app_data::<web::Data<crate::AppState>>().cloned();
     let span = tracing::info_span!("request", request_id = %id, method = %req.method(), path = %req.path());
     let started = Instant::now();
-    let mut response = next.call(req).instrument(span.clone()).await?;
+    let response = next.call(req).instrument(span.clone()).await?;
+    let mut response = if is_problem(&response) { with_request_id(response, &id).await? } else { response.map_into_boxed_body() };
     if let Ok(value) = HeaderValue::from_str(&id) {
         response.headers_mut().insert(REQUEST_ID, value);
     }
-    span.in_scope(|| {
-        tracing::info!(
-            status = response.status().as_u16(),
-            micros = started.elapsed().as_micros() as u64,
-            "handled"
-        )
-    });
+    let status = response.status().as_u16();
+    // Unmatched paths share one label, so scanners cannot blow up the metrics.
+    let route = response.request().match_pattern().unwrap_or_else(|| "unmatched".into());
+    if let Some(state) = state {
+        state.metrics.request(&method, &route, status, started.elapsed());
+    }
+    span.in_scope(|| tracing::info!(status, route = %route, micros = started.elapsed().as_micros() as u64, "handled"));
     Ok(response)
+}
+
+fn is_problem<B>(response: &ServiceResponse<B>) -> bool {
+    response.headers().get(CONTENT_TYPE).and_then(|v| v.to_str().ok()) == Some("application/problem+json")
+}
+
+async fn with_request_id<B: MessageBody + 'static>(
+    response: ServiceResponse<B>,
+    id: &str,
+) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
+    let (req, res) = response.into_parts();
+    let status = res.status();
+    let headers = res.headers().clone();
+    let bytes = to_bytes(res.into_body()).await.map_err(|_| actix_web::error::ErrorInternalServerError("body"))?;
+    let body = match serde_json::from_slice::<serde_json::Value>(&bytes) {
+        Ok(serde_json::Value::Object(mut problem)) => {
+            problem.insert("request_id".into(), serde_json::Value::String(id.to_string()));
+            serde_json::to_vec(&problem).unwrap_or_else(|_| bytes.to_vec())
+        }
+        _ => bytes.to_vec(),
+    };
+    let mut rebuilt = HttpResponse::build(status);
+    for (name, value) in headers.iter().filter(|(n, _)| *n != CONTENT_LENGTH) {
+        rebuilt.append_header((name.clone(), value.clone()));
+    }
+    Ok(ServiceResponse::new(req, rebuilt.body(body)))
 }

@@ -7,3 +7,4 @@ mod every_game;
 mod hidden_cards;
 mod matches;
 mod play;
+mod security;

@@ -26,6 +26,12 @@ pub struct TestApp {
 /// Starts the whole service, built by the same function `main` uses, on a free port with its
 /// own new database.
 pub async fn spawn_app() -> TestApp {
+    // Tests play whole matches as fast as they can: no limit worth the name.
+    let unlimited = api::ratelimit::Limit { per_second: 1e6, burst: 1e6 };
+    spawn_app_with(api::ratelimit::Limits { moves: unlimited, creations: unlimited }).await
+}
+
+pub async fn spawn_app_with(rate_limits: api::ratelimit::Limits) -> TestApp {
     let db_name = format!("kortbord_test_{}", uuid::Uuid::new_v4().simple());
     let database_url = with_database(&server_url(), &db_name);
     let settings = api::config::Settings {
@@ -35,6 +41,7 @@ pub async fn spawn_app() -> TestApp {
         jwt_secret: JWT_SECRET.into(),
         token_ttl_secs: 3600,
         pool_size: 8,
+        rate_limits,
     };
     let app = api::Application::build(&settings).expect("the service starts");
     let address = format!("http://127.0.0.1:{}", app.port);

@@ -1,0 +1,108 @@
+//! Per-player rate limits (token buckets) for the writes that cost the most: moves and match
+//! creation. Kept per node: with N nodes a player gets at most N times the rate, which still
+//! bounds abuse; a shared limiter would put the database back on every request's path.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use uuid::Uuid;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    Move,
+    CreateMatch,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Limit {
+    /// Tokens added per second.
+    pub per_second: f64,
+    /// The most a player can spend at once.
+    pub burst: f64,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub moves: Limit,
+    pub creations: Limit,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            moves: Limit { per_second: 20.0, burst: 60.0 },
+            creations: Limit { per_second: 1.0, burst: 20.0 },
+        }
+    }
+}
+
+struct Bucket {
+    tokens: f64,
+    refilled: Instant,
+}
+
+pub struct RateLimiter {
+    limits: Limits,
+    buckets: Mutex<HashMap<(Uuid, Action), Bucket>>,
+}
+
+impl RateLimiter {
+    pub fn new(limits: Limits) -> RateLimiter {
+        RateLimiter { limits, buckets: Mutex::new(HashMap::new()) }
+    }
+
+    /// Spends one token, or says how many seconds to wait.
+    pub fn check(&self, player: Uuid, action: Action) -> Result<(), u64> {
+        self.check_at(player, action, Instant::now())
+    }
+
+    fn check_at(&self, player: Uuid, action: Action, now: Instant) -> Result<(), u64> {
+        let limit = match action {
+            Action::Move => self.limits.moves,
+            Action::CreateMatch => self.limits.creations,
+        };
+        let mut buckets = self.buckets.lock().expect("rate limiter lock");
+        if buckets.len() > 100_000 {
+            // Forget players whose buckets have refilled: they lose nothing by it.
+            buckets.retain(|(_, a), b| {
+                let l = if *a == Action::Move { self.limits.moves } else { self.limits.creations };
+                b.tokens + now.duration_since(b.refilled).as_secs_f64() * l.per_second < l.burst
+            });
+        }
+        let bucket = buckets.entry((player, action)).or_insert(Bucket { tokens: limit.burst, refilled: now });
+        let elapsed = now.duration_since(bucket.refilled).as_secs_f64();
+        bucket.tokens = (bucket.tokens + elapsed * limit.per_second).min(limit.burst);
+        bucket.refilled = now;
+        if bucket.tokens >= 1.0 {
+            bucket.tokens -= 1.0;
+            Ok(())
+        } else {
+            Err(((1.0 - bucket.tokens) / limit.per_second).ceil().max(1.0) as u64)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn a_burst_is_allowed_then_the_rate_and_players_are_separate() {
+        let limiter = RateLimiter::new(Limits {
+            moves: Limit { per_second: 2.0, burst: 3.0 },
+            creations: Limit { per_second: 1.0, burst: 1.0 },
+        });
+        let (a, b) = (Uuid::new_v4(), Uuid::new_v4());
+        let t = Instant::now();
+        for _ in 0..3 {
+            assert!(limiter.check_at(a, Action::Move, t).is_ok());
+        }
+        assert_eq!(limiter.check_at(a, Action::Move, t), Err(1));
+        assert!(limiter.check_at(b, Action::Move, t).is_ok(), "another player has their own bucket");
+        assert!(limiter.check_at(a, Action::CreateMatch, t).is_ok(), "each action has its own bucket");
+        assert!(limiter.check_at(a, Action::Move, t + Duration::from_millis(500)).is_ok(), "half a second buys one move");
+        assert!(limiter.check_at(a, Action::Move, t + Duration::from_millis(500)).is_err());
+    }
+}
