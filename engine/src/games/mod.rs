@@ -3,8 +3,9 @@
 use crate::game::{erase, Game};
 
 pub mod plump;
+pub mod polskt_pass;
 pub mod spader;
 
 pub fn all() -> Vec<Box<dyn Game>> {
-    vec![erase(plump::Plump), erase(spader::Spader)]
+    vec![erase(plump::Plump), erase(spader::Spader), erase(polskt_pass::PolsktPass)]
 }
