@@ -126,8 +126,8 @@ async fn table(client: Rc<Client>, stats: Rc<RefCell<Stats>>, config: Rc<Config>
         };
         let id = created["id"].as_str().unwrap_or_default().to_string();
         let mut view = created;
-        for seat in 1..config.players {
-            match client.send(&stats, "POST", &format!("/v1/matches/{id}/seats/{seat}/join"), Some(&tokens[seat]), &[], None).await {
+        for (seat, token) in tokens.iter().enumerate().skip(1) {
+            match client.send(&stats, "POST", &format!("/v1/matches/{id}/seats/{seat}/join"), Some(token), &[], None).await {
                 Some((200, v)) => view = v,
                 _ => return,
             }
@@ -157,14 +157,17 @@ async fn table(client: Rc<Client>, stats: Rc<RefCell<Stats>>, config: Rc<Config>
             let answer = client.send(&stats, "POST", &format!("/v1/matches/{id}/moves"), Some(token), &headers, Some(&json!({ "move": command }))).await;
             let elapsed = started.elapsed().as_micros() as u64;
             let Some((status, body)) = answer else { return };
-            let mut s = stats.borrow_mut();
-            *s.by_status.entry(status).or_default() += 1;
+            {
+                let mut s = stats.borrow_mut();
+                *s.by_status.entry(status).or_default() += 1;
+                if status == 200 {
+                    s.moves += 1;
+                    s.latencies_us.push(elapsed);
+                }
+            }
             if status == 200 {
-                s.moves += 1;
-                s.latencies_us.push(elapsed);
                 view = body["match"].clone();
             } else {
-                drop(s);
                 // A stale screen: read the match again and go on.
                 match client.send(&stats, "GET", &format!("/v1/matches/{id}"), Some(token), &[], None).await {
                     Some((200, v)) => view = v,
