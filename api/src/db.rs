@@ -63,6 +63,9 @@ pub fn connect(url: &str, size: u32) -> Result<PgPool, String> {
     let pool = Pool::builder()
         .max_size(size)
         .connection_timeout(std::time::Duration::from_secs(2))
+        // A check per checkout would add a round trip to every request; broken connections are
+        // noticed when a query fails and are then dropped by the pool.
+        .test_on_check_out(false)
         .build(manager)
         .map_err(|e| format!("cannot open a pool to {}: {e}", redact_url(url)))?;
     let mut conn = pool.get().map_err(|e| e.to_string())?;

@@ -629,74 +629,133 @@ pub async fn make_move(
     let state = state.into_inner();
     blocking(move || {
         let mut conn = state.pool.get()?;
-        if let (Some(key), false) = (&key, body.dry_run) {
-            if let Some(answer) = store::answer(&mut conn, id, player.id, key)? {
-                return stored_response(answer, &hash);
+        // The answer a retried request already got, if any: consulted only when this attempt
+        // cannot land, so the common path costs no extra round trip.
+        let stored = |conn: &mut store::Conn| -> Result<Option<Reply>, ApiError> {
+            match (&key, body.dry_run) {
+                (Some(k), false) => match store::answer(conn, id, player.id, k)? {
+                    Some(answer) => stored_response(answer, &hash).map(Some),
+                    None => Ok(None),
+                },
+                _ => Ok(None),
             }
-        }
-        let mut loaded = load(&mut conn, &state, id)?;
-        if let Some(expected) = header_version.or(body.expected_version) {
-            if expected != loaded.version {
-                state.metrics.conflicts.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                return Err(ApiError::stale(loaded.version, expected, header_version.is_some()));
-            }
-        }
-        if !loaded.is_full() {
-            return Err(ApiError::conflict("match-not-started", "the match is waiting for players to join"));
-        }
-        let seat = acting_seat(&loaded, &player, body.seat)?;
-        let decided = loaded.table.decide(seat, &body.command);
-        if body.dry_run {
-            let (rule, explanation) = match &decided {
-                Ok(_) => (None, None),
-                Err(Refusal::Violation(v)) => (Some(v.rule.clone()), Some(v.explanation.clone())),
-                Err(Refusal::Malformed(m)) => return Err(ApiError::bad_request("invalid-move", m.clone())),
-            };
-            return Reply::new(StatusCode::OK, DryRun { legal: decided.is_ok(), seat, version: loaded.version, rule, explanation });
-        }
-        let events = decided.map_err(|r| match r {
-            Refusal::Malformed(m) => ApiError::bad_request("invalid-move", m),
-            Refusal::Violation(v) => ApiError::violation(v, lang),
-        })?;
-        let before = loaded.version;
-        let mut out = Vec::new();
-        loaded.record(events, &player.id.to_string(), &mut out).map_err(ApiError::internal)?;
-        loaded.advance(&mut out).map_err(ApiError::internal)?;
-        loaded.version = before + out.len() as i64;
-        let viewer = Viewer::Seat(seat);
-        let result = MoveResult {
-            version: loaded.version,
-            events: out.iter().enumerate().map(|(i, e)| loaded.event_out(&e.stored(before + 1 + i as i64), viewer)).collect(),
-            match_view: loaded.view(viewer, loaded.seats_of(player.id)),
         };
-        let body_json = serde_json::to_value(&result).map_err(ApiError::internal)?;
-        let answer = key.as_ref().map(|k| StoredAnswer {
-            stream_id: id,
-            player_id: player.id,
-            key: k.clone(),
-            request_hash: hash.clone(),
-            status: 200,
-            body: body_json.clone(),
-        });
-        match store::append(&mut conn, id, before, &out, key.as_deref(), answer.as_ref()) {
-            Ok(()) => state.metrics.appended(out.len()),
-            Err(AppendError::Conflict) => {
-                state.metrics.conflicts.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                // Our own retry may have landed first: then its answer is ours.
-                if let Some(key) = &key {
-                    if let Some(answer) = store::answer(&mut conn, id, player.id, key)? {
-                        return stored_response(answer, &hash);
-                    }
-                }
-                return Err(ApiError::lost_race(store::version(&mut conn, id).ok()));
+        // Optimistic: decide on this node's cached state and append at its version. A stale
+        // cache shows up as a refusal or a conflict; then catch up from the database and decide
+        // again, so the answer is always about the latest state.
+        let (mut loaded, mut fresh) = match state.cache.get(id) {
+            Some(cached) => (cached, false),
+            None => (load(&mut conn, &state, id)?, true),
+        };
+        for attempt in 0..4 {
+            if attempt > 0 && !fresh {
+                loaded = load(&mut conn, &state, id)?;
+                fresh = true;
             }
-            Err(AppendError::Db(e)) => return Err(e.into()),
+            let (out, before, seat) = match attempt_move(&mut loaded, &player, &body, header_version, lang) {
+                Ok(Attempt::Answer(reply)) => return Ok(reply),
+                Ok(Attempt::Append { out, before, seat }) => (out, before, seat),
+                // Perhaps only this node's copy was behind: catch up and decide again.
+                Err(_) if !fresh => continue,
+                Err(e) => {
+                    return match stored(&mut conn)? {
+                        Some(reply) => Ok(reply),
+                        None => {
+                            if e.problem.code == "version-conflict" || e.problem.code == "precondition-failed" {
+                                state.metrics.conflicts.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            }
+                            Err(e)
+                        }
+                    };
+                }
+            };
+            let viewer = Viewer::Seat(seat);
+            let result = MoveResult {
+                version: loaded.version,
+                events: out.iter().enumerate().map(|(i, e)| loaded.event_out(&e.stored(before + 1 + i as i64), viewer)).collect(),
+                match_view: loaded.view(viewer, loaded.seats_of(player.id)),
+            };
+            let body_json = serde_json::to_value(&result).map_err(ApiError::internal)?;
+            let answer = key.as_ref().map(|k| StoredAnswer {
+                stream_id: id,
+                player_id: player.id,
+                key: k.clone(),
+                request_hash: hash.clone(),
+                status: 200,
+                body: body_json.clone(),
+            });
+            match store::append(&mut conn, id, before, &out, key.as_deref(), answer.as_ref()) {
+                Ok(()) => {
+                    state.metrics.appended(out.len());
+                    state.cache.put(&loaded);
+                    return Ok(Reply { status: StatusCode::OK, body: body_json, version: Some(loaded.version), headers: Vec::new() });
+                }
+                Err(AppendError::Conflict) => {
+                    state.metrics.conflicts.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if let Some(reply) = stored(&mut conn)? {
+                        return Ok(reply);
+                    }
+                    if header_version.or(body.expected_version).is_some() {
+                        // The client named the version it saw, and the match has moved on.
+                        let current = store::version(&mut conn, id)?;
+                        return Err(ApiError::stale(current, before, header_version.is_some()));
+                    }
+                    fresh = false;
+                }
+                Err(AppendError::Db(e)) => return Err(e.into()),
+            }
         }
-        state.cache.put(&loaded);
-        Ok(Reply { status: StatusCode::OK, body: body_json, version: Some(loaded.version), headers: Vec::new() })
+        Err(ApiError::lost_race(store::version(&mut conn, id).ok()))
     })
     .await
     .map(Reply::into_response)
+}
+
+enum Attempt {
+    /// Answered without appending (a dry run).
+    Answer(Reply),
+    /// Decided: these events go after version `before`, for `seat`.
+    Append { out: Vec<NewEvent>, before: i64, seat: usize },
+}
+
+/// Decides a move against `loaded` and, when it is allowed, applies it and everything that
+/// follows (deals, bots) to `loaded`.
+fn attempt_move(
+    loaded: &mut Loaded,
+    player: &Player,
+    body: &MoveRequest,
+    header_version: Option<i64>,
+    lang: Lang,
+) -> Result<Attempt, ApiError> {
+    if let Some(expected) = header_version.or(body.expected_version) {
+        if expected != loaded.version {
+            return Err(ApiError::stale(loaded.version, expected, header_version.is_some()));
+        }
+    }
+    if !loaded.is_full() {
+        return Err(ApiError::conflict("match-not-started", "the match is waiting for players to join"));
+    }
+    let seat = acting_seat(loaded, player, body.seat)?;
+    let decided = loaded.table.decide(seat, &body.command);
+    if body.dry_run {
+        let (rule, explanation) = match &decided {
+            Ok(_) => (None, None),
+            Err(Refusal::Violation(v)) => (Some(v.rule.clone()), Some(v.explanation.clone())),
+            Err(Refusal::Malformed(m)) => return Err(ApiError::bad_request("invalid-move", m.clone())),
+        };
+        let verdict = DryRun { legal: decided.is_ok(), seat, version: loaded.version, rule, explanation };
+        return Reply::new(StatusCode::OK, verdict).map(Attempt::Answer);
+    }
+    let events = decided.map_err(|r| match r {
+        Refusal::Malformed(m) => ApiError::bad_request("invalid-move", m),
+        Refusal::Violation(v) => ApiError::violation(v, lang),
+    })?;
+    let before = loaded.version;
+    let mut out = Vec::new();
+    loaded.record(events, &player.id.to_string(), &mut out).map_err(ApiError::internal)?;
+    loaded.advance(&mut out).map_err(ApiError::internal)?;
+    loaded.version = before + out.len() as i64;
+    Ok(Attempt::Append { out, before, seat })
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

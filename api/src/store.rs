@@ -32,20 +32,8 @@ pub struct NewEvent {
     pub recorded_at: DateTime<Utc>,
 }
 
-#[derive(Insertable)]
-#[diesel(table_name = events)]
-struct EventRow<'a> {
-    stream_id: Uuid,
-    seq: i64,
-    event_type: &'a str,
-    deal: i32,
-    data: &'a Value,
-    actor: &'a str,
-    idempotency_key: Option<&'a str>,
-    recorded_at: DateTime<Utc>,
-}
 
-#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
+#[derive(Debug, Clone, Queryable, Selectable)]
 #[diesel(table_name = idempotency)]
 pub struct StoredAnswer {
     pub stream_id: Uuid,
@@ -88,9 +76,15 @@ pub fn version(conn: &mut PgConn, stream: Uuid) -> QueryResult<i64> {
         .map(|v| v.unwrap_or(0))
 }
 
-/// Appends `new` after `expected` (the stream's version as the caller last read it) and, in the
-/// same transaction, the stored answer for an idempotent request. Two racing appends at the same
-/// version: the primary key lets exactly one land.
+#[derive(QueryableByName)]
+struct Appended {
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    appended: i64,
+}
+
+/// Appends `new` after `expected` and, when the request carried a key, stores its answer: one
+/// statement, so one round trip and one implicit transaction. A unique violation means another
+/// append took the version first, or this key was already answered.
 pub fn append(
     conn: &mut PgConn,
     stream: Uuid,
@@ -99,31 +93,42 @@ pub fn append(
     key: Option<&str>,
     answer: Option<&StoredAnswer>,
 ) -> Result<(), AppendError> {
-    let rows: Vec<EventRow> = new
-        .iter()
-        .enumerate()
-        .map(|(i, e)| EventRow {
-            stream_id: stream,
-            seq: expected + 1 + i as i64,
-            event_type: &e.event_type,
-            deal: e.deal,
-            data: &e.data,
-            actor: &e.actor,
-            idempotency_key: if i == 0 { key } else { None },
-            recorded_at: e.recorded_at,
-        })
-        .collect();
-    let result = conn.transaction::<_, DieselError, _>(|conn| {
-        if !rows.is_empty() {
-            diesel::insert_into(events::table).values(&rows).execute(conn)?;
-        }
-        if let Some(answer) = answer {
-            diesel::insert_into(idempotency::table).values(answer).execute(conn)?;
-        }
-        Ok(())
-    });
+    use diesel::sql_types::{Array, Int2, Int4, Int8, Jsonb, Nullable, Text, Timestamptz, Uuid as SqlUuid};
+    let seqs: Vec<i64> = (0..new.len() as i64).map(|i| expected + 1 + i).collect();
+    let result = diesel::sql_query(
+        "WITH new_events AS (
+             INSERT INTO events (stream_id, seq, event_type, deal, data, actor, idempotency_key, recorded_at)
+             SELECT $1, e.seq, e.event_type, e.deal, e.data, e.actor,
+                    CASE WHEN e.seq = $2 + 1 THEN $3 END, e.recorded_at
+               FROM unnest($4::bigint[], $5::text[], $6::int4[], $7::jsonb[], $8::text[], $9::timestamptz[])
+                    AS e(seq, event_type, deal, data, actor, recorded_at)
+             RETURNING 1
+         ), answer AS (
+             INSERT INTO idempotency (stream_id, player_id, key, request_hash, status, body)
+             SELECT $1, $10, $3, $11, $12, $13 WHERE $10 IS NOT NULL
+             RETURNING 1
+         )
+         SELECT count(*) AS appended FROM new_events",
+    )
+    .bind::<SqlUuid, _>(stream)
+    .bind::<Int8, _>(expected)
+    .bind::<Nullable<Text>, _>(key)
+    .bind::<Array<Int8>, _>(seqs)
+    .bind::<Array<Text>, _>(new.iter().map(|e| e.event_type.as_str()).collect::<Vec<_>>())
+    .bind::<Array<Int4>, _>(new.iter().map(|e| e.deal).collect::<Vec<_>>())
+    .bind::<Array<Jsonb>, _>(new.iter().map(|e| &e.data).collect::<Vec<_>>())
+    .bind::<Array<Text>, _>(new.iter().map(|e| e.actor.as_str()).collect::<Vec<_>>())
+    .bind::<Array<Timestamptz>, _>(new.iter().map(|e| e.recorded_at).collect::<Vec<_>>())
+    .bind::<Nullable<SqlUuid>, _>(answer.map(|a| a.player_id))
+    .bind::<Nullable<Text>, _>(answer.map(|a| a.request_hash.as_str()))
+    .bind::<Nullable<Int2>, _>(answer.map(|a| a.status))
+    .bind::<Nullable<Jsonb>, _>(answer.map(|a| &a.body))
+    .get_result::<Appended>(conn);
     match result {
-        Ok(()) => Ok(()),
+        Ok(a) if a.appended == new.len() as i64 => Ok(()),
+        Ok(a) => Err(AppendError::Db(DieselError::QueryBuilderError(
+            format!("appended {} of {} events", a.appended, new.len()).into(),
+        ))),
         Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => Err(AppendError::Conflict),
         Err(e) => Err(AppendError::Db(e)),
     }

@@ -6,5 +6,6 @@ mod docs;
 mod every_game;
 mod hidden_cards;
 mod matches;
+mod nodes;
 mod play;
 mod security;

@@ -21,6 +21,8 @@ pub struct TestApp {
     pub db_name: String,
     pub database_url: String,
     client: awc::Client,
+    /// The first node drops the database when it goes; other nodes on it do not.
+    owns_database: bool,
 }
 
 /// Starts the whole service, built by the same function `main` uses, on a free port with its
@@ -33,6 +35,18 @@ pub async fn spawn_app() -> TestApp {
 
 pub async fn spawn_app_with(rate_limits: api::ratelimit::Limits) -> TestApp {
     let db_name = format!("kortbord_test_{}", uuid::Uuid::new_v4().simple());
+    start_node(db_name, rate_limits, true).await
+}
+
+impl TestApp {
+    /// Another service process on the same database, as in a deployment with several nodes.
+    pub async fn another_node(&self) -> TestApp {
+        let unlimited = api::ratelimit::Limit { per_second: 1e6, burst: 1e6 };
+        start_node(self.db_name.clone(), api::ratelimit::Limits { moves: unlimited, creations: unlimited }, false).await
+    }
+}
+
+async fn start_node(db_name: String, rate_limits: api::ratelimit::Limits, owns_database: bool) -> TestApp {
     let database_url = with_database(&server_url(), &db_name);
     let settings = api::config::Settings {
         host: "127.0.0.1".into(),
@@ -47,11 +61,14 @@ pub async fn spawn_app_with(rate_limits: api::ratelimit::Limits) -> TestApp {
     let address = format!("http://127.0.0.1:{}", app.port);
     actix_web::rt::spawn(app.server);
     let client = awc::Client::builder().timeout(Duration::from_secs(60)).finish();
-    TestApp { address, db_name, database_url, client }
+    TestApp { address, db_name, database_url, client, owns_database }
 }
 
 impl Drop for TestApp {
     fn drop(&mut self) {
+        if !self.owns_database {
+            return;
+        }
         if let Ok(mut admin) = PgConnection::establish(&with_database(&server_url(), "postgres")) {
             let _ = admin.batch_execute(&format!("DROP DATABASE IF EXISTS \"{}\" WITH (FORCE)", self.db_name));
         }
