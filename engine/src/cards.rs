@@ -1,7 +1,10 @@
 //! Cards, suits, ranks and the decks the catalog needs.
 //!
 //! A card is written as rank + suit (`TD` is the ten of diamonds, `JC` the jack of clubs);
-//! jokers are `JK`, or `JK1`/`JK2` where a game tells two jokers apart. Parsing is strict:
+//! jokers are `JK`, or `JK1`/`JK2` where a game tells two jokers apart. The tarot pack adds
+//! the 1 of each suit (`1H`), the knight or "cavalier" (`CH`, between the jack and the queen),
+//! the trumps `T1` to `T21` (no clash with the tens, which are `T` + a suit letter) and the
+//! Excuse `EX`; its 2-10, jacks, queens and kings are the standard cards. Parsing is strict:
 //! anything else is an error, never a panic.
 
 use std::fmt;
@@ -125,6 +128,16 @@ pub enum Card {
     Suited { rank: Rank, suit: Suit },
     /// 0 is a plain joker (`JK`); 1 and 2 are told apart (`JK1`, `JK2`).
     Joker(u8),
+    /// Tarot: the 1 of a suit (`1H`), the lowest card of its suit. It has no [`Rank`], since
+    /// ranks run from 2 to the ace.
+    One(Suit),
+    /// Tarot: the knight, "cavalier" (`CH`), ranked between the jack and the queen. No [`Rank`].
+    Knight(Suit),
+    /// Tarot: a trump from 1 to 21 (`T1`..`T21`); trump 1 is the Petit. Build with
+    /// [`Card::trump`], which refuses numbers outside 1-21.
+    Trump(u8),
+    /// Tarot: the Excuse (`EX`).
+    Excuse,
 }
 
 impl Card {
@@ -132,17 +145,26 @@ impl Card {
         Card::Suited { rank, suit }
     }
 
+    /// Trump `n` of the tarot pack, for `n` from 1 to 21.
+    pub fn trump(n: u8) -> Option<Card> {
+        (1..=21).contains(&n).then_some(Card::Trump(n))
+    }
+
+    /// The suit of a suited card (tarot 1s and knights included); `None` for jokers, tarot
+    /// trumps and the Excuse.
     pub fn suit(self) -> Option<Suit> {
         match self {
-            Card::Suited { suit, .. } => Some(suit),
-            Card::Joker(_) => None,
+            Card::Suited { suit, .. } | Card::One(suit) | Card::Knight(suit) => Some(suit),
+            Card::Joker(_) | Card::Trump(_) | Card::Excuse => None,
         }
     }
 
+    /// The rank of a standard card; `None` for jokers and for the tarot cards the standard
+    /// pack lacks (1s, knights, trumps, the Excuse).
     pub fn rank(self) -> Option<Rank> {
         match self {
             Card::Suited { rank, .. } => Some(rank),
-            Card::Joker(_) => None,
+            _ => None,
         }
     }
 
@@ -161,6 +183,10 @@ impl fmt::Display for Card {
             Card::Suited { rank, suit } => write!(f, "{}{}", rank.code(), suit.code()),
             Card::Joker(0) => f.write_str("JK"),
             Card::Joker(n) => write!(f, "JK{n}"),
+            Card::One(suit) => write!(f, "1{}", suit.code()),
+            Card::Knight(suit) => write!(f, "C{}", suit.code()),
+            Card::Trump(n) => write!(f, "T{n}"),
+            Card::Excuse => f.write_str("EX"),
         }
     }
 }
@@ -172,7 +198,7 @@ impl fmt::Display for UnknownCard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown card code '{}': a card is a rank (2-9, T, J, Q, K, A) followed by a suit (C, D, H, S), or JK, JK1, JK2",
+            "unknown card code '{}': a card is a rank (2-9, T, J, Q, K, A) followed by a suit (C, D, H, S), or JK, JK1, JK2; tarot adds 1 and C (knight) before a suit, T1 to T21 and EX",
             self.0
         )
     }
@@ -189,15 +215,26 @@ impl FromStr for Card {
             "JK" => return Ok(Card::Joker(0)),
             "JK1" => return Ok(Card::Joker(1)),
             "JK2" => return Ok(Card::Joker(2)),
+            "EX" => return Ok(Card::Excuse),
             _ => {}
+        }
+        if let Some(number) = s.strip_prefix('T').filter(|n| n.starts_with(|c: char| c.is_ascii_digit())) {
+            // Digits only, no leading zero, 1 to 21: "T01", "T0" and "T22" are not cards.
+            if number.len() > 2 || number.starts_with('0') || !number.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(err());
+            }
+            return number.parse().ok().and_then(Card::trump).ok_or_else(err);
         }
         let mut chars = s.chars();
         let (Some(r), Some(su), None) = (chars.next(), chars.next(), chars.next()) else {
             return Err(err());
         };
-        let rank = Rank::from_code(r).ok_or_else(err)?;
         let suit = Suit::from_code(su).ok_or_else(err)?;
-        Ok(Card::new(rank, suit))
+        match r {
+            '1' => Ok(Card::One(suit)),
+            'C' => Ok(Card::Knight(suit)),
+            _ => Ok(Card::new(Rank::from_code(r).ok_or_else(err)?, suit)),
+        }
     }
 }
 
@@ -251,6 +288,27 @@ pub mod decks {
         deck.extend_from_slice(jokers);
         deck
     }
+
+    /// The 78-card tarot pack: each suit from the 1 up (1-10, jack, knight, queen, king), then
+    /// trumps 1 to 21 and the Excuse.
+    pub fn tarot78() -> Vec<Card> {
+        let mut deck: Vec<Card> = Suit::ALL
+            .into_iter()
+            .flat_map(|suit| {
+                std::iter::once(Card::One(suit))
+                    .chain((2..=10).map(move |v| Card::new(Rank(v), suit)))
+                    .chain([
+                        Card::new(Rank::JACK, suit),
+                        Card::Knight(suit),
+                        Card::new(Rank::QUEEN, suit),
+                        Card::new(Rank::KING, suit),
+                    ])
+            })
+            .collect();
+        deck.extend((1..=21).map(Card::Trump));
+        deck.push(Card::Excuse);
+        deck
+    }
 }
 
 /// True when `deck` is a rearrangement of `composition` (as multisets).
@@ -297,7 +355,7 @@ mod tests {
 
     #[test]
     fn unknown_codes_are_errors_not_panics() {
-        for bad in ["", "1C", "10D", "TX", "tD", "QSS", "JK3", "X", "🂡", "AD "] {
+        for bad in ["", "1X", "10D", "TX", "tD", "QSS", "JK3", "X", "🂡", "AD "] {
             assert!(bad.parse::<Card>().is_err(), "{bad:?} parsed");
         }
         let err = serde_json::from_str::<Card>("\"ZZ\"").unwrap_err();
@@ -313,6 +371,54 @@ mod tests {
         assert_eq!(decks::double(&decks::standard52()).len(), 104);
         let with = decks::with_jokers(decks::standard52(), &[card("JK1"), card("JK2")]);
         assert_eq!(with.len(), 54);
+    }
+
+    #[test]
+    fn the_tarot_pack_has_78_distinct_cards_that_round_trip() {
+        let deck = decks::tarot78();
+        assert_eq!(deck.len(), 78);
+        let mut codes: Vec<String> = deck.iter().map(|c| c.to_string()).collect();
+        for (c, code) in deck.iter().zip(&codes) {
+            assert_eq!(code.parse::<Card>().unwrap(), *c, "{code}");
+            let json = serde_json::to_string(c).unwrap();
+            assert_eq!(serde_json::from_str::<Card>(&json).unwrap(), *c);
+        }
+        codes.sort();
+        codes.dedup();
+        assert_eq!(codes.len(), 78, "codes are distinct");
+        assert_eq!(card("1H"), Card::One(Suit::Hearts));
+        assert_eq!(card("CS"), Card::Knight(Suit::Spades));
+        assert_eq!(card("T1"), Card::Trump(1));
+        assert_eq!(card("T21"), Card::Trump(21));
+        assert_eq!(card("EX"), Card::Excuse);
+        assert_eq!(card("CH").suit(), Some(Suit::Hearts));
+        assert_eq!(card("1D").suit(), Some(Suit::Diamonds));
+        assert_eq!((card("T5").suit(), card("EX").suit(), card("CH").rank()), (None, None, None));
+        // 2-10, jacks, queens and kings are the standard cards; the tarot has no ace.
+        assert!(deck.contains(&card("TD")) && deck.contains(&card("JC")) && deck.contains(&card("KS")));
+        assert!(!deck.iter().any(|c| c.rank() == Some(Rank::ACE)));
+        assert_eq!(Card::trump(0), None);
+        assert_eq!(Card::trump(22), None);
+        assert_eq!(Card::trump(7), Some(card("T7")));
+    }
+
+    #[test]
+    fn tarot_codes_leave_the_standard_codes_as_they_were_and_stay_strict() {
+        // The tens are still `T` + a suit letter, and every old code prints as before.
+        assert_eq!(card("TH"), Card::new(Rank::TEN, Suit::Hearts));
+        for c in decks::with_jokers(decks::standard52(), &[card("JK"), card("JK1"), card("JK2")]) {
+            let code = c.to_string();
+            assert_eq!(code.parse::<Card>().unwrap(), c);
+            assert!(matches!(c, Card::Suited { .. } | Card::Joker(_)), "{code}");
+        }
+        for bad in [
+            "T0", "T22", "T01", "T1 ", "T", "T100", "T-1", "T+1", "t1", "T1H", "EX1", "Ex", "ex", "E", "1X", "11H",
+            "C1", "CX", "0H", "1", "C", "T١",
+        ] {
+            assert!(bad.parse::<Card>().is_err(), "{bad:?} parsed");
+        }
+        let found = crate::game::cards_in(&serde_json::json!({"a": ["T21", "EX", "CH", "1S", "T22", "tarot.rule"]}));
+        assert_eq!(found, cards("T21 EX CH 1S"));
     }
 
     #[test]

@@ -5,7 +5,15 @@ use crate::game::{erase, Game};
 pub mod plump;
 pub mod polskt_pass;
 pub mod spader;
+pub mod svangknack;
+pub mod tarot;
 
 pub fn all() -> Vec<Box<dyn Game>> {
-    vec![erase(plump::Plump), erase(spader::Spader), erase(polskt_pass::PolsktPass)]
+    vec![
+        erase(plump::Plump),
+        erase(spader::Spader),
+        erase(polskt_pass::PolsktPass),
+        erase(svangknack::Svangknack),
+        erase(tarot::Tarot),
+    ]
 }
