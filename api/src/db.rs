@@ -3,15 +3,53 @@
 use diesel::connection::SimpleConnection;
 use diesel::pg::PgConnection;
 use diesel::prelude::*;
-use diesel::r2d2::{ConnectionManager, Pool, PooledConnection};
+use diesel::r2d2::{ConnectionManager, ManageConnection, Pool, PooledConnection};
 use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
 
 use crate::config::{database_of, with_database};
 
 pub const MIGRATIONS: EmbeddedMigrations = embed_migrations!("../migrations");
 
-pub type PgPool = Pool<ConnectionManager<PgConnection>>;
-pub type PgConn = PooledConnection<ConnectionManager<PgConnection>>;
+pub type PgPool = Pool<Manager>;
+pub type PgConn = PooledConnection<Manager>;
+
+/// diesel's connection manager with a check on checkout that costs no round trip: whether the
+/// server closed the connection while it sat in the pool.
+///
+/// Without it, the connections that were idle while PostgreSQL restarted stayed in the pool and
+/// each failed the next request that drew it (a 503) after the database was back; and one whose
+/// failure came while preparing a statement new to it was not even marked broken by diesel, so
+/// it went back to the pool and failed every later request that drew it ("no connection to the
+/// server"), for minutes (`scripts/faults`, scenario C).
+#[derive(Debug)]
+pub struct Manager(ConnectionManager<PgConnection>);
+
+impl ManageConnection for Manager {
+    type Connection = PgConnection;
+    type Error = diesel::r2d2::Error;
+
+    fn connect(&self) -> Result<PgConnection, Self::Error> {
+        self.0.connect()
+    }
+
+    /// Reads, without waiting, what the server has already sent (libpq's `PQconsumeInput`, which
+    /// diesel exposes through the notification reader; the service listens to no channel). A
+    /// server that stopped or restarted has sent an error and closed the socket: the first read
+    /// takes the error, the second finds the end of the stream. A connection libpq already knows
+    /// to be broken fails at once; a live, idle one has sent nothing.
+    fn is_valid(&self, conn: &mut PgConnection) -> Result<(), Self::Error> {
+        for _ in 0..2 {
+            if let Some(Err(e)) = conn.notifications_iter().next() {
+                return Err(diesel::r2d2::Error::QueryError(e));
+            }
+        }
+        Ok(())
+    }
+
+    fn has_broken(&self, conn: &mut PgConnection) -> bool {
+        self.0.has_broken(conn)
+    }
+}
 
 pub mod schema {
     diesel::table! {
@@ -59,13 +97,13 @@ pub fn ensure_database(url: &str) -> Result<(), String> {
 
 pub fn connect(url: &str, size: u32) -> Result<PgPool, String> {
     ensure_database(url)?;
-    let manager = ConnectionManager::<PgConnection>::new(url);
+    let manager = Manager(ConnectionManager::<PgConnection>::new(url));
     let pool = Pool::builder()
         .max_size(size)
         .connection_timeout(std::time::Duration::from_secs(2))
-        // A check per checkout would add a round trip to every request; broken connections are
-        // noticed when a query fails and are then dropped by the pool.
-        .test_on_check_out(false)
+        // The check on checkout reads only what has already arrived (see `Manager`): a query
+        // per checkout would add a round trip to every request.
+        .test_on_check_out(true)
         .build(manager)
         .map_err(|e| format!("cannot open a pool to {}: {e}", redact_url(url)))?;
     let mut conn = pool.get().map_err(|e| e.to_string())?;

@@ -143,7 +143,9 @@ async fn health() -> HttpResponse {
 
 /// The service can reach its database.
 #[utoipa::path(get, path = "/readyz", tag = "health",
-    responses((status = 200, description = "ready"), (status = 503, body = crate::problem::Problem, content_type = "application/problem+json")))]
+    responses((status = 200, description = "ready"),
+              (status = 503, description = "the database does not answer", body = crate::problem::Problem, content_type = "application/problem+json",
+               headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[actix_web::get("/readyz")]
 async fn ready(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
     let state = state.into_inner();
@@ -162,4 +164,49 @@ async fn ready(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
 #[actix_web::get("/metrics")]
 async fn prometheus(state: web::Data<AppState>) -> HttpResponse {
     HttpResponse::Ok().content_type("text/plain; version=0.0.4").body(state.metrics.render())
+}
+
+#[cfg(test)]
+mod tests {
+    use actix_web::{test, web, App};
+
+    use super::*;
+
+    /// `POST /v1/auth/guest` takes no body, or a valid one: a body it cannot read is refused, not
+    /// silently replaced by the default name.
+    #[actix_web::test]
+    async fn guest_bodies_are_optional_but_checked_when_sent() {
+        let app = test::init_service(
+            App::new()
+                .app_data(web::Data::new(Keys::new("0123456789abcdef0123", 60)))
+                .app_data(json_config())
+                .service(routes::guest),
+        )
+        .await;
+        // (content type and body sent, status expected, name expected)
+        type Case<'a> = (Option<(&'a str, &'a str)>, u16, Option<&'a str>);
+        let cases: [Case; 7] = [
+            (None, 201, Some("Guest")),
+            (Some(("application/json", "")), 201, Some("Guest")),
+            (Some(("application/json", "null")), 201, Some("Guest")),
+            (Some(("application/json", r#"{"name":"Ada"}"#)), 201, Some("Ada")),
+            (Some(("application/json", r#"{"name":"Ada","admin":true}"#)), 422, None),
+            (Some(("application/json", "{bad")), 400, None),
+            (Some(("text/plain", r#"{"name":"Ada"}"#)), 415, None),
+        ];
+        for (body, status, name) in cases {
+            let mut req = test::TestRequest::post().uri("/v1/auth/guest");
+            if let Some((content_type, text)) = body {
+                req = req.insert_header(("content-type", content_type)).set_payload(text.to_string());
+            }
+            let response = test::call_service(&app, req.to_request()).await;
+            assert_eq!(response.status().as_u16(), status, "{body:?}");
+            let json: serde_json::Value = test::read_body_json(response).await;
+            if let Some(name) = name {
+                assert_eq!(json["name"], name, "{body:?}");
+            } else {
+                assert!(json["code"].is_string(), "a problem document for {body:?}: {json}");
+            }
+        }
+    }
 }

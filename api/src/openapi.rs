@@ -1,6 +1,8 @@
 //! The OpenAPI document, generated from the handlers and committed as `openapi/openapi.json`.
 
+use utoipa::openapi::path::{Operation, ParameterIn};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::openapi::{ContentBuilder, Ref, RefOr, Response, ResponseBuilder};
 use utoipa::{Modify, OpenApi};
 
 use crate::{matches, problem, routes};
@@ -26,10 +28,10 @@ Errors are `application/problem+json` with a stable `code`; a refused move names
     components(schemas(
         problem::Problem, matches::Occupant, matches::MatchPhase, matches::SeatOut, matches::MatchView, matches::EventOut,
         routes::GuestRequest, routes::GuestToken, routes::GameSummary, routes::SeatRequest, routes::CreateMatch,
-        routes::LegalMoves, routes::MoveRequest, routes::MoveResult, routes::DryRun, routes::EventPage,
+        routes::LegalMoves, routes::MoveRequest, routes::MoveResult, routes::DryRun, routes::MoveOutcome, routes::EventPage,
         routes::DealRecord, routes::ReplayStep,
     )),
-    modifiers(&Bearer),
+    modifiers(&Bearer, &ExtractorProblems),
     tags(
         (name = "auth", description = "Players' tokens"),
         (name = "games", description = "The catalog and each game's rulebook"),
@@ -49,6 +51,69 @@ impl Modify for Bearer {
             "bearer",
             SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).bearer_format("JWT").build()),
         );
+    }
+}
+
+/// The problems the shared extractors answer with before a handler runs, added to every
+/// operation they apply to (a status the annotation already lists is left as written there):
+///
+/// - a path parameter that does not parse (`/v1/matches/not-a-uuid`): 404 `not-found`;
+/// - a query string that does not parse or misses a required field: 400 `invalid-query`;
+/// - a JSON body (see `json_config` in lib.rs): 400 `malformed-json`, 413 `body-too-large`,
+///   415 `unsupported-media-type`, 422 `invalid-body`;
+/// - a bearer token (required, or optional and sent anyway) that is missing, malformed, forged or
+///   expired: 401.
+///
+/// The handlers' annotations list what the handler itself decides (403, 409, a missing match...).
+struct ExtractorProblems;
+
+pub fn problem_response(description: &str) -> RefOr<Response> {
+    ResponseBuilder::new()
+        .description(description)
+        .content("application/problem+json", ContentBuilder::new().schema(Some(Ref::from_schema_name("Problem"))).build())
+        .build()
+        .into()
+}
+
+impl ExtractorProblems {
+    fn add(operation: &mut Operation) {
+        let params = operation.parameters.as_deref().unwrap_or_default();
+        let has_path = params.iter().any(|p| p.parameter_in == ParameterIn::Path);
+        let has_query = params.iter().any(|p| p.parameter_in == ParameterIn::Query);
+        let has_body = operation.request_body.is_some();
+        let bearer = operation.security.iter().flatten().any(|requirement| {
+            serde_json::to_value(requirement).ok().and_then(|v| v.get("bearer").cloned()).is_some()
+        });
+        let mut wanted: Vec<(&str, &str)> = Vec::new();
+        if has_query || has_body {
+            wanted.push(("400", "the query string or the body cannot be read"));
+        }
+        if bearer {
+            wanted.push(("401", "no token, or one this service did not issue or that has expired"));
+        }
+        if has_path {
+            wanted.push(("404", "a path parameter that does not parse, or no such resource"));
+        }
+        if has_body {
+            wanted.push(("413", "the body is larger than 64 KiB"));
+            wanted.push(("415", "the body is not sent as application/json"));
+            wanted.push(("422", "the body does not fit the schema"));
+        }
+        let responses = &mut operation.responses.responses;
+        for (status, description) in wanted {
+            responses.entry(status.to_string()).or_insert_with(|| problem_response(description));
+        }
+    }
+}
+
+impl Modify for ExtractorProblems {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        for item in openapi.paths.paths.values_mut() {
+            let operations = [&mut item.get, &mut item.put, &mut item.post, &mut item.delete, &mut item.patch];
+            for operation in operations.into_iter().flatten() {
+                ExtractorProblems::add(operation);
+            }
+        }
     }
 }
 

@@ -27,6 +27,10 @@ pub struct Problem {
     /// For version conflicts: the stream's current version.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub current_version: Option<i64>,
+    /// The request's id, as in the `X-Request-Id` response header (filled in by the request-id
+    /// middleware on its way out, so handlers leave it empty).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -49,6 +53,7 @@ impl ApiError {
                 rule: None,
                 explanation: None,
                 current_version: None,
+                request_id: None,
             }),
             retry_after: None,
         }

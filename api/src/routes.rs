@@ -1,4 +1,10 @@
 //! HTTP handlers under `/v1`. They load a match, ask the engine, append what it decided.
+//!
+//! Each handler's `#[utoipa::path]` lists the responses the handler itself gives. The problems
+//! the shared extractors give before it runs (401 for a bad token, 404 for a path that does not
+//! parse, 400 for a query that does not, 400/413/415/422 for JSON bodies) are added to every
+//! operation they apply to by `openapi::ExtractorProblems`. `scripts/schemathesis` checks the
+//! document against the running service.
 
 use actix_web::http::{header, StatusCode};
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
@@ -204,8 +210,17 @@ fn stored_response(answer: StoredAnswer, hash: &str) -> Result<Reply, ApiError> 
 
 // ---------------------------------------------------------------- auth
 
+/// Whether the request carries a body: a non-zero length, or a chunked one. (A content type
+/// alone does not make a body.)
+fn has_body(req: &HttpRequest) -> bool {
+    let headers = req.headers();
+    let length = headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).map(str::trim);
+    headers.contains_key(header::TRANSFER_ENCODING) || length.is_some_and(|l| l != "0")
+}
+
 #[derive(Debug, Deserialize, ToSchema, Default)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"name": "Ada"}))]
 pub struct GuestRequest {
     /// A display name (1 to 40 characters); "Guest" when left out.
     pub name: Option<String>,
@@ -221,14 +236,26 @@ pub struct GuestToken {
 }
 
 /// A guest player's token. Send it as `Authorization: Bearer <token>` on every write.
+/// The body is optional; one that is sent must be a valid `GuestRequest` (or `null`).
 #[utoipa::path(post, path = "/v1/auth/guest", tag = "auth", request_body(content = Option<GuestRequest>),
-    responses((status = 201, body = GuestToken), (status = 400, body = crate::problem::Problem, content_type = "application/problem+json")))]
+    responses((status = 201, body = GuestToken),
+              (status = 400, description = "the name is empty, too long or has control characters; or the body is not JSON", body = crate::problem::Problem, content_type = "application/problem+json")))]
 #[post("/v1/auth/guest")]
-pub async fn guest(keys: web::Data<Keys>, body: Option<web::Json<GuestRequest>>) -> Result<HttpResponse, ApiError> {
-    let name = body.and_then(|b| b.into_inner().name).unwrap_or_else(|| "Guest".into());
+pub async fn guest(
+    req: HttpRequest,
+    keys: web::Data<Keys>,
+    body: Result<web::Json<Option<GuestRequest>>, actix_web::Error>,
+) -> actix_web::Result<HttpResponse> {
+    let body = match body {
+        Ok(body) => body.into_inner(),
+        // No body at all: a guest with the default name. Any body that is sent must be valid.
+        Err(_) if !has_body(&req) => None,
+        Err(e) => return Err(e),
+    };
+    let name = body.and_then(|b| b.name).unwrap_or_else(|| "Guest".into());
     let name = name.trim().to_string();
     if name.is_empty() || name.chars().count() > 40 || name.chars().any(char::is_control) {
-        return Err(ApiError::bad_request("invalid-name", "a name is 1 to 40 printable characters"));
+        return Err(ApiError::bad_request("invalid-name", "a name is 1 to 40 printable characters").into());
     }
     let player_id = Uuid::new_v4();
     let (token, expires_at) = keys.issue(player_id, &name);
@@ -283,7 +310,7 @@ fn catalog_entry(id: &str) -> Result<&'static engine::catalog::GameInfo, ApiErro
 
 /// One game of the catalog.
 #[utoipa::path(get, path = "/v1/games/{game}", tag = "games", params(("game" = String, Path, description = "game id, e.g. plump")),
-    responses((status = 200, body = GameSummary), (status = 404, body = crate::problem::Problem, content_type = "application/problem+json")))]
+    responses((status = 200, body = GameSummary), (status = 404, description = "no such game", body = crate::problem::Problem, content_type = "application/problem+json")))]
 #[get("/v1/games/{game}")]
 pub async fn get_game(path: web::Path<String>) -> Result<HttpResponse, ApiError> {
     Ok(HttpResponse::Ok().json(summary(catalog_entry(&path)?)))
@@ -292,7 +319,7 @@ pub async fn get_game(path: web::Path<String>) -> Result<HttpResponse, ApiError>
 /// A game's rulebook: every rule with its stable id and its text in Swedish and English.
 #[utoipa::path(get, path = "/v1/games/{game}/rules", tag = "games", params(("game" = String, Path, description = "game id")),
     responses((status = 200, description = "the rulebook: sections of rules with ids and sv/en texts", body = Object),
-              (status = 404, body = crate::problem::Problem, content_type = "application/problem+json")))]
+              (status = 404, description = "no such game (`not-found`), or one that is planned (`game-planned`)", body = crate::problem::Problem, content_type = "application/problem+json")))]
 #[get("/v1/games/{game}/rules")]
 pub async fn get_rules(path: web::Path<String>) -> Result<HttpResponse, ApiError> {
     let info = catalog_entry(&path)?;
@@ -317,10 +344,12 @@ pub enum SeatRequest {
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(example = json!({"game": "plump", "seats": [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}], "options": {"back_up": true}}))]
 pub struct CreateMatch {
     /// A game id from `GET /v1/games`.
     pub game: String,
     /// One entry per seat, in seat order (seat numbers grow clockwise).
+    #[schema(min_items = 1)]
     pub seats: Vec<SeatRequest>,
     /// Variant options; defaults for anything left out.
     #[serde(default)]
@@ -336,11 +365,15 @@ pub struct CreateMatch {
 /// Creates a match. With no open seats the first deal is dealt at once and bots play until a
 /// person is to act. `Idempotency-Key` makes a retry return the same match.
 #[utoipa::path(post, path = "/v1/matches", tag = "matches", request_body = CreateMatch,
-    params(("Idempotency-Key" = Option<String>, Header, description = "makes retries safe")),
+    params(("Idempotency-Key" = Option<String>, Header, description = "makes retries safe (1 to 200 characters)")),
     security(("bearer" = [])),
-    responses((status = 201, body = MatchView), (status = 400, body = crate::problem::Problem, content_type = "application/problem+json"),
-              (status = 401, body = crate::problem::Problem, content_type = "application/problem+json"),
-              (status = 422, body = crate::problem::Problem, content_type = "application/problem+json")))]
+    responses((status = 201, body = MatchView, headers(("ETag" = String, description = "the match's version"), ("Location" = String, description = "the match's URL"))),
+              (status = 400, description = "a malformed Idempotency-Key or body", body = crate::problem::Problem, content_type = "application/problem+json"),
+              (status = 404, description = "no such game", body = crate::problem::Problem, content_type = "application/problem+json"),
+              (status = 409, description = "a request with the same Idempotency-Key is still being processed", body = crate::problem::Problem, content_type = "application/problem+json"),
+              (status = 422, description = "a planned game, no seats, or invalid options or decks", body = crate::problem::Problem, content_type = "application/problem+json"),
+              (status = 429, description = "too many matches created by this player", body = crate::problem::Problem, content_type = "application/problem+json", headers(("Retry-After" = u64, description = "seconds to wait"))),
+              (status = 503, description = "the database cannot be reached", body = crate::problem::Problem, content_type = "application/problem+json", headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[post("/v1/matches")]
 pub async fn create_match(
     req: HttpRequest,
@@ -447,9 +480,15 @@ pub struct SeatQuery {
 
 /// The match as the caller may see it: their own hand only, the public table, whose turn, scores.
 /// Without a token (or holding no seat) the spectator's view. The version is the ETag.
-#[utoipa::path(get, path = "/v1/matches/{id}", tag = "matches", params(("id" = Uuid, Path), SeatQuery),
-    responses((status = 200, body = MatchView), (status = 304, description = "unchanged since If-None-Match"),
-              (status = 404, body = crate::problem::Problem, content_type = "application/problem+json")))]
+#[utoipa::path(get, path = "/v1/matches/{id}", tag = "matches",
+    params(("id" = Uuid, Path), SeatQuery, ("If-None-Match" = Option<String>, Header, description = "an ETag seen before")),
+    security((), ("bearer" = [])),
+    responses((status = 200, body = MatchView, headers(("ETag" = String, description = "the match's version"))),
+              (status = 304, description = "unchanged since If-None-Match", headers(("ETag" = String))),
+              (status = 401, description = "a token was sent, but not a valid one", body = crate::problem::Problem, content_type = "application/problem+json"),
+              (status = 403, description = "the seat asked for is not the caller's", body = crate::problem::Problem, content_type = "application/problem+json"),
+              (status = 404, description = "no such match", body = crate::problem::Problem, content_type = "application/problem+json"),
+              (status = 503, description = "the database cannot be reached", body = crate::problem::Problem, content_type = "application/problem+json", headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[get("/v1/matches/{id}")]
 pub async fn get_match(
     req: HttpRequest,
@@ -476,7 +515,12 @@ pub async fn get_match(
 /// Takes an open seat.
 #[utoipa::path(post, path = "/v1/matches/{id}/seats/{seat}/join", tag = "matches",
     params(("id" = Uuid, Path), ("seat" = usize, Path)), security(("bearer" = [])),
-    responses((status = 200, body = MatchView), (status = 409, body = crate::problem::Problem, content_type = "application/problem+json")))]
+    responses((status = 200, body = MatchView, headers(("ETag" = String, description = "the match's version"))),
+              (status = 400, description = "the table has no such seat", body = crate::problem::Problem, content_type = "application/problem+json"),
+              (status = 404, description = "no such match", body = crate::problem::Problem, content_type = "application/problem+json"),
+              (status = 409, description = "the seat is taken, or another request changed the match first", body = crate::problem::Problem, content_type = "application/problem+json"),
+              (status = 429, description = "too many requests from this player", body = crate::problem::Problem, content_type = "application/problem+json", headers(("Retry-After" = u64, description = "seconds to wait"))),
+              (status = 503, description = "the database cannot be reached", body = crate::problem::Problem, content_type = "application/problem+json", headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[post("/v1/matches/{id}/seats/{seat}/join")]
 pub async fn join(
     state: web::Data<AppState>,
@@ -536,7 +580,12 @@ pub struct LegalMoves {
 
 /// The caller's legal moves now.
 #[utoipa::path(get, path = "/v1/matches/{id}/legal-moves", tag = "matches", params(("id" = Uuid, Path), SeatQuery),
-    security(("bearer" = [])), responses((status = 200, body = LegalMoves), (status = 403, body = crate::problem::Problem, content_type = "application/problem+json")))]
+    security(("bearer" = [])),
+    responses((status = 200, body = LegalMoves, headers(("ETag" = String, description = "the match's version"))),
+              (status = 400, description = "no such seat, or the caller holds several and named none", body = crate::problem::Problem, content_type = "application/problem+json"),
+              (status = 403, description = "the caller holds no seat here, or not the one named", body = crate::problem::Problem, content_type = "application/problem+json"),
+              (status = 404, description = "no such match", body = crate::problem::Problem, content_type = "application/problem+json"),
+              (status = 503, description = "the database cannot be reached", body = crate::problem::Problem, content_type = "application/problem+json", headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[get("/v1/matches/{id}/legal-moves")]
 pub async fn legal_moves(
     state: web::Data<AppState>,
@@ -558,6 +607,10 @@ pub async fn legal_moves(
 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[schema(examples(
+    json!({"move": {"type": "bid", "tricks": 0}, "dry_run": true}),
+    json!({"move": {"type": "bid", "tricks": 0}}),
+))]
 pub struct MoveRequest {
     /// The seat to act from; needed only when you hold several that may act.
     pub seat: Option<usize>,
@@ -593,19 +646,31 @@ pub struct DryRun {
     pub explanation: Option<engine::rules::Text>,
 }
 
+/// What a move answers (documentation only): the recorded move, or a dry run's verdict.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum MoveOutcome {
+    Recorded(Box<MoveResult>),
+    DryRun(DryRun),
+}
+
 /// Makes a move. Send an `Idempotency-Key` so a retry returns the stored result and appends
 /// nothing, and the version you saw as `If-Match` (or `expected_version`) so a stale screen
 /// cannot move: a stale version gets 412 (If-Match) or 409 with the current version.
 #[utoipa::path(post, path = "/v1/matches/{id}/moves", tag = "matches", request_body = MoveRequest,
-    params(("id" = Uuid, Path), ("Idempotency-Key" = Option<String>, Header), ("If-Match" = Option<String>, Header)),
+    params(("id" = Uuid, Path), ("Idempotency-Key" = Option<String>, Header, description = "makes retries safe (1 to 200 characters)"),
+           ("If-Match" = Option<String>, Header, description = "the version (ETag) the move was decided on")),
     security(("bearer" = [])),
-    responses((status = 200, description = "the move was recorded, or a dry run's verdict", body = MoveResult),
-              (status = 400, body = crate::problem::Problem, content_type = "application/problem+json"),
-              (status = 401, body = crate::problem::Problem, content_type = "application/problem+json"),
-              (status = 403, body = crate::problem::Problem, content_type = "application/problem+json"),
-              (status = 409, body = crate::problem::Problem, content_type = "application/problem+json"),
-              (status = 412, body = crate::problem::Problem, content_type = "application/problem+json"),
-              (status = 422, body = crate::problem::Problem, content_type = "application/problem+json")))]
+    responses((status = 200, description = "the move was recorded (`MoveResult`), or a dry run's verdict (`DryRun`)", body = MoveOutcome,
+               headers(("ETag" = String, description = "the match's version"))),
+              (status = 400, description = "a malformed move, seat, If-Match, Idempotency-Key or body", body = crate::problem::Problem, content_type = "application/problem+json"),
+              (status = 403, description = "the caller holds no seat here, or not the one named", body = crate::problem::Problem, content_type = "application/problem+json"),
+              (status = 404, description = "no such match", body = crate::problem::Problem, content_type = "application/problem+json"),
+              (status = 409, description = "the version in the body is stale, another move landed first, or the match has not started", body = crate::problem::Problem, content_type = "application/problem+json"),
+              (status = 412, description = "the version in If-Match is stale", body = crate::problem::Problem, content_type = "application/problem+json"),
+              (status = 422, description = "the rules forbid the move (`rule-violation`), the body does not fit the schema, or an Idempotency-Key is reused", body = crate::problem::Problem, content_type = "application/problem+json"),
+              (status = 429, description = "too many moves from this player", body = crate::problem::Problem, content_type = "application/problem+json", headers(("Retry-After" = u64, description = "seconds to wait"))),
+              (status = 503, description = "the database cannot be reached", body = crate::problem::Problem, content_type = "application/problem+json", headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[post("/v1/matches/{id}/moves")]
 pub async fn make_move(
     req: HttpRequest,
@@ -763,8 +828,10 @@ fn attempt_move(
 pub struct EventsQuery {
     /// Only events after this sequence number (what a reconnecting app has already seen).
     #[serde(default)]
+    #[param(minimum = 0)]
     pub since: i64,
     /// At most this many (1 to 1000, default 500).
+    #[param(minimum = 1, maximum = 1000)]
     pub limit: Option<i64>,
     /// The seat to read as, when you hold several.
     pub seat: Option<usize>,
@@ -780,7 +847,13 @@ pub struct EventPage {
 /// The match's history as the caller may see it: hidden cards are left out until their deal is
 /// over.
 #[utoipa::path(get, path = "/v1/matches/{id}/events", tag = "history", params(("id" = Uuid, Path), EventsQuery),
-    responses((status = 200, body = EventPage), (status = 400, body = crate::problem::Problem, content_type = "application/problem+json")))]
+    security((), ("bearer" = [])),
+    responses((status = 200, body = EventPage, headers(("ETag" = String, description = "the match's version"))),
+              (status = 400, description = "a malformed query, or `since`/`limit` out of range", body = crate::problem::Problem, content_type = "application/problem+json"),
+              (status = 401, description = "a token was sent, but not a valid one", body = crate::problem::Problem, content_type = "application/problem+json"),
+              (status = 403, description = "the seat asked for is not the caller's", body = crate::problem::Problem, content_type = "application/problem+json"),
+              (status = 404, description = "no such match", body = crate::problem::Problem, content_type = "application/problem+json"),
+              (status = 503, description = "the database cannot be reached", body = crate::problem::Problem, content_type = "application/problem+json", headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[get("/v1/matches/{id}/events")]
 pub async fn match_events(
     state: web::Data<AppState>,
@@ -822,7 +895,10 @@ pub struct DealRecord {
 
 /// Replays a match's events up to the end of `deal` or up to `steps` events into it.
 fn replay_deal(loaded: &Loaded, rows: &[store::StoredEvent], deal: i32, steps: Option<usize>) -> Result<(Loaded, Vec<store::StoredEvent>), ApiError> {
-    let deal_rows: Vec<store::StoredEvent> = rows.iter().filter(|e| e.deal == deal).cloned().collect();
+    // Deals are numbered from 1; the events before the first deal (the match's creation, seats
+    // joined) are tagged deal 0 but are no deal: there is no table before them to replay from.
+    let deal_rows: Vec<store::StoredEvent> =
+        if deal < 1 { Vec::new() } else { rows.iter().filter(|e| e.deal == deal).cloned().collect() };
     if deal_rows.is_empty() {
         return Err(ApiError::not_found(&format!("deal {deal} of match {}", loaded.id)));
     }
@@ -874,8 +950,12 @@ async fn load_all(state: web::Data<AppState>, id: Uuid) -> Result<(Loaded, Vec<s
 }
 
 /// A finished deal in full: every event with the cards that were hidden in play, and the end.
-#[utoipa::path(get, path = "/v1/matches/{id}/deals/{deal}", tag = "history", params(("id" = Uuid, Path), ("deal" = i32, Path)),
-    responses((status = 200, body = DealRecord), (status = 409, description = "the deal is still being played", body = crate::problem::Problem, content_type = "application/problem+json")))]
+#[utoipa::path(get, path = "/v1/matches/{id}/deals/{deal}", tag = "history",
+    params(("id" = Uuid, Path), ("deal" = i32, Path, minimum = 1, description = "the deal's number, from 1")),
+    responses((status = 200, body = DealRecord),
+              (status = 404, description = "no such match, or no such deal in it", body = crate::problem::Problem, content_type = "application/problem+json"),
+              (status = 409, description = "the deal is still being played", body = crate::problem::Problem, content_type = "application/problem+json"),
+              (status = 503, description = "the database cannot be reached", body = crate::problem::Problem, content_type = "application/problem+json", headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[get("/v1/matches/{id}/deals/{deal}")]
 pub async fn deal_record(state: web::Data<AppState>, path: web::Path<(Uuid, i32)>) -> Result<HttpResponse, ApiError> {
     let (id, deal) = path.into_inner();
@@ -886,8 +966,13 @@ pub async fn deal_record(state: web::Data<AppState>, path: web::Path<(Uuid, i32)
 }
 
 /// The table at any step of a finished deal.
-#[utoipa::path(get, path = "/v1/matches/{id}/deals/{deal}/replay", tag = "history", params(("id" = Uuid, Path), ("deal" = i32, Path), ReplayQuery),
-    responses((status = 200, body = ReplayStep), (status = 409, body = crate::problem::Problem, content_type = "application/problem+json")))]
+#[utoipa::path(get, path = "/v1/matches/{id}/deals/{deal}/replay", tag = "history",
+    params(("id" = Uuid, Path), ("deal" = i32, Path, minimum = 1, description = "the deal's number, from 1"), ReplayQuery),
+    responses((status = 200, body = ReplayStep),
+              (status = 400, description = "`at` is missing, malformed or beyond the deal's last step", body = crate::problem::Problem, content_type = "application/problem+json"),
+              (status = 404, description = "no such match, or no such deal in it", body = crate::problem::Problem, content_type = "application/problem+json"),
+              (status = 409, description = "the deal is still being played", body = crate::problem::Problem, content_type = "application/problem+json"),
+              (status = 503, description = "the database cannot be reached", body = crate::problem::Problem, content_type = "application/problem+json", headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[get("/v1/matches/{id}/deals/{deal}/replay")]
 pub async fn deal_replay(
     state: web::Data<AppState>,
