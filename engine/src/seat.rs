@@ -66,6 +66,17 @@ impl Table {
     }
 }
 
+/// The seats with the highest total: a match's winners, several when tied.
+pub fn match_winners(totals: &[i64]) -> Vec<Seat> {
+    let best = totals.iter().copied().max().unwrap_or(0);
+    (0..totals.len()).filter(|&s| totals[s] == best).collect()
+}
+
+/// "0, 2": seat numbers for explanations.
+pub fn seats_text(seats: &[Seat]) -> String {
+    seats.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

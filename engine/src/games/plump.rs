@@ -13,7 +13,7 @@ use crate::bidding::Auction;
 use crate::cards::{decks, is_permutation, take_card, Card, Rank, Suit};
 use crate::game::{OptionDoc, Outcome, Rules, SetupError, Status, Viewer};
 use crate::rules::{self, core, RuleViolation, Rulebook, ScoreTerm, Text};
-use crate::seat::{Seat, Table};
+use crate::seat::{match_winners, seats_text, Seat, Table};
 use crate::trick::{self, Trick, WinReason};
 
 pub struct Plump;
@@ -350,15 +350,7 @@ fn is_whole_pack(cards: impl Iterator<Item = Card>) -> bool {
     count == DECK_SIZE
 }
 
-/// Every seat with the highest score: a tie shares the win.
-pub fn match_winners(scores: &[i64]) -> Vec<Seat> {
-    let best = scores.iter().copied().max().unwrap_or(0);
-    (0..scores.len()).filter(|&s| scores[s] == best).collect()
-}
 
-fn seats_text(seats: &[Seat]) -> String {
-    seats.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
-}
 
 // ---------------------------------------------------------------------------------------------
 // The rules

@@ -18,7 +18,7 @@ use crate::cards::{decks, is_permutation, take_card, Card, Rank, Suit};
 use crate::game::{OptionDoc, Outcome, Rules, SetupError, Status, Viewer};
 use crate::ledger::{Account, Ledger, Payment};
 use crate::rules::{self, core, RuleViolation, Rulebook, Text};
-use crate::seat::{Seat, Table};
+use crate::seat::{match_winners, seats_text, Seat, Table};
 use crate::trick::{self, Trick, WinReason};
 
 pub struct PolsktPass;
@@ -643,9 +643,6 @@ fn suit_names(suit: Suit) -> (&'static str, &'static str) {
     (suit.name_sv(), suit.name_en())
 }
 
-fn seats_text(seats: &[Seat]) -> String {
-    seats.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
-}
 
 /// A ledger holding exactly `books` (which must sum to zero): how a deal replayed on its own
 /// starts from the money it inherits.
@@ -839,11 +836,6 @@ pub fn share_out(sources: &[(Account, i64)], order: &[Seat]) -> Vec<Payment> {
     out
 }
 
-/// Every seat with the highest balance: a tie shares the win.
-pub fn match_winners(balances: &[i64]) -> Vec<Seat> {
-    let best = balances.iter().copied().max().unwrap_or(0);
-    (0..balances.len()).filter(|&s| balances[s] == best).collect()
-}
 
 fn books_after(ledger: &Ledger, players: usize, payments: &[Payment]) -> Books {
     let mut l = ledger.clone();

@@ -22,7 +22,7 @@ use crate::cards::{decks, is_permutation, take_card, Card, Rank, Suit};
 use crate::game::{OptionDoc, Outcome, Rules, SetupError, Status, Viewer};
 use crate::ledger::{Account, Ledger, Payment};
 use crate::rules::{self, core, RuleViolation, Rulebook, Text};
-use crate::seat::{Seat, Table};
+use crate::seat::{match_winners, seats_text, Seat, Table};
 use crate::trick;
 
 pub struct Svangknack;
@@ -677,15 +677,7 @@ fn plural(n: u32) -> &'static str {
     }
 }
 
-/// Every seat with the highest balance: a tie shares the win.
-pub fn match_winners(balances: &[i64]) -> Vec<Seat> {
-    let best = balances.iter().copied().max().unwrap_or(0);
-    (0..balances.len()).filter(|&s| balances[s] == best).collect()
-}
 
-fn seats_text(seats: &[Seat]) -> String {
-    seats.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
-}
 
 /// Replaces every card the viewer may not see with `null`, wherever it sits in `value`.
 fn mask_cards(value: &mut Value, shows: &dyn Fn(Card) -> bool) {

@@ -17,7 +17,7 @@ use crate::bidding::Auction;
 use crate::cards::{decks, is_permutation, take_card, Card, Rank, Suit};
 use crate::game::{OptionDoc, Outcome, Rules, SetupError, Status, Viewer};
 use crate::rules::{self, core, RuleViolation, Rulebook, ScoreTerm, Text};
-use crate::seat::{Seat, Table};
+use crate::seat::{match_winners, seats_text, Seat, Table};
 use crate::trick::Trick;
 
 /// The rules of Tarot. Register with `erase(tarot::Tarot)`.
@@ -562,9 +562,6 @@ fn capitalized(text: &str) -> String {
     chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
 }
 
-fn seats_text(seats: &[Seat]) -> String {
-    seats.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
-}
 
 // ---------------------------------------------------------------------------------------------
 // Scoring, kept apart as a pure function so the text's examples can be checked directly
@@ -1077,11 +1074,6 @@ impl State {
     }
 }
 
-/// Every seat with the highest score: a tie shares the win.
-pub fn match_winners(scores: &[i64]) -> Vec<Seat> {
-    let best = scores.iter().copied().max().unwrap_or(0);
-    (0..scores.len()).filter(|&s| scores[s] == best).collect()
-}
 
 /// The trumps a poignée of `level` shows from `hand`: the lowest `size` trumps, or every trump
 /// and the Excuse when one short; `None` when the hand does not reach the level.
