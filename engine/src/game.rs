@@ -60,6 +60,26 @@ pub struct Outcome {
     pub explanation: Text,
 }
 
+impl Outcome {
+    /// The seats with the most points won; several share the win on a tie.
+    pub fn most_points(winners: &[Seat], totals: &[i64]) -> Outcome {
+        let who = crate::seat::seats_text(winners);
+        let best = winners.first().map_or(0, |&s| totals[s]);
+        let explanation = if winners.len() == 1 {
+            Text::new(
+                format!("Plats {who} vann med flest poäng, {best}."),
+                format!("Seat {who} won with the most points, {best}."),
+            )
+        } else {
+            Text::new(
+                format!("Platserna {who} delar segern med {best} poäng var."),
+                format!("Seats {who} share the win with {best} points each."),
+            )
+        };
+        Outcome { winners: winners.to_vec(), explanation }
+    }
+}
+
 /// A variant or parameter a match is created with.
 #[derive(Clone, Debug, Serialize)]
 pub struct OptionDoc {

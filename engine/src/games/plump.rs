@@ -12,8 +12,8 @@ use serde_json::{json, Map, Value};
 use crate::bidding::Auction;
 use crate::cards::{decks, is_permutation, take_card, Card, Rank, Suit};
 use crate::game::{OptionDoc, Outcome, Rules, SetupError, Status, Viewer};
-use crate::rules::{self, core, RuleViolation, Rulebook, ScoreTerm, Text};
-use crate::seat::{match_winners, seats_text, Seat, Table};
+use crate::rules::{self, core, RuleViolation, Rulebook, ScoreTerm};
+use crate::seat::{match_winners, Seat, Table};
 use crate::trick::{self, Trick, WinReason};
 
 pub struct Plump;
@@ -656,20 +656,7 @@ impl Rules for Plump {
 
     fn status(&self, state: &State) -> Status {
         if let Some(winners) = &state.winners {
-            let who = seats_text(winners);
-            let best = winners.first().map_or(0, |&s| state.scores[s]);
-            let explanation = if winners.len() == 1 {
-                Text::new(
-                    format!("Plats {who} vann med flest poäng, {best}."),
-                    format!("Seat {who} won with the most points, {best}."),
-                )
-            } else {
-                Text::new(
-                    format!("Platserna {who} delar segern med {best} poäng var."),
-                    format!("Seats {who} share the win with {best} points each."),
-                )
-            };
-            return Status::Finished { outcome: Outcome { winners: winners.clone(), explanation } };
+            return Status::Finished { outcome: Outcome::most_points(winners, &state.scores) };
         }
         let Some(deal) = &state.deal else {
             return Status::NeedsDeck { composition: decks::standard52() };
