@@ -72,8 +72,11 @@ pub mod schema {
             key -> Text,
             request_hash -> Text,
             status -> Int2,
-            body -> Jsonb,
+            body -> Nullable<Jsonb>,
             created_at -> Timestamptz,
+            seat -> Nullable<Int4>,
+            first_seq -> Nullable<Int8>,
+            last_seq -> Nullable<Int8>,
         }
     }
 }

@@ -2,7 +2,7 @@
 //! the rules (who sits where, dealing from shuffled decks, bots). No game rule lives here.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use engine::cards::Card;
 use engine::game::{Match, Outcome, Status, Viewer};
@@ -109,7 +109,8 @@ impl Loaded {
                 deal: self.table.deal_number() as i32,
                 data,
                 actor: actor.to_string(),
-                recorded_at: chrono::Utc::now(),
+                // The database keeps microseconds: an answer rebuilt from the log must match.
+                recorded_at: chrono::SubsecRound::trunc_subsecs(chrono::Utc::now(), 6),
             });
         }
         Ok(())
@@ -286,8 +287,9 @@ pub struct EventOut {
 
 /// Derived state kept per node, keyed by stream and version: a request reads only the events
 /// newer than what is cached. The database stays the truth; a stale entry is simply caught up.
+/// Entries are shared: readers take the `Arc`, a move works on its own copy and puts it back.
 pub struct MatchCache {
-    entries: Mutex<HashMap<Uuid, Loaded>>,
+    entries: Mutex<HashMap<Uuid, Arc<Loaded>>>,
     capacity: usize,
 }
 
@@ -296,11 +298,12 @@ impl MatchCache {
         MatchCache { entries: Mutex::new(HashMap::new()), capacity }
     }
 
-    pub fn get(&self, id: Uuid) -> Option<Loaded> {
+    pub fn get(&self, id: Uuid) -> Option<Arc<Loaded>> {
         self.entries.lock().expect("cache lock").get(&id).cloned()
     }
 
-    pub fn put(&self, loaded: &Loaded) {
+    /// Keeps `loaded` unless a newer version of the match is already cached.
+    pub fn put(&self, loaded: Arc<Loaded>) {
         let mut entries = self.entries.lock().expect("cache lock");
         if entries.len() >= self.capacity && !entries.contains_key(&loaded.id) {
             // Crude but bounded: drop an arbitrary entry; it is only a cache.
@@ -311,7 +314,7 @@ impl MatchCache {
         match entries.get(&loaded.id) {
             Some(existing) if existing.version >= loaded.version => {}
             _ => {
-                entries.insert(loaded.id, loaded.clone());
+                entries.insert(loaded.id, loaded);
             }
         }
     }

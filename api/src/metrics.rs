@@ -50,6 +50,12 @@ pub struct Metrics {
     pub appends: AtomicU64,
     pub conflicts: AtomicU64,
     pub rate_limited: AtomicU64,
+    /// Statements sent for reads and appends, and the requests they carried (`batch.rs`).
+    read_batches: AtomicU64,
+    reads_batched: AtomicU64,
+    append_batches: AtomicU64,
+    appends_batched: AtomicU64,
+    pub batch_fallbacks: AtomicU64,
 }
 
 impl Metrics {
@@ -60,6 +66,13 @@ impl Metrics {
 
     pub fn replayed(&self, elapsed: Duration) {
         self.replay.lock().expect("metrics lock").observe(elapsed.as_secs_f64());
+    }
+
+    /// One statement carrying `requests` reads or appends.
+    pub fn batch(&self, kind: &str, requests: usize) {
+        let (batches, batched) = if kind == "read" { (&self.read_batches, &self.reads_batched) } else { (&self.append_batches, &self.appends_batched) };
+        batches.fetch_add(1, Ordering::Relaxed);
+        batched.fetch_add(requests as u64, Ordering::Relaxed);
     }
 
     pub fn appended(&self, events: usize) {
@@ -85,6 +98,11 @@ impl Metrics {
             ("kortbord_events_appended_total", "Events written.", &self.events_appended),
             ("kortbord_version_conflicts_total", "Appends refused because another landed first, or a stale expected version.", &self.conflicts),
             ("kortbord_rate_limited_total", "Requests refused with 429.", &self.rate_limited),
+            ("kortbord_db_read_statements_total", "Statements that read newer events; each carries the reads queued while the last one ran.", &self.read_batches),
+            ("kortbord_db_reads_total", "Reads of newer events carried by those statements.", &self.reads_batched),
+            ("kortbord_db_append_statements_total", "Statements that appended the moves queued while the last one ran.", &self.append_batches),
+            ("kortbord_db_appends_total", "Appends carried by those statements.", &self.appends_batched),
+            ("kortbord_db_append_fallbacks_total", "Batches that collided and were appended one by one.", &self.batch_fallbacks),
         ] {
             let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} counter\n{name} {}", value.load(Ordering::Relaxed));
         }

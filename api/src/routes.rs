@@ -13,6 +13,7 @@ use engine::game::{Refusal, Viewer};
 use engine::rules::Lang;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::sync::Arc;
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
@@ -20,7 +21,7 @@ use crate::auth::{Caller, Keys, Player};
 use crate::matches::{EventOut, Loaded, MatchView, Occupant, ServiceEvent};
 use crate::problem::ApiError;
 use crate::store::{self, AppendError, NewEvent, StoredAnswer};
-use crate::AppState;
+use crate::{batch, AppState};
 
 /// The longest page of events one request returns.
 const MAX_PAGE: i64 = 1000;
@@ -64,14 +65,15 @@ fn etag(version: i64) -> (header::HeaderName, String) {
 /// A response built on a blocking thread (actix's own response type is not `Send`).
 pub struct Reply {
     status: StatusCode,
-    body: Value,
+    /// The answer already serialized: written once, sent as it is.
+    body: Vec<u8>,
     version: Option<i64>,
     headers: Vec<(&'static str, String)>,
 }
 
 impl Reply {
     fn new(status: StatusCode, body: impl Serialize) -> Result<Reply, ApiError> {
-        Ok(Reply { status, body: serde_json::to_value(body).map_err(ApiError::internal)?, version: None, headers: Vec::new() })
+        Ok(Reply { status, body: serde_json::to_vec(&body).map_err(ApiError::internal)?, version: None, headers: Vec::new() })
     }
 
     fn version(mut self, version: i64) -> Reply {
@@ -92,7 +94,7 @@ impl Reply {
         for (name, value) in self.headers {
             r.insert_header((name, value));
         }
-        r.json(self.body)
+        r.content_type(header::ContentType::json()).body(self.body)
     }
 }
 
@@ -116,27 +118,41 @@ async fn blocking<T: Send + 'static>(
     web::block(f).await?
 }
 
-/// Loads a match: from the node's cache caught up with newer events, or replayed from scratch.
-pub fn load(conn: &mut store::Conn, state: &AppState, id: Uuid) -> Result<Loaded, ApiError> {
-    if let Some(mut cached) = state.cache.get(id) {
-        let newer = store::read(conn, id, cached.version, i64::MAX)?;
-        if newer.is_empty() {
-            return Ok(cached);
-        }
-        let started = std::time::Instant::now();
-        cached.apply_all(&newer).map_err(ApiError::internal)?;
-        state.metrics.replayed(started.elapsed());
-        state.cache.put(&cached);
-        return Ok(cached);
+/// Loads a match: the node's cached state caught up with the events newer than it, or replayed
+/// from the first event. The read shares its round trip with other requests' (`batch.rs`).
+pub async fn load(state: &Arc<AppState>, id: Uuid) -> Result<Arc<Loaded>, ApiError> {
+    let cached = state.cache.get(id);
+    let newer = state.db.read(id, cached.as_ref().map_or(0, |c| c.version)).await?;
+    if newer.len() > 256 {
+        // A long replay would hold up the other requests on this worker.
+        let state = state.clone();
+        return blocking(move || catch_up(&state, id, cached, newer)).await;
     }
-    let events = store::read(conn, id, 0, i64::MAX)?;
-    if events.is_empty() {
-        return Err(ApiError::not_found(&format!("match {id}")));
-    }
+    catch_up(state, id, cached, newer)
+}
+
+/// `load` for code that already holds a connection.
+pub fn load_with(conn: &mut store::Conn, state: &AppState, id: Uuid) -> Result<Arc<Loaded>, ApiError> {
+    let cached = state.cache.get(id);
+    let newer = store::read(conn, id, cached.as_ref().map_or(0, |c| c.version), i64::MAX)?;
+    catch_up(state, id, cached, newer)
+}
+
+fn catch_up(state: &AppState, id: Uuid, cached: Option<Arc<Loaded>>, newer: Vec<store::StoredEvent>) -> Result<Arc<Loaded>, ApiError> {
     let started = std::time::Instant::now();
-    let loaded = Loaded::replay(id, &events).map_err(ApiError::internal)?;
+    let loaded = match cached {
+        Some(cached) if newer.is_empty() => return Ok(cached),
+        Some(cached) => {
+            let mut caught_up = Loaded::clone(&cached);
+            caught_up.apply_all(&newer).map_err(ApiError::internal)?;
+            caught_up
+        }
+        None if newer.is_empty() => return Err(ApiError::not_found(&format!("match {id}"))),
+        None => Loaded::replay(id, &newer).map_err(ApiError::internal)?,
+    };
     state.metrics.replayed(started.elapsed());
-    state.cache.put(&loaded);
+    let loaded = Arc::new(loaded);
+    state.cache.put(loaded.clone());
     Ok(loaded)
 }
 
@@ -196,7 +212,9 @@ fn fingerprint(parts: &[&str]) -> String {
     format!("{h:016x}")
 }
 
-fn stored_response(answer: StoredAnswer, hash: &str) -> Result<Reply, ApiError> {
+/// The answer a request with this key already got: kept whole in old rows, otherwise rebuilt
+/// from the log as it stood right after the move (the same bytes the first attempt was sent).
+fn stored_response(conn: &mut store::Conn, answer: StoredAnswer, hash: &str) -> Result<Reply, ApiError> {
     if answer.request_hash != hash {
         return Err(ApiError::unprocessable(
             "idempotency-key-reused",
@@ -204,8 +222,34 @@ fn stored_response(answer: StoredAnswer, hash: &str) -> Result<Reply, ApiError> 
         ));
     }
     let status = StatusCode::from_u16(answer.status as u16).unwrap_or(StatusCode::OK);
-    let version = answer.body.get("version").and_then(Value::as_i64).unwrap_or(0);
-    Ok(Reply { status, body: answer.body, version: Some(version), headers: vec![("Idempotent-Replayed", "true".into())] })
+    let replayed = vec![("Idempotent-Replayed", "true".to_string())];
+    if let Some(body) = answer.body {
+        let version = body.get("version").and_then(Value::as_i64).unwrap_or(0);
+        let body = serde_json::to_vec(&body).map_err(ApiError::internal)?;
+        return Ok(Reply { status, body, version: Some(version), headers: replayed });
+    }
+    let (Some(seat), Some(first), Some(last)) = (answer.seat, answer.first_seq, answer.last_seq) else {
+        return Err(ApiError::internal("a stored answer names neither a body nor its events"));
+    };
+    let events = store::read(conn, answer.stream_id, 0, last)?;
+    if events.len() as i64 != last || first < 2 || first > last {
+        return Err(ApiError::internal(format!("the log of match {} does not hold the answered events", answer.stream_id)));
+    }
+    let loaded = Loaded::replay(answer.stream_id, &events).map_err(ApiError::internal)?;
+    let result = move_result(&loaded, &events[(first - 1) as usize..], seat as usize, answer.player_id);
+    let body = serde_json::to_vec(&result).map_err(ApiError::internal)?;
+    Ok(Reply { status, body, version: Some(loaded.version), headers: replayed })
+}
+
+/// What a recorded move answers: the events it led to and the match after them, as the seat
+/// that moved may see them.
+fn move_result(loaded: &Loaded, appended: &[store::StoredEvent], seat: usize, player: Uuid) -> MoveResult {
+    let viewer = Viewer::Seat(seat);
+    MoveResult {
+        version: loaded.version,
+        events: appended.iter().map(|e| loaded.event_out(e, viewer)).collect(),
+        match_view: loaded.view(viewer, loaded.seats_of(player)),
+    }
 }
 
 // ---------------------------------------------------------------- auth
@@ -425,7 +469,7 @@ pub async fn create_match(
         let mut conn = state.pool.get()?;
         if let Some(key) = &key {
             if let Some(id) = store::created_with_key(&mut conn, player.id, key)? {
-                let loaded = load(&mut conn, &state, id)?;
+                let loaded = load_with(&mut conn, &state, id)?;
                 let held = loaded.seats_of(player.id);
                 return Ok(Reply::new(StatusCode::CREATED, loaded.view(viewer_seat.map_or(Viewer::Spectator, Viewer::Seat), held))?
                     .version(loaded.version)
@@ -441,7 +485,7 @@ pub async fn create_match(
             deal: 0,
             data: data.clone(),
             actor: player.id.to_string(),
-            recorded_at: chrono::Utc::now(),
+            recorded_at: chrono::SubsecRound::trunc_subsecs(chrono::Utc::now(), 6),
         }];
         let mut loaded = Loaded::replay(id, &first).map_err(ApiError::internal)?;
         let mut out = vec![NewEvent {
@@ -461,11 +505,12 @@ pub async fn create_match(
             }
             Err(AppendError::Db(e)) => return Err(e.into()),
         }
-        state.cache.put(&loaded);
         let held = loaded.seats_of(player.id);
-        Ok(Reply::new(StatusCode::CREATED, loaded.view(viewer_seat.map_or(Viewer::Spectator, Viewer::Seat), held))?
+        let reply = Reply::new(StatusCode::CREATED, loaded.view(viewer_seat.map_or(Viewer::Spectator, Viewer::Seat), held))?
             .version(loaded.version)
-            .header("Location", format!("/v1/matches/{id}")))
+            .header("Location", format!("/v1/matches/{id}"));
+        state.cache.put(Arc::new(loaded));
+        Ok(reply)
     })
     .await
     .map(Reply::into_response)
@@ -498,12 +543,7 @@ pub async fn get_match(
     query: web::Query<SeatQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
-    let state = state.into_inner();
-    let loaded = blocking(move || {
-        let mut conn = state.pool.get()?;
-        load(&mut conn, &state, id)
-    })
-    .await?;
+    let loaded = load(&state.into_inner(), id).await?;
     let (viewer, held) = viewer_of(&loaded, &caller, query.seat)?;
     let tag = format!("\"{}\"", loaded.version);
     if req.headers().get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok()) == Some(tag.as_str()) {
@@ -532,7 +572,7 @@ pub async fn join(
     let state = state.into_inner();
     blocking(move || {
         let mut conn = state.pool.get()?;
-        let mut loaded = load(&mut conn, &state, id)?;
+        let mut loaded = Loaded::clone(&*load_with(&mut conn, &state, id)?);
         match loaded.seats.get(seat) {
             None => return Err(ApiError::bad_request("no-such-seat", format!("the table has seats 0 to {}", loaded.seats.len() - 1))),
             Some(Occupant::Open) => {}
@@ -547,9 +587,10 @@ pub async fn join(
         loaded.advance(&mut out).map_err(ApiError::internal)?;
         loaded.version = before + out.len() as i64;
         append_or_conflict(&mut conn, &state, id, before, &out)?;
-        state.cache.put(&loaded);
         let held = loaded.seats_of(player.id);
-        Ok(Reply::new(StatusCode::OK, loaded.view(Viewer::Seat(seat), held))?.version(loaded.version))
+        let reply = Reply::new(StatusCode::OK, loaded.view(Viewer::Seat(seat), held))?.version(loaded.version);
+        state.cache.put(Arc::new(loaded));
+        Ok(reply)
     })
     .await
     .map(Reply::into_response)
@@ -594,12 +635,7 @@ pub async fn legal_moves(
     query: web::Query<SeatQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let id = path.into_inner();
-    let state = state.into_inner();
-    let loaded = blocking(move || {
-        let mut conn = state.pool.get()?;
-        load(&mut conn, &state, id)
-    })
-    .await?;
+    let loaded = load(&state.into_inner(), id).await?;
     let seat = acting_seat(&loaded, &player, query.seat)?;
     let moves = if loaded.is_full() { loaded.table.legal_moves(seat) } else { Vec::new() };
     Ok(HttpResponse::Ok().insert_header(etag(loaded.version)).json(LegalMoves { seat, version: loaded.version, moves }))
@@ -692,88 +728,94 @@ pub async fn make_move(
         if body.dry_run { "dry" } else { "" },
     ]);
     let state = state.into_inner();
-    blocking(move || {
-        let mut conn = state.pool.get()?;
-        // The answer a retried request already got, if any: consulted only when this attempt
-        // cannot land, so the common path costs no extra round trip.
-        let stored = |conn: &mut store::Conn| -> Result<Option<Reply>, ApiError> {
-            match (&key, body.dry_run) {
-                (Some(k), false) => match store::answer(conn, id, player.id, k)? {
-                    Some(answer) => stored_response(answer, &hash).map(Some),
-                    None => Ok(None),
-                },
-                _ => Ok(None),
-            }
-        };
-        // Optimistic: decide on this node's cached state and append at its version. A stale
-        // cache shows up as a refusal or a conflict; then catch up from the database and decide
-        // again, so the answer is always about the latest state.
-        let (mut loaded, mut fresh) = match state.cache.get(id) {
-            Some(cached) => (cached, false),
-            None => (load(&mut conn, &state, id)?, true),
-        };
-        for attempt in 0..4 {
-            if attempt > 0 && !fresh {
-                loaded = load(&mut conn, &state, id)?;
-                fresh = true;
-            }
-            let (out, before, seat) = match attempt_move(&mut loaded, &player, &body, header_version, lang) {
-                Ok(Attempt::Answer(reply)) => return Ok(reply),
-                Ok(Attempt::Append { out, before, seat }) => (out, before, seat),
-                // Perhaps only this node's copy was behind: catch up and decide again.
-                Err(_) if !fresh => continue,
-                Err(e) => {
-                    return match stored(&mut conn)? {
-                        Some(reply) => Ok(reply),
-                        None => {
-                            if e.problem.code == "version-conflict" || e.problem.code == "precondition-failed" {
-                                state.metrics.conflicts.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                            }
-                            Err(e)
-                        }
-                    };
+    // Optimistic: decide on this node's cached state and append at its version. A stale
+    // cache shows up as a refusal or a conflict; then catch up from the database and decide
+    // again, so the answer is always about the latest state.
+    let (mut base, mut fresh) = match state.cache.get(id) {
+        Some(cached) => (cached, false),
+        None => (load(&state, id).await?, true),
+    };
+    for attempt in 0..4 {
+        if attempt > 0 && !fresh {
+            base = load(&state, id).await?;
+            fresh = true;
+        }
+        // The move works on its own copy: a refused or lost append leaves the cache as it was.
+        let mut loaded = Loaded::clone(&base);
+        let (out, before, seat) = match attempt_move(&mut loaded, &player, &body, header_version, lang) {
+            Ok(Attempt::Answer(reply)) => return Ok(reply.into_response()),
+            Ok(Attempt::Append { out, before, seat }) => (out, before, seat),
+            // Perhaps only this node's copy was behind: catch up and decide again.
+            Err(_) if !fresh => continue,
+            Err(e) => {
+                // A retry of a move that landed is refused by the state it led to: answer it
+                // with what the first attempt got.
+                if let Some(reply) = stored_answer(&state, id, &player, &key, body.dry_run, &hash).await? {
+                    return Ok(reply.into_response());
                 }
-            };
-            let viewer = Viewer::Seat(seat);
-            let result = MoveResult {
-                version: loaded.version,
-                events: out.iter().enumerate().map(|(i, e)| loaded.event_out(&e.stored(before + 1 + i as i64), viewer)).collect(),
-                match_view: loaded.view(viewer, loaded.seats_of(player.id)),
-            };
-            let body_json = serde_json::to_value(&result).map_err(ApiError::internal)?;
-            let answer = key.as_ref().map(|k| StoredAnswer {
-                stream_id: id,
-                player_id: player.id,
-                key: k.clone(),
-                request_hash: hash.clone(),
-                status: 200,
-                body: body_json.clone(),
-            });
-            match store::append(&mut conn, id, before, &out, key.as_deref(), answer.as_ref()) {
-                Ok(()) => {
-                    state.metrics.appended(out.len());
-                    state.cache.put(&loaded);
-                    return Ok(Reply { status: StatusCode::OK, body: body_json, version: Some(loaded.version), headers: Vec::new() });
-                }
-                Err(AppendError::Conflict) => {
+                if e.problem.code == "version-conflict" || e.problem.code == "precondition-failed" {
                     state.metrics.conflicts.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    if let Some(reply) = stored(&mut conn)? {
-                        return Ok(reply);
-                    }
-                    if header_version.or(body.expected_version).is_some() {
-                        // The client named the version it saw, and the match has moved on.
-                        let current = store::version(&mut conn, id)?;
-                        return Err(ApiError::stale(current, before, header_version.is_some()));
-                    }
-                    fresh = false;
                 }
-                Err(AppendError::Db(e)) => return Err(e.into()),
+                return Err(e);
+            }
+        };
+        let appended: Vec<store::StoredEvent> = out.iter().enumerate().map(|(i, e)| e.stored(before + 1 + i as i64)).collect();
+        let body_bytes = serde_json::to_vec(&move_result(&loaded, &appended, seat, player.id)).map_err(ApiError::internal)?;
+        let answer = key.as_ref().map(|k| StoredAnswer {
+            stream_id: id,
+            player_id: player.id,
+            key: k.clone(),
+            request_hash: hash.clone(),
+            status: 200,
+            body: None,
+            seat: Some(seat as i32),
+            first_seq: Some(before + 1),
+            last_seq: Some(loaded.version),
+        });
+        let events = out.len();
+        let append = batch::Append { stream: id, expected: before, events: out, key: key.clone(), answer };
+        match state.db.append(append).await? {
+            batch::Appended::Done => {
+                state.metrics.appended(events);
+                let version = loaded.version;
+                state.cache.put(Arc::new(loaded));
+                return Ok(Reply { status: StatusCode::OK, body: body_bytes, version: Some(version), headers: Vec::new() }.into_response());
+            }
+            batch::Appended::Conflict => {
+                state.metrics.conflicts.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if let Some(reply) = stored_answer(&state, id, &player, &key, body.dry_run, &hash).await? {
+                    return Ok(reply.into_response());
+                }
+                if header_version.or(body.expected_version).is_some() {
+                    // The client named the version it saw, and the match has moved on.
+                    let current = current_version(&state, id).await?;
+                    return Err(ApiError::stale(current, before, header_version.is_some()));
+                }
+                fresh = false;
             }
         }
-        Err(ApiError::lost_race(store::version(&mut conn, id).ok()))
+    }
+    Err(ApiError::lost_race(current_version(&state, id).await.ok()))
+}
+
+/// The answer an earlier request with this key got, if there was one (only consulted when an
+/// attempt cannot land, so the common path costs no round trip).
+async fn stored_answer(state: &Arc<AppState>, id: Uuid, player: &Player, key: &Option<String>, dry_run: bool, hash: &str) -> Result<Option<Reply>, ApiError> {
+    let (Some(key), false) = (key.clone(), dry_run) else { return Ok(None) };
+    let (state, player_id, hash) = (state.clone(), player.id, hash.to_string());
+    blocking(move || {
+        let mut conn = state.pool.get()?;
+        match store::answer(&mut conn, id, player_id, &key)? {
+            Some(answer) => stored_response(&mut conn, answer, &hash).map(Some),
+            None => Ok(None),
+        }
     })
     .await
-    .map(Reply::into_response)
+}
+
+async fn current_version(state: &Arc<AppState>, id: Uuid) -> Result<i64, ApiError> {
+    let state = state.clone();
+    blocking(move || Ok(store::version(&mut state.pool.get()?, id)?)).await
 }
 
 enum Attempt {
@@ -873,7 +915,7 @@ pub async fn match_events(
     let state = state.into_inner();
     let (loaded, rows) = blocking(move || {
         let mut conn = state.pool.get()?;
-        let loaded = load(&mut conn, &state, id)?;
+        let loaded = load_with(&mut conn, &state, id)?;
         let rows = store::read(&mut conn, id, query.since, limit)?;
         Ok((loaded, rows))
     })
@@ -938,11 +980,11 @@ pub struct ReplayStep {
     pub table: Value,
 }
 
-async fn load_all(state: web::Data<AppState>, id: Uuid) -> Result<(Loaded, Vec<store::StoredEvent>), ApiError> {
+async fn load_all(state: web::Data<AppState>, id: Uuid) -> Result<(Arc<Loaded>, Vec<store::StoredEvent>), ApiError> {
     let state = state.into_inner();
     blocking(move || {
         let mut conn = state.pool.get()?;
-        let loaded = load(&mut conn, &state, id)?;
+        let loaded = load_with(&mut conn, &state, id)?;
         let rows = store::read(&mut conn, id, 0, loaded.version)?;
         Ok((loaded, rows))
     })

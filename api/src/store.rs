@@ -41,7 +41,13 @@ pub struct StoredAnswer {
     pub key: String,
     pub request_hash: String,
     pub status: i16,
-    pub body: Value,
+    /// The whole answer, in rows written before answers were rebuilt from the log.
+    pub body: Option<Value>,
+    /// The seat the move was made from and the events it appended: enough to rebuild the
+    /// answer from the log.
+    pub seat: Option<i32>,
+    pub first_seq: Option<i64>,
+    pub last_seq: Option<i64>,
 }
 
 #[derive(Debug)]
@@ -82,8 +88,9 @@ struct Appended {
     appended: i64,
 }
 
-/// Appends `new` after `expected` and, when the request carried a key, stores its answer: one
-/// statement, so one round trip and one implicit transaction. A unique violation means another
+/// Appends `new` after `expected` and, when the request carried a key, records where its
+/// answer lies in the log (seat and the appended range): one statement, so one round trip and
+/// one implicit transaction. A unique violation means another
 /// append took the version first, or this key was already answered.
 pub fn append(
     conn: &mut PgConn,
@@ -94,6 +101,7 @@ pub fn append(
     answer: Option<&StoredAnswer>,
 ) -> Result<(), AppendError> {
     use diesel::sql_types::{Array, Int2, Int4, Int8, Jsonb, Nullable, Text, Timestamptz, Uuid as SqlUuid};
+    debug_assert!(answer.is_none_or(|a| a.body.is_none()), "answers are rebuilt from the log, not stored");
     let seqs: Vec<i64> = (0..new.len() as i64).map(|i| expected + 1 + i).collect();
     let result = diesel::sql_query(
         "WITH new_events AS (
@@ -104,8 +112,8 @@ pub fn append(
                     AS e(seq, event_type, deal, data, actor, recorded_at)
              RETURNING 1
          ), answer AS (
-             INSERT INTO idempotency (stream_id, player_id, key, request_hash, status, body)
-             SELECT $1, $10, $3, $11, $12, $13 WHERE $10 IS NOT NULL
+             INSERT INTO idempotency (stream_id, player_id, key, request_hash, status, seat, first_seq, last_seq)
+             SELECT $1, $10, $3, $11, $12, $13, $2 + 1, $2 + cardinality($4::bigint[]) WHERE $10 IS NOT NULL
              RETURNING 1
          )
          SELECT count(*) AS appended FROM new_events",
@@ -122,7 +130,7 @@ pub fn append(
     .bind::<Nullable<SqlUuid>, _>(answer.map(|a| a.player_id))
     .bind::<Nullable<Text>, _>(answer.map(|a| a.request_hash.as_str()))
     .bind::<Nullable<Int2>, _>(answer.map(|a| a.status))
-    .bind::<Nullable<Jsonb>, _>(answer.map(|a| &a.body))
+    .bind::<Nullable<Int4>, _>(answer.and_then(|a| a.seat))
     .get_result::<Appended>(conn);
     match result {
         Ok(a) if a.appended == new.len() as i64 => Ok(()),

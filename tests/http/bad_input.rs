@@ -119,6 +119,16 @@ async fn unknown_things_are_not_found() {
     app.get(&format!("/v1/matches/{}", uuid::Uuid::new_v4())).send().await.assert_problem(404, "not-found");
     app.get("/v1/matches/not-a-uuid").send().await.assert_problem(404, "not-found");
     app.get("/v1/nothing-here").send().await.assert_problem(404, "not-found");
+    app.post("/v1/nothing-here").send().await.assert_problem(404, "not-found");
+    // A resource asked with a method it does not take says which ones it does.
+    let r = app.post(&format!("/v1/matches/{}", uuid::Uuid::new_v4())).send().await;
+    r.assert_problem(405, "method-not-allowed");
+    assert_eq!(r.headers.get("allow").unwrap(), "GET");
+    let r = app.get(&format!("/v1/matches/{}/moves", uuid::Uuid::new_v4())).send().await;
+    r.assert_problem(405, "method-not-allowed");
+    assert_eq!(r.headers.get("allow").unwrap(), "POST");
+    let r = app.get("/v1/auth/guest").send().await;
+    r.assert_problem(405, "method-not-allowed");
     let r = app.post("/v1/matches").token(&token).json(&json!({ "game": "plump", "seats": [{"kind": "me"}] })).send().await;
     r.assert_problem(422, "invalid-options");
     let r = app.post("/v1/matches").token(&token).json(&json!({ "game": "fyrtioett", "seats": [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}] })).send().await;

@@ -58,6 +58,18 @@ async fn a_retried_move_returns_the_stored_result_and_appends_nothing() {
     assert_eq!(second.body, first.body, "the stored result comes back");
     assert_eq!(second.headers.get("idempotent-replayed").unwrap(), "true");
     assert_eq!(app.event_count(&id).await, count, "nothing appended");
+    // After the match has moved on, and on a node that never saw the move, the retry still
+    // gets the answer as it was (rebuilt from the log).
+    let next = app.view(&token, &id, None).await["to_act"][0].as_u64().unwrap() as usize;
+    let next_move = app.legal_moves(&token, &id, next).await[0].clone();
+    assert_eq!(app.play(&token, &id, next, &next_move).await.status.as_u16(), 200);
+    let later = app.post(&path).token(&token).header("Idempotency-Key", "retry-1").json(&body).send().await;
+    assert_eq!(later.status.as_u16(), 200, "{}", later.body);
+    assert_eq!(later.body, first.body, "the answer as it was when the move landed");
+    let node = app.another_node().await;
+    let elsewhere = node.post(&path).token(&token).header("Idempotency-Key", "retry-1").json(&body).send().await;
+    assert_eq!(elsewhere.body, first.body, "another node rebuilds the same answer");
+    assert_eq!(elsewhere.headers.get("idempotent-replayed").unwrap(), "true");
     // The same key with another request is refused.
     let other = app
         .post(&path)

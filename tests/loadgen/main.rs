@@ -18,7 +18,9 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
+use actix_web::web::Bytes;
 use engine::simulate::Rng;
+use serde::Deserialize;
 use serde_json::{json, Value};
 
 struct Config {
@@ -78,7 +80,7 @@ struct Tracked {
     id: String,
     /// The version and view the clients saw last.
     version: i64,
-    last: Value,
+    last: ViewHead,
     /// The last request's outcome is unknown: the match may be ahead of `version`.
     uncertain: bool,
     /// Appends the service acknowledged, as their first and last sequence numbers.
@@ -90,11 +92,48 @@ struct Tracked {
 }
 
 impl Tracked {
-    fn see(&mut self, view: Value) {
-        self.version = view["version"].as_i64().unwrap_or(0);
+    fn see(&mut self, view: ViewHead) {
+        self.version = view.version;
         self.last = view;
         self.uncertain = false;
     }
+}
+
+/// What the clients keep of a match view (answers are parsed into these few fields only, so
+/// the load generator spends its time sending requests, not building JSON trees).
+#[derive(Clone, Default, Deserialize)]
+struct ViewHead {
+    version: i64,
+    phase: String,
+    deal_number: u64,
+    to_act: Vec<usize>,
+    seats: Vec<SeatHead>,
+}
+
+#[derive(Clone, Default, Deserialize)]
+struct SeatHead {
+    player_id: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct LegalMoves {
+    version: i64,
+    moves: Vec<Value>,
+}
+
+#[derive(Deserialize)]
+struct MoveAnswer {
+    events: Vec<EventHead>,
+    #[serde(rename = "match")]
+    view: ViewHead,
+}
+
+#[derive(Deserialize)]
+struct EventHead {
+    seq: i64,
+    #[serde(rename = "type")]
+    kind: String,
+    actor: String,
 }
 
 #[derive(Default)]
@@ -122,9 +161,19 @@ struct Stats {
 
 struct Answer {
     status: u16,
-    body: Value,
+    bytes: Bytes,
     replayed: bool,
     retry_after: Option<u64>,
+}
+
+impl Answer {
+    fn body(&self) -> Value {
+        serde_json::from_slice(&self.bytes).unwrap_or(Value::Null)
+    }
+
+    fn parse<T: serde::de::DeserializeOwned>(&self) -> Option<T> {
+        serde_json::from_slice(&self.bytes).ok()
+    }
 }
 
 struct Client {
@@ -184,7 +233,7 @@ impl Client {
                 let replayed = header("Idempotent-Replayed").as_deref() == Some("true");
                 let retry_after = header("Retry-After").and_then(|v| v.parse().ok());
                 let bytes = response.body().limit(16 << 20).await.map_err(|_| "dropped")?;
-                Ok(Answer { status, body: serde_json::from_slice(&bytes).unwrap_or(Value::Null), replayed, retry_after })
+                Ok(Answer { status, bytes, replayed, retry_after })
             }
             // The connection closed before the answer's head: the request may have been taken.
             Err(awc::error::SendRequestError::Connect(awc::error::ConnectError::Disconnected)) => Err("dropped"),
@@ -246,7 +295,8 @@ impl Client {
 
 async fn guest(client: &Client, stats: &RefCell<Stats>, name: &str) -> Option<(String, String)> {
     let a = client.send(stats, "POST", "/v1/auth/guest", None, &[], Some(&json!({ "name": name }))).await?;
-    (a.status == 201).then(|| (a.body["token"].as_str().unwrap_or_default().to_string(), a.body["player_id"].as_str().unwrap_or_default().to_string()))
+    let body = a.body();
+    (a.status == 201).then(|| (body["token"].as_str().unwrap_or_default().to_string(), body["player_id"].as_str().unwrap_or_default().to_string()))
 }
 
 /// One table: a client per seat, playing matches one after another until time is up.
@@ -264,11 +314,13 @@ async fn table(client: Rc<Client>, stats: Rc<RefCell<Stats>>, config: Rc<Config>
         let headers = [("Idempotency-Key", uuid::Uuid::new_v4().to_string())];
         let created = client.send(&stats, "POST", "/v1/matches", Some(&players[0].0), &headers, Some(&json!({ "game": config.game, "seats": seats }))).await;
         let Some(created) = created.filter(|a| a.status == 201) else { return };
-        let version = created.body["version"].as_i64().unwrap_or(0);
+        let body = created.body();
+        let Some(view) = created.parse::<ViewHead>() else { return };
+        let version = view.version;
         let mut t = Tracked {
-            id: created.body["id"].as_str().unwrap_or_default().to_string(),
+            id: body["id"].as_str().unwrap_or_default().to_string(),
             version,
-            last: created.body,
+            last: view,
             uncertain: false,
             acked: vec![(1, version)],
             acked_events: Vec::new(),
@@ -285,10 +337,13 @@ async fn table(client: Rc<Client>, stats: Rc<RefCell<Stats>>, config: Rc<Config>
 /// Reads the match again after a request whose answer did not move it on.
 async fn refresh(client: &Client, stats: &RefCell<Stats>, t: &mut Tracked, token: &str) -> bool {
     match client.send(stats, "GET", &format!("/v1/matches/{}", t.id), Some(token), &[], None).await {
-        Some(a) if a.status == 200 => {
-            t.see(a.body);
-            true
-        }
+        Some(a) if a.status == 200 => match a.parse::<ViewHead>() {
+            Some(view) => {
+                t.see(view);
+                true
+            }
+            None => false,
+        },
         _ => false,
     }
 }
@@ -299,23 +354,24 @@ async fn play(client: &Client, stats: &RefCell<Stats>, config: &Config, players:
     for (seat, (token, player_id)) in players.iter().enumerate().skip(1) {
         let before = t.version;
         match client.send(stats, "POST", &format!("/v1/matches/{id}/seats/{seat}/join"), Some(token), &[], None).await {
-            Some(a) if a.status == 200 => {
-                t.acked.push((before + 1, a.body["version"].as_i64().unwrap_or(0)));
-                t.see(a.body);
+            Some(a) if a.status == 200 && a.parse::<ViewHead>().is_some() => {
+                let view = a.parse::<ViewHead>().unwrap_or_default();
+                t.acked.push((before + 1, view.version));
+                t.see(view);
             }
             _ => {
                 // No answer, a 5xx, or `seat-taken` after an attempt whose answer was lost (a
                 // join carries no Idempotency-Key): the seat may be ours anyway.
                 t.unanswered += 1;
                 t.uncertain = true;
-                if !refresh(client, stats, t, token).await || t.last["seats"][seat]["player_id"].as_str() != Some(player_id.as_str()) {
+                if !refresh(client, stats, t, token).await || t.last.seats.get(seat).and_then(|s| s.player_id.as_deref()) != Some(player_id.as_str()) {
                     return false;
                 }
             }
         }
     }
     loop {
-        if t.last["phase"] == "finished" {
+        if t.last.phase == "finished" {
             stats.borrow_mut().matches_finished += 1;
             return true;
         }
@@ -323,18 +379,15 @@ async fn play(client: &Client, stats: &RefCell<Stats>, config: &Config, players:
         if Instant::now() >= deadline || out_of_budget {
             return false;
         }
-        let Some(seat) = t.last["to_act"][0].as_u64().map(|s| s as usize) else { return false };
+        let Some(&seat) = t.last.to_act.first() else { return false };
         let token = &players[seat].0;
         let legal = match client.send(stats, "GET", &format!("/v1/matches/{id}/legal-moves"), Some(token), &[], None).await {
-            Some(a) if a.status == 200 => a.body,
-            _ => return false,
+            Some(a) if a.status == 200 => a.parse::<LegalMoves>(),
+            _ => None,
         };
-        let moves = legal["moves"].as_array().cloned().unwrap_or_default();
-        if moves.is_empty() {
-            return false;
-        }
-        let command = moves[rng.below(moves.len())].clone();
-        let version = legal["version"].as_i64().unwrap_or(0);
+        let Some(mut legal) = legal.filter(|l| !l.moves.is_empty()) else { return false };
+        let command = legal.moves.swap_remove(rng.below(legal.moves.len()));
+        let version = legal.version;
         let headers = [("Idempotency-Key", uuid::Uuid::new_v4().to_string()), ("If-Match", format!("\"{version}\""))];
         let started = Instant::now();
         let answer = client.send(stats, "POST", &format!("/v1/matches/{id}/moves"), Some(token), &headers, Some(&json!({ "move": command }))).await;
@@ -347,16 +400,22 @@ async fn play(client: &Client, stats: &RefCell<Stats>, config: &Config, players:
                     s.moves += 1;
                     s.latencies_us.push(elapsed);
                 }
-                let events = a.body["events"].as_array().cloned().unwrap_or_default();
-                let seqs: Vec<i64> = events.iter().filter_map(|e| e["seq"].as_i64()).collect();
-                if let (Some(first), Some(last)) = (seqs.first(), seqs.last()) {
-                    t.acked.push((*first, *last));
+                let Some(moved) = a.parse::<MoveAnswer>() else {
+                    // Acknowledged, but unreadable: what it appended is unknown.
+                    t.unanswered += 1;
+                    t.uncertain = true;
+                    if !refresh(client, stats, t, token).await {
+                        return false;
+                    }
+                    continue;
+                };
+                if let (Some(first), Some(last)) = (moved.events.first(), moved.events.last()) {
+                    t.acked.push((first.seq, last.seq));
                 }
-                for e in &events {
-                    let text = |k: &str| e[k].as_str().unwrap_or_default().to_string();
-                    t.acked_events.push((e["seq"].as_i64().unwrap_or(0), text("type"), text("actor")));
+                for e in moved.events {
+                    t.acked_events.push((e.seq, e.kind, e.actor));
                 }
-                t.see(a.body["match"].clone());
+                t.see(moved.view);
             }
             Some(a) => {
                 *stats.borrow_mut().by_status.entry(a.status).or_default() += 1;
@@ -414,7 +473,7 @@ async fn event_log(client: &Client, stats: &RefCell<Stats>, id: &str) -> Option<
         if a.status != 200 {
             return None;
         }
-        let page = a.body["events"].as_array().cloned().unwrap_or_default();
+        let page = a.body()["events"].as_array().cloned().unwrap_or_default();
         for e in &page {
             let text = |k: &str| e[k].as_str().unwrap_or_default().to_string();
             log.push((e["seq"].as_i64().unwrap_or(0), text("type"), text("actor")));
@@ -436,8 +495,8 @@ async fn verify(client: &Client, stats: &RefCell<Stats>) -> (Checked, Vec<String
         let mut reads: Vec<(usize, Value)> = Vec::new();
         for (n, url) in client.urls.iter().enumerate() {
             match client.once(url, "GET", &format!("/v1/matches/{id}"), None, &[], None, Some(Duration::from_secs(10))).await {
-                Ok(a) if a.status == 200 => reads.push((n, a.body)),
-                Ok(a) => problems.push(format!("{id}: node {n} reads it back with {}: {}", a.status, a.body)),
+                Ok(a) if a.status == 200 => reads.push((n, a.body())),
+                Ok(a) => problems.push(format!("{id}: node {n} reads it back with {}: {}", a.status, a.body())),
                 Err(_) => c.nodes_unreachable += 1,
             }
         }
@@ -455,8 +514,8 @@ async fn verify(client: &Client, stats: &RefCell<Stats>) -> (Checked, Vec<String
         let expected_ok = if t.uncertain { version >= t.version } else { version == t.version };
         if !expected_ok {
             problems.push(format!("{id}: reads back at version {version}, clients saw {}", t.version));
-        } else if version == t.version && (now["phase"] != t.last["phase"] || now["deal_number"] != t.last["deal_number"]) {
-            problems.push(format!("{id}: reads back as {} deal {}, clients saw {} deal {}", now["phase"], now["deal_number"], t.last["phase"], t.last["deal_number"]));
+        } else if version == t.version && (now["phase"].as_str() != Some(t.last.phase.as_str()) || now["deal_number"].as_u64() != Some(t.last.deal_number)) {
+            problems.push(format!("{id}: reads back as {} deal {}, clients saw {} deal {}", now["phase"], now["deal_number"], t.last.phase, t.last.deal_number));
         }
 
         // 2. The log: whole, every acknowledged append in it exactly once, nothing else unless
@@ -508,10 +567,10 @@ async fn verify(client: &Client, stats: &RefCell<Stats>) -> (Checked, Vec<String
         if finished_deals > 0 {
             let k = finished_deals;
             let record = client.send(stats, "GET", &format!("/v1/matches/{id}/deals/{k}"), None, &[], None).await;
-            let steps = record.as_ref().and_then(|r| r.body["events"].as_array().map(Vec::len)).unwrap_or(0);
+            let steps = record.as_ref().and_then(|r| r.body()["events"].as_array().map(Vec::len)).unwrap_or(0);
             let replay = client.send(stats, "GET", &format!("/v1/matches/{id}/deals/{k}/replay?at={steps}"), None, &[], None).await;
             match (record, replay) {
-                (Some(r), Some(p)) if r.status == 200 && p.status == 200 && r.body["end"] == p.body["table"] => c.deals_replayed += 1,
+                (Some(r), Some(p)) if r.status == 200 && p.status == 200 && r.body()["end"] == p.body()["table"] => c.deals_replayed += 1,
                 _ => problems.push(format!("{id}: deal {k} does not replay to its record")),
             }
         }

@@ -55,6 +55,7 @@ async fn start_node(db_name: String, rate_limits: api::ratelimit::Limits, owns_d
         jwt_secret: JWT_SECRET.into(),
         token_ttl_secs: 3600,
         pool_size: 8,
+        db_threads: 2,
         rate_limits,
     };
     let app = api::Application::build(&settings).expect("the service starts");
