@@ -117,7 +117,11 @@ impl<J: Send + 'static> Queue<J> {
                         }
                         batch
                     };
-                    run(batch);
+                    // A panic fails this batch's requests (their answers are dropped: 500), not
+                    // the thread.
+                    if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(batch))).is_err() {
+                        tracing::error!("a database batch panicked");
+                    }
                 })
                 .expect("cannot start a database thread");
         }
