@@ -186,51 +186,50 @@ struct AppendedRows {
 }
 
 fn run_appends(pool: &PgPool, metrics: &Metrics, jobs: Vec<AppendJob>) {
-    metrics.batch("append", jobs.len());
+    let (appends, replies): (Vec<Append>, Vec<_>) = jobs.into_iter().map(|j| (j.append, j.reply)).unzip();
+    for (reply, outcome) in replies.into_iter().zip(append_together(pool, metrics, &appends)) {
+        let _ = reply.send(outcome);
+    }
+}
+
+/// Sends `appends` as one batch now and tells how each ended: all in one statement, or, when
+/// any of them collides, one statement each. (The queue calls this with what has queued up.)
+pub fn append_together(pool: &PgPool, metrics: &Metrics, appends: &[Append]) -> Vec<Result<Appended, ApiError>> {
+    metrics.batch("append", appends.len());
     let mut conn = match pool.get() {
         Ok(conn) => conn,
         Err(e) => {
             let e = ApiError::from(e);
-            for job in jobs {
-                let _ = job.reply.send(Err(e.clone()));
-            }
-            return;
+            return appends.iter().map(|_| Err(e.clone())).collect();
         }
     };
-    if jobs.len() > 1 {
-        match append_all(&mut conn, &jobs) {
-            Ok(()) => {
-                for job in jobs {
-                    let _ = job.reply.send(Ok(Appended::Done));
-                }
-                return;
-            }
+    if appends.len() > 1 {
+        match append_all(&mut conn, appends) {
+            Ok(()) => return appends.iter().map(|_| Ok(Appended::Done)).collect(),
             // Someone collided: sort it out one append at a time.
-            Err(AppendError::Conflict) => metrics.batch_fallbacks.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            Err(AppendError::Conflict) => {
+                metrics.batch_fallbacks.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
             Err(AppendError::Db(e)) => {
                 let e = ApiError::from(e);
-                for job in jobs {
-                    let _ = job.reply.send(Err(e.clone()));
-                }
-                return;
+                return appends.iter().map(|_| Err(e.clone())).collect();
             }
-        };
+        }
     }
-    for job in jobs {
-        let a = &job.append;
-        let outcome = match store::append(&mut conn, a.stream, a.expected, &a.events, a.key.as_deref(), a.answer.as_ref()) {
+    appends
+        .iter()
+        .map(|a| match store::append(&mut conn, a.stream, a.expected, &a.events, a.key.as_deref(), a.answer.as_ref()) {
             Ok(()) => Ok(Appended::Done),
             Err(AppendError::Conflict) => Ok(Appended::Conflict),
             Err(AppendError::Db(e)) => Err(ApiError::from(e)),
-        };
-        let _ = job.reply.send(outcome);
-    }
+        })
+        .collect()
 }
 
 /// Every append of the batch in one statement (so one transaction).
-fn append_all(conn: &mut store::Conn, jobs: &[AppendJob]) -> Result<(), AppendError> {
+fn append_all(conn: &mut store::Conn, appends: &[Append]) -> Result<(), AppendError> {
     let mut rows = AppendMany::default();
-    for a in jobs.iter().map(|j| &j.append) {
+    for a in appends {
         for (i, e) in a.events.iter().enumerate() {
             rows.stream.push(a.stream);
             rows.seq.push(a.expected + 1 + i as i64);

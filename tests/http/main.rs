@@ -1,6 +1,7 @@
 //! End-to-end tests: the service over HTTP against a real PostgreSQL.
 
 mod bad_input;
+mod batch;
 mod concurrency;
 mod docs;
 mod every_game;
