@@ -6,6 +6,12 @@
 //! commit for the lot. Nothing waits on purpose: a quiet service sends batches of one, a busy
 //! one sends bigger batches, which is when it pays.
 //!
+//! A batch spans several matches, which design.md rules out for the day the events table is
+//! distributed by stream (Citus): there a statement over many streams touches many shards. With
+//! `KORTBORD_DB_BATCH=1` every statement is again about one stream, as in design.md; on one
+//! database machine batching is worth more than three times the moves per second
+//! (docs/performance.md).
+//!
 //! Appends keep their meaning: each is all-or-nothing at its expected version. A batch is one
 //! statement, so it lands whole or not at all; when any append in it collides (another node
 //! took the version, a retried key was already answered) the batch falls back to one statement
@@ -28,8 +34,8 @@ use crate::metrics::Metrics;
 use crate::problem::ApiError;
 use crate::store::{self, AppendError, NewEvent, StoredAnswer, StoredEvent};
 
-/// At most this many requests share one statement.
-const MAX_BATCH: usize = 128;
+/// At most this many requests share one statement, unless configured otherwise.
+pub const MAX_BATCH: usize = 128;
 
 /// One append: `events` after version `expected` of `stream`, and where a keyed request's answer
 /// lies.
@@ -67,11 +73,12 @@ pub struct Database {
 }
 
 impl Database {
-    /// Starts `threads` database threads for reads and as many for appends.
-    pub fn start(pool: PgPool, threads: usize, metrics: Arc<Metrics>) -> Database {
+    /// Starts `threads` database threads for reads and as many for appends, each sending at
+    /// most `max_batch` requests in one statement (1: one stream per statement).
+    pub fn start(pool: PgPool, threads: usize, max_batch: usize, metrics: Arc<Metrics>) -> Database {
         let (p, m) = (pool.clone(), metrics.clone());
-        let reads = Queue::start("db-read", threads, move |jobs: Vec<ReadJob>| run_reads(&p, &m, jobs));
-        let appends = Queue::start("db-append", threads, move |jobs: Vec<AppendJob>| run_appends(&pool, &metrics, jobs));
+        let reads = Queue::start("db-read", threads, max_batch, move |jobs: Vec<ReadJob>| run_reads(&p, &m, jobs));
+        let appends = Queue::start("db-append", threads, max_batch, move |jobs: Vec<AppendJob>| run_appends(&pool, &metrics, jobs));
         Database { reads, appends }
     }
 
@@ -89,13 +96,13 @@ impl Database {
     }
 }
 
-/// A queue drained by a few threads, each taking everything waiting (up to `MAX_BATCH`).
+/// A queue drained by a few threads, each taking everything waiting (up to `max_batch`).
 struct Queue<J> {
     sender: mpsc::Sender<J>,
 }
 
 impl<J: Send + 'static> Queue<J> {
-    fn start(name: &str, threads: usize, run: impl Fn(Vec<J>) + Send + Sync + 'static) -> Queue<J> {
+    fn start(name: &str, threads: usize, max_batch: usize, run: impl Fn(Vec<J>) + Send + Sync + 'static) -> Queue<J> {
         let (sender, receiver) = mpsc::channel::<J>();
         let receiver = Arc::new(Mutex::new(receiver));
         let run = Arc::new(run);
@@ -109,7 +116,7 @@ impl<J: Send + 'static> Queue<J> {
                         // Every sender gone: the service is shutting down.
                         let Ok(first) = receiver.recv() else { return };
                         let mut batch = vec![first];
-                        while batch.len() < MAX_BATCH {
+                        while batch.len() < max_batch {
                             match receiver.try_recv() {
                                 Ok(job) => batch.push(job),
                                 Err(_) => break,
@@ -153,11 +160,27 @@ struct ReadRow {
 
 fn run_reads(pool: &PgPool, metrics: &Metrics, jobs: Vec<ReadJob>) {
     metrics.batch("read", jobs.len());
-    let result = pool.get().map_err(ApiError::from).and_then(|mut conn| {
-        ReadNewer { streams: jobs.iter().map(|j| j.stream).collect(), since: jobs.iter().map(|j| j.since).collect(), _rows: std::marker::PhantomData }
-            .load::<ReadRow>(&mut conn)
-            .map_err(ApiError::from)
-    });
+    let mut conn = match pool.get() {
+        Ok(conn) => conn,
+        Err(e) => {
+            let e = ApiError::from(e);
+            for job in jobs {
+                let _ = job.reply.send(Err(e.clone()));
+            }
+            return;
+        }
+    };
+    if let [job] = jobs.as_slice() {
+        // Alone: the plain read of one stream.
+        let events = store::read(&mut conn, job.stream, job.since, i64::MAX).map_err(ApiError::from);
+        if let Some(job) = jobs.into_iter().next() {
+            let _ = job.reply.send(events);
+        }
+        return;
+    }
+    let result = ReadNewer { streams: jobs.iter().map(|j| j.stream).collect(), since: jobs.iter().map(|j| j.since).collect(), _rows: std::marker::PhantomData }
+        .load::<ReadRow>(&mut conn)
+        .map_err(ApiError::from);
     match result {
         Ok(rows) => {
             let mut per_job: Vec<Vec<StoredEvent>> = jobs.iter().map(|_| Vec::new()).collect();

@@ -13,12 +13,14 @@ pub struct Settings {
     pub pool_size: u32,
     /// Database threads for batched reads, and as many for batched appends (`batch.rs`).
     pub db_threads: usize,
+    /// At most this many requests in one statement; 1 keeps every statement to one stream.
+    pub db_batch: usize,
     pub rate_limits: crate::ratelimit::Limits,
 }
 
 impl Settings {
     /// Reads `HOST`, `PORT`, `DATABASE_URL`, `KORTBORD_DB_NAME`, `KORTBORD_JWT_SECRET`,
-    /// `KORTBORD_TOKEN_TTL_SECS`, `KORTBORD_DB_POOL` and `KORTBORD_DB_THREADS`. A missing secret gets a random one
+    /// `KORTBORD_TOKEN_TTL_SECS`, `KORTBORD_DB_POOL`, `KORTBORD_DB_THREADS` and `KORTBORD_DB_BATCH`. A missing secret gets a random one
     /// with a warning: fine for a laptop, wrong for a deployment with several nodes.
     pub fn from_env() -> Result<Settings, String> {
         let port = match env::var("PORT") {
@@ -48,6 +50,7 @@ impl Settings {
             .unwrap_or(7 * 24 * 3600);
         let pool_size = env::var("KORTBORD_DB_POOL").ok().and_then(|v| v.parse().ok()).unwrap_or(16);
         let db_threads = env::var("KORTBORD_DB_THREADS").ok().and_then(|v| v.parse().ok()).filter(|n| *n > 0).unwrap_or(2);
+        let db_batch = env::var("KORTBORD_DB_BATCH").ok().and_then(|v| v.parse().ok()).filter(|n| *n > 0).unwrap_or(crate::batch::MAX_BATCH);
         let mut rate_limits = crate::ratelimit::Limits::default();
         let rate = |name: &str| env::var(name).ok().and_then(|v| v.parse::<f64>().ok()).filter(|r| *r > 0.0);
         if let Some(r) = rate("KORTBORD_MOVES_PER_SEC") {
@@ -64,6 +67,7 @@ impl Settings {
             token_ttl_secs,
             pool_size,
             db_threads,
+            db_batch,
             rate_limits,
         })
     }

@@ -53,7 +53,7 @@ impl Application {
         let port = listener.local_addr().map_err(|e| e.to_string())?.port();
         let metrics = std::sync::Arc::new(metrics::Metrics::default());
         let state = web::Data::new(AppState {
-            db: batch::Database::start(pool.clone(), settings.db_threads, metrics.clone()),
+            db: batch::Database::start(pool.clone(), settings.db_threads, settings.db_batch, metrics.clone()),
             pool,
             cache: MatchCache::new(10_000),
             metrics,

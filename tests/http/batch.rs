@@ -88,7 +88,7 @@ async fn batched_reads_give_each_request_its_own_events() {
     let (a, b) = (Uuid::new_v4(), Uuid::new_v4());
     let done = append_together(&pool, &metrics, &[append(a, 0, &[1, 2, 3]), append(b, 0, &[7])]);
     assert_eq!(outcomes(done), [Appended::Done, Appended::Done]);
-    let db = api::batch::Database::start(pool, 1, metrics);
+    let db = api::batch::Database::start(pool, 1, api::batch::MAX_BATCH, metrics);
     let seqs = |events: Vec<store::StoredEvent>| events.iter().map(|e| e.seq).collect::<Vec<_>>();
     // Sent at once, so they share statements as the database thread finds them queued.
     let (r1, r2, r3, r4, r5) = futures_util::future::join5(db.read(a, 0), db.read(a, 2), db.read(b, 0), db.read(b, 1), db.read(Uuid::new_v4(), 0)).await;

@@ -56,6 +56,7 @@ async fn start_node(db_name: String, rate_limits: api::ratelimit::Limits, owns_d
         token_ttl_secs: 3600,
         pool_size: 8,
         db_threads: 2,
+        db_batch: api::batch::MAX_BATCH,
         rate_limits,
     };
     let app = api::Application::build(&settings).expect("the service starts");
