@@ -2,6 +2,7 @@
 
 use crate::game::{erase, Game};
 
+pub mod fyrmanswhist;
 pub mod plump;
 pub mod polskt_pass;
 pub mod spader;
@@ -15,5 +16,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(polskt_pass::PolsktPass),
         erase(svangknack::Svangknack),
         erase(tarot::Tarot),
+        erase(fyrmanswhist::Fyrmanswhist),
     ]
 }

@@ -1,0 +1,2116 @@
+//! Fyrmanswhist: four players in two fixed sides, and never any trumps.
+//!
+//! After the deal every player secretly puts one card of their hand at the bottom of the closed
+//! hand: black asks for pass (a misère deal, take as few tricks as you can), red for spel (take
+//! as many as you can). The bottom cards are then shown from forehand, one at a time, until the
+//! first red one: its owner is the declarer and the deal is spel; four black cards make it pass.
+//! Only the side that wins a deal scores, and the first side to the target (13) wins the match.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+
+use crate::cards::{decks, is_permutation, take_card, Card, Suit};
+use crate::game::{OptionDoc, Outcome, Rules, SetupError, Status, Viewer};
+use crate::rules::{self, core, RuleViolation, Rulebook, ScoreTerm, Text};
+use crate::seat::{Direction, Seat, Table};
+use crate::simulate::Rng;
+use crate::trick::{self, Trick, WinReason};
+
+pub struct Fyrmanswhist;
+
+const SEATS: usize = 4;
+const TABLE: Table = Table { seats: SEATS, direction: Direction::Clockwise };
+const TRICKS: u8 = 13;
+/// A side's first six tricks earn nothing: a deal is won with seven.
+const BOOK: u8 = 6;
+pub const DEFAULT_TARGET: i64 = 13;
+
+/// Rule ids, written out in full so that a grep for an id finds both its text and its uses.
+pub mod rule {
+    pub const PLAYERS: &str = "fyrmanswhist.deal.players";
+    pub const THIRTEEN_CARDS: &str = "fyrmanswhist.deal.thirteen-cards";
+    pub const NO_TRUMPS: &str = "fyrmanswhist.deal.no-trumps";
+
+    pub const BOTTOM_CHOOSE: &str = "fyrmanswhist.bottom.choose";
+    pub const BOTTOM_BLACK: &str = "fyrmanswhist.bottom.black-pass";
+    pub const BOTTOM_RED: &str = "fyrmanswhist.bottom.red-spel";
+
+    pub const SHOW_IN_TURN: &str = "fyrmanswhist.show.in-turn";
+    pub const SHOW_FIRST_RED: &str = "fyrmanswhist.show.first-red";
+    pub const SHOW_ALL_BLACK: &str = "fyrmanswhist.show.all-black";
+    pub const DECLARER: &str = "fyrmanswhist.show.declarer";
+
+    pub const LEAD_SPEL: &str = "fyrmanswhist.play.first-lead-spel";
+    pub const LEAD_PASS: &str = "fyrmanswhist.play.first-lead-pass";
+    pub const FOLLOW_SUIT: &str = "fyrmanswhist.play.follow-suit";
+    pub const VOID: &str = "fyrmanswhist.play.void";
+    pub const TRICK_WINNER: &str = "fyrmanswhist.play.trick-winner";
+    pub const WINNER_LEADS: &str = "fyrmanswhist.play.winner-leads";
+
+    pub const SPEL_WON: &str = "fyrmanswhist.score.spel-won";
+    pub const SPEL_DEFEATED: &str = "fyrmanswhist.score.spel-defeated";
+    pub const PASS: &str = "fyrmanswhist.score.pass";
+    pub const LOSER_NOTHING: &str = "fyrmanswhist.score.loser-nothing";
+
+    pub const TARGET: &str = "fyrmanswhist.end.target";
+
+    pub const SIMULTANEOUS_REVEAL: &str = "fyrmanswhist.variant.simultaneous-reveal";
+    pub const OPTION_TARGET: &str = "fyrmanswhist.variant.target";
+
+    pub const PARTNERSHIPS: &str = "fyrmanswhist.house.partnerships";
+    pub const DEALER: &str = "fyrmanswhist.house.dealer";
+    pub const ONE_AT_A_TIME: &str = "fyrmanswhist.house.one-at-a-time";
+    pub const CHOOSE_TOGETHER: &str = "fyrmanswhist.house.choose-together";
+    pub const CHOICE_FINAL: &str = "fyrmanswhist.house.choice-final";
+    pub const ONE_COLOUR: &str = "fyrmanswhist.house.one-colour-hand";
+    pub const SHOWING_AUTOMATIC: &str = "fyrmanswhist.house.showing-automatic";
+    pub const SHOWN_PUBLIC: &str = "fyrmanswhist.house.shown-card-public";
+    pub const UNSHOWN_SECRET: &str = "fyrmanswhist.house.unshown-secret";
+    pub const SIMULTANEOUS_DECLARER: &str = "fyrmanswhist.house.simultaneous-declarer";
+    pub const TARGET_REACHED: &str = "fyrmanswhist.house.target-reached";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Options, commands, events
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Options {
+    /// The text's variant: everyone shows the bottom card at once instead of in turn.
+    pub simultaneous_reveal: bool,
+    /// The score that wins the match ("13, or whatever was agreed").
+    pub target: i64,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { simultaneous_reveal: false, target: DEFAULT_TARGET }
+    }
+}
+
+/// What a deal is played as, and what a bottom card asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Contract {
+    /// Take as many tricks as possible; a red bottom card asks for it.
+    Spel,
+    /// Take as few tricks as possible (misère); a black bottom card asks for it.
+    Pass,
+}
+
+impl Contract {
+    pub fn asked_by(card: Card) -> Contract {
+        match card.suit() {
+            Some(Suit::Hearts | Suit::Diamonds) => Contract::Spel,
+            _ => Contract::Pass,
+        }
+    }
+
+    /// Both languages use the Swedish words: they are the game's own terms.
+    pub fn name(self) -> &'static str {
+        match self {
+            Contract::Spel => "spel",
+            Contract::Pass => "pass",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Command {
+    /// Put this card of one's own hand at the bottom of the closed hand: black for pass, red
+    /// for spel.
+    ChooseBottomCard { card: Card },
+    Play { card: Card },
+}
+
+/// One card played to a trick.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Play {
+    pub seat: Seat,
+    pub card: Card,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// Everything a deal starts from, so that it can be replayed and explained on its own.
+    DealStarted {
+        deal_number: u32,
+        dealer: Seat,
+        forehand: Seat,
+        /// The pack as it was dealt, top card first.
+        deck: Vec<Card>,
+        /// Every seat's hand, sorted by suit and rank.
+        hands: [Vec<Card>; SEATS],
+        /// Side scores before this deal (side 0 is seats 0 and 2).
+        scores: [i64; 2],
+        /// The match's options, which this deal is played under.
+        options: Options,
+    },
+    /// Which card it is, only the chooser ever sees: for everyone else, the record included, it
+    /// is `null`. A card that is shown is shown by [`Event::BottomCardShown`].
+    BottomCardChosen { seat: Seat, card: Card },
+    BottomCardShown { seat: Seat, card: Card, wants: Contract },
+    BiddingEnded {
+        contract: Contract,
+        /// The player who showed the red card that made it spel; `null` in pass.
+        declarer: Option<Seat>,
+        declaring_side: Option<usize>,
+        first_lead: Seat,
+        /// Seats whose bottom cards were never shown: they stay secret for ever.
+        not_shown: Vec<Seat>,
+        /// The rule that settled the contract.
+        rule: String,
+    },
+    CardPlayed { seat: Seat, card: Card, trick_number: u8 },
+    TrickWon { trick_number: u8, winner: Seat, card: Card, reason: WinReason, plays: Vec<Play> },
+    DealScored {
+        deal_number: u32,
+        contract: Contract,
+        declarer: Option<Seat>,
+        declaring_side: Option<usize>,
+        tricks_taken: [u8; SEATS],
+        side_tricks: [u8; 2],
+        /// The one side that scores: seven tricks or more in spel, fewer than seven in pass.
+        winning_side: usize,
+        /// The deal's score, by side, term by term.
+        terms: Vec<ScoreTerm>,
+        points: [i64; 2],
+        /// Side scores after this deal.
+        scores: [i64; 2],
+    },
+    MatchEnded { side: usize, winners: Vec<Seat>, scores: [i64; 2], target: i64, explanation: Text },
+}
+
+// ---------------------------------------------------------------------------------------------
+// State
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Everyone picks a bottom card; the showing follows the last pick in the same decision.
+    Choosing,
+    Playing,
+    Over,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct WonTrick {
+    pub number: u8,
+    pub leader: Seat,
+    pub plays: Vec<Play>,
+    pub winner: Seat,
+    pub card: Card,
+    pub reason: WinReason,
+}
+
+#[derive(Clone, Debug)]
+struct Deal {
+    number: u32,
+    dealer: Seat,
+    deck: Vec<Card>,
+    hands: [Vec<Card>; SEATS],
+    /// Taken from the deal's own record, so a deal replayed on its own keeps its way of showing.
+    simultaneous: bool,
+    bottom: [Option<Card>; SEATS],
+    shown: [Option<Card>; SEATS],
+    contract: Option<Contract>,
+    declarer: Option<Seat>,
+    first_lead: Option<Seat>,
+    phase: Phase,
+    trick: Trick,
+    tricks: Vec<WonTrick>,
+    tricks_taken: [u8; SEATS],
+}
+
+/// The running account that `check_invariants` holds the scores to.
+#[derive(Clone, Debug, Default)]
+struct Books {
+    opened: bool,
+    points: [i64; 2],
+}
+
+#[derive(Clone, Debug)]
+pub struct State {
+    options: Options,
+    deal_number: u32,
+    next_dealer: Seat,
+    scores: [i64; 2],
+    books: Books,
+    deal: Option<Deal>,
+    winning_side: Option<usize>,
+    outcome: Option<Outcome>,
+}
+
+fn side_of(seat: Seat) -> usize {
+    TABLE.side(seat)
+}
+
+fn seats_of(side: usize) -> [Seat; 2] {
+    [side, side + 2]
+}
+
+fn rank_of(card: Card) -> u8 {
+    card.rank().map_or(0, |r| r.value())
+}
+
+fn sorted(mut hand: Vec<Card>) -> Vec<Card> {
+    hand.sort_by_key(|c| (c.suit(), c.rank()));
+    hand
+}
+
+fn side_text(side: usize) -> (String, String) {
+    let [a, b] = seats_of(side);
+    (format!("lag {side} (plats {a} och {b})"), format!("side {side} (seats {a} and {b})"))
+}
+
+impl Deal {
+    fn is_live(&self) -> bool {
+        self.phase != Phase::Over
+    }
+
+    fn forehand(&self) -> Seat {
+        TABLE.forehand(self.dealer)
+    }
+
+    fn to_act(&self) -> Vec<Seat> {
+        match self.phase {
+            Phase::Choosing => (0..SEATS).filter(|&s| self.bottom[s].is_none()).collect(),
+            Phase::Playing => vec![self.trick.next_to_play(&TABLE)],
+            Phase::Over => Vec::new(),
+        }
+    }
+
+    fn phase_name(&self) -> &'static str {
+        match self.phase {
+            Phase::Choosing => "choosing-bottom-cards",
+            Phase::Playing => "playing",
+            Phase::Over => "deal-over",
+        }
+    }
+
+    fn declaring_side(&self) -> Option<usize> {
+        self.declarer.map(side_of)
+    }
+
+    /// A shown bottom card while its owner still holds it: public knowledge about a hand.
+    fn shown_in_hand(&self) -> [Option<Card>; SEATS] {
+        std::array::from_fn(|s| self.shown[s].filter(|c| self.hands[s].contains(c)))
+    }
+
+    fn side_tricks(&self) -> [u8; 2] {
+        let t = self.tricks_taken;
+        [t[0] + t[2], t[1] + t[3]]
+    }
+}
+
+impl State {
+    fn live(&self) -> Option<&Deal> {
+        self.deal.as_ref().filter(|d| d.is_live() && self.outcome.is_none())
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rules that are pure functions, kept apart so tests can reach them directly
+
+/// The showing of the bottom cards: the seats that show, in order from forehand, and the
+/// declarer (`None` for pass). One at a time, the showing stops at the first red card; all at
+/// once, every card is shown and the first red one counted from forehand declares (house rule).
+pub fn show(forehand: Seat, bottom: &[Card; SEATS], simultaneous: bool) -> (Vec<Seat>, Option<Seat>) {
+    let order = TABLE.order_from(forehand);
+    let declarer = order.iter().copied().find(|&s| Contract::asked_by(bottom[s]) == Contract::Spel);
+    let shown = match declarer {
+        Some(d) if !simultaneous => order.iter().copied().take_while(|&s| s != d).chain([d]).collect(),
+        _ => order,
+    };
+    (shown, declarer)
+}
+
+/// Who leads to the first trick: the declarer's left in spel, forehand in pass.
+pub fn first_lead(forehand: Seat, declarer: Option<Seat>) -> Seat {
+    declarer.map_or(forehand, |d| TABLE.next(d))
+}
+
+/// The deal's winning side and its score terms by side: only the winner scores, but the loser
+/// gets a zero term saying why.
+pub fn score_terms(contract: Contract, declaring_side: Option<usize>, side_tricks: [u8; 2]) -> (usize, Vec<ScoreTerm>) {
+    let (winner, points, rule, sv, en) = match (contract, declaring_side) {
+        (Contract::Spel, Some(d)) if side_tricks[d] > BOOK => {
+            let t = side_tricks[d];
+            let p = i64::from(t - BOOK);
+            let (who_sv, who_en) = side_text(d);
+            (
+                d,
+                p,
+                rule::SPEL_WON,
+                format!("Spelförarens {who_sv} tog {t} stick i spel: {t} − 6 = {p} poäng, en per trick."),
+                format!("The declarer's {who_en} took {t} tricks in spel: {t} − 6 = {p} points, one per odd trick."),
+            )
+        }
+        (Contract::Spel, Some(d)) => {
+            let o = 1 - d;
+            let t = side_tricks[o];
+            let p = 2 * i64::from(t - BOOK);
+            let (who_sv, who_en) = side_text(o);
+            (
+                o,
+                p,
+                rule::SPEL_DEFEATED,
+                format!("Motspelarna, {who_sv}, tog {t} stick mot spelet: 2 × ({t} − 6) = {p} poäng."),
+                format!("The opponents, {who_en}, took {t} tricks against the spel: 2 × ({t} − 6) = {p} points."),
+            )
+        }
+        _ => {
+            let w = if side_tricks[0] < side_tricks[1] { 0 } else { 1 };
+            let t = side_tricks[w];
+            let p = i64::from(BOOK + 1 - t);
+            let (who_sv, who_en) = side_text(w);
+            (
+                w,
+                p,
+                rule::PASS,
+                format!("Det blev pass och {who_sv} tog bara {t} stick: 7 − {t} = {p} poäng, en per stick under sju."),
+                format!("The deal was pass and {who_en} took only {t} tricks: 7 − {t} = {p} points, one per trick under seven."),
+            )
+        }
+    };
+    let loser = 1 - winner;
+    let [a, b] = seats_of(loser);
+    let t = side_tricks[loser];
+    let terms = vec![
+        ScoreTerm::new(winner, points, rule, sv, en),
+        ScoreTerm::new(
+            loser,
+            0,
+            rule::LOSER_NOTHING,
+            format!("Lag {loser} (plats {a} och {b}) tog {t} stick och förlorade given i {}: inga poäng.", contract.name()),
+            format!("Side {loser} (seats {a} and {b}) took {t} tricks and lost the deal in {}: no points.", contract.name()),
+        ),
+    ];
+    (winner, terms)
+}
+
+fn check_play(deal: &Deal, seat: Seat, card: Card) -> Result<(), RuleViolation> {
+    let hand = &deal.hands[seat];
+    if !hand.contains(&card) {
+        return Err(RuleViolation::card_not_held(card));
+    }
+    if let Some(led) = deal.trick.led_suit() {
+        if !card.is_suit(led) && hand.iter().any(|c| c.is_suit(led)) {
+            return Err(RuleViolation::new(
+                rule::FOLLOW_SUIT,
+                format!("Du lade {card} men har {} på handen och måste bekänna färg.", led.name_sv()),
+                format!("You played {card} but hold {} and must follow suit.", led.name_en()),
+            ));
+        }
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decisions
+
+fn decide_choose(deal: &Deal, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
+    if deal.phase != Phase::Choosing {
+        return Err(RuleViolation::wrong_phase(
+            "bottenkorten är redan valda och visade, nu spelas korten",
+            "the bottom cards have been chosen and shown, and the cards are being played",
+        ));
+    }
+    if deal.bottom[seat].is_some() {
+        return Err(RuleViolation::new(
+            rule::CHOICE_FINAL,
+            "Du har redan valt ditt bottenkort, och det kan inte bytas.",
+            "You have already chosen your bottom card, and it cannot be changed.",
+        ));
+    }
+    if !deal.hands[seat].contains(&card) {
+        return Err(RuleViolation::card_not_held(card));
+    }
+    let mut events = vec![Event::BottomCardChosen { seat, card }];
+    let mut bottom = deal.bottom;
+    bottom[seat] = Some(card);
+    let [Some(a), Some(b), Some(c), Some(d)] = bottom else { return Ok(events) };
+    let bottom = [a, b, c, d];
+    let forehand = deal.forehand();
+    let (shown, declarer) = show(forehand, &bottom, deal.simultaneous);
+    events.extend(shown.iter().map(|&s| Event::BottomCardShown {
+        seat: s,
+        card: bottom[s],
+        wants: Contract::asked_by(bottom[s]),
+    }));
+    let rule = match declarer {
+        None => rule::SHOW_ALL_BLACK,
+        Some(_) if deal.simultaneous => rule::SIMULTANEOUS_DECLARER,
+        Some(_) => rule::SHOW_FIRST_RED,
+    };
+    events.push(Event::BiddingEnded {
+        contract: if declarer.is_some() { Contract::Spel } else { Contract::Pass },
+        declarer,
+        declaring_side: declarer.map(side_of),
+        first_lead: first_lead(forehand, declarer),
+        not_shown: TABLE.order_from(forehand).into_iter().filter(|s| !shown.contains(s)).collect(),
+        rule: rule.to_string(),
+    });
+    Ok(events)
+}
+
+fn decide_play(state: &State, deal: &Deal, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
+    if deal.phase != Phase::Playing {
+        return Err(RuleViolation::wrong_phase(
+            "alla har inte valt bottenkort än; korten spelas när bottenkorten är visade",
+            "not everyone has chosen a bottom card yet; the cards are played once the bottom cards are shown",
+        ));
+    }
+    if deal.trick.next_to_play(&TABLE) != seat {
+        return Err(RuleViolation::not_your_turn(seat));
+    }
+    check_play(deal, seat, card)?;
+    let trick_number = deal.tricks.len() as u8 + 1;
+    let mut events = vec![Event::CardPlayed { seat, card, trick_number }];
+    let mut trick = deal.trick.clone();
+    trick.plays.push((seat, card));
+    if !trick.is_complete(SEATS) {
+        return Ok(events);
+    }
+    let (winner, winning, reason) = trick::winner(&trick, None);
+    events.push(Event::TrickWon {
+        trick_number,
+        winner,
+        card: winning,
+        reason,
+        plays: trick.plays.iter().map(|&(seat, card)| Play { seat, card }).collect(),
+    });
+    if trick_number == TRICKS {
+        let mut taken = deal.tricks_taken;
+        taken[winner] += 1;
+        events.extend(score_deal(state, deal, taken));
+    }
+    Ok(events)
+}
+
+fn score_deal(state: &State, deal: &Deal, tricks_taken: [u8; SEATS]) -> Vec<Event> {
+    let contract = deal.contract.expect("a deal is played only once its contract is settled");
+    let side_tricks = [tricks_taken[0] + tricks_taken[2], tricks_taken[1] + tricks_taken[3]];
+    let declaring_side = deal.declaring_side();
+    let (winning_side, terms) = score_terms(contract, declaring_side, side_tricks);
+    let mut points = [0i64; 2];
+    for t in &terms {
+        points[t.to] += t.points;
+    }
+    let scores = [state.scores[0] + points[0], state.scores[1] + points[1]];
+    let mut events = vec![Event::DealScored {
+        deal_number: deal.number,
+        contract,
+        declarer: deal.declarer,
+        declaring_side,
+        tricks_taken,
+        side_tricks,
+        winning_side,
+        terms,
+        points,
+        scores,
+    }];
+    let target = state.options.target;
+    // Only the winning side scores, so it is the only one that can have reached the target.
+    if scores[winning_side] >= target {
+        let side = winning_side;
+        let [a, b] = seats_of(side);
+        let (won, lost) = (scores[side], scores[1 - side]);
+        events.push(Event::MatchEnded {
+            side,
+            winners: vec![a, b],
+            scores,
+            target,
+            explanation: Text::new(
+                format!("Lag {side} (plats {a} och {b}) nådde {won} poäng, minst målet {target}, och vann partiet; det andra laget hade {lost}."),
+                format!("Side {side} (seats {a} and {b}) reached {won} points, at least the target of {target}, and won the match; the other side had {lost}."),
+            ),
+        });
+    }
+    events
+}
+
+// ---------------------------------------------------------------------------------------------
+// The bot
+
+/// A rough count of the tricks a hand takes on its own without trumps: aces, guarded kings and
+/// queens, and the length of a suit headed by the ace or king.
+fn estimate_tricks(hand: &[Card]) -> f64 {
+    let mut tricks = 0.0;
+    for suit in Suit::ALL {
+        let ranks: Vec<u8> = hand.iter().filter(|c| c.is_suit(suit)).map(|&c| rank_of(c)).collect();
+        let n = ranks.len();
+        let has = |r: u8| ranks.contains(&r);
+        if has(14) {
+            tricks += 1.0;
+        }
+        if has(13) && n >= 2 {
+            tricks += if has(14) { 0.9 } else { 0.6 };
+        }
+        if has(12) && n >= 3 {
+            tricks += 0.4;
+        }
+        if n >= 5 && (has(14) || has(13)) {
+            tricks += (n - 4) as f64 * 0.6;
+        }
+    }
+    tricks
+}
+
+fn bot_bottom_card(hand: &[Card], rng: &mut Rng) -> Card {
+    if rng.below(6) == 0 {
+        return hand[rng.below(hand.len())];
+    }
+    // An average hand holds about a quarter of the table's 13 tricks; ask for spel above that.
+    let threshold = 3.0 + 0.5 * rng.below(3) as f64;
+    let want = if estimate_tricks(hand) >= threshold { Contract::Spel } else { Contract::Pass };
+    // The lowest card of the colour gives the least away once it is shown.
+    let lowest = |c: Contract| {
+        hand.iter().copied().filter(|&x| Contract::asked_by(x) == c).min_by_key(|&x| (rank_of(x), x.suit()))
+    };
+    let other = if want == Contract::Spel { Contract::Pass } else { Contract::Spel };
+    lowest(want).or_else(|| lowest(other)).expect("a player chooses from a full hand")
+}
+
+fn bot_play(deal: &Deal, seat: Seat, rng: &mut Rng) -> Card {
+    let legal = trick::distinct(trick::follow_suit(&deal.hands[seat], &deal.trick));
+    if legal.len() == 1 || rng.below(5) == 0 {
+        return legal[rng.below(legal.len())];
+    }
+    let by_rank = |c: &Card| (rank_of(*c), c.suit());
+    let highest = |cards: &[Card]| cards.iter().copied().max_by_key(by_rank);
+    let lowest = |cards: &[Card]| cards.iter().copied().min_by_key(by_rank);
+    let (high, low) = (highest(&legal).expect("legal"), lowest(&legal).expect("legal"));
+    // In spel both sides want tricks; in pass both sides want to lose them.
+    let wants_tricks = deal.contract == Some(Contract::Spel);
+    let Some(led) = deal.trick.led_suit() else {
+        return if wants_tricks { high } else { low };
+    };
+    if !legal.iter().any(|c| c.is_suit(led)) {
+        // A discard never wins: shed what is least (spel) or most (pass) likely to win later.
+        return if wants_tricks { low } else { high };
+    }
+    let (best_seat, best) = deal
+        .trick
+        .plays
+        .iter()
+        .filter(|(_, c)| c.is_suit(led))
+        .max_by_key(|(_, c)| rank_of(*c))
+        .copied()
+        .expect("the lead is of the suit led");
+    let last = deal.trick.plays.len() == SEATS - 1;
+    let over: Vec<Card> = legal.iter().copied().filter(|&c| rank_of(c) > rank_of(best)).collect();
+    let under: Vec<Card> = legal.iter().copied().filter(|&c| rank_of(c) < rank_of(best)).collect();
+    if wants_tricks {
+        if side_of(best_seat) == side_of(seat) || over.is_empty() {
+            low
+        } else if last {
+            lowest(&over).expect("not empty")
+        } else {
+            high
+        }
+    } else if let Some(duck) = highest(&under) {
+        duck
+    } else if last {
+        high
+    } else {
+        low
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rulebook
+
+fn rulebook() -> Rulebook {
+    Rulebook {
+        game: "fyrmanswhist",
+        sections: vec![
+            core::section(),
+            rules::section(
+                "fyrmanswhist.deal",
+                "Spelare och giv",
+                "Players and the deal",
+                &[
+                    (rule::PLAYERS, "Fyra spelare i två lag om två; partnerna sitter mitt emot varandra och håller ihop hela partiet.", "Four players in two sides of two; partners sit opposite each other and stay together for the whole match."),
+                    (rule::THIRTEEN_CARDS, "En vanlig kortlek med 52 kort delas ut helt, 13 kort till var och en.", "An ordinary pack of 52 cards is dealt out in full, 13 cards to each player."),
+                    (rule::NO_TRUMPS, "Det finns aldrig någon trumf i fyrmanswhist.", "Fyrmanswhist never has a trump suit."),
+                ],
+            ),
+            rules::section(
+                "fyrmanswhist.bottom",
+                "Bottenkortet",
+                "The bottom card",
+                &[
+                    (rule::BOTTOM_CHOOSE, "När korten är sedda väljer var och en ett kort ur sin hand och lägger det underst i den hopslagna handen, utan att någon annan ser vilket.", "Once the cards have been looked at, each player picks one card of their hand and puts it at the bottom of the closed-up hand, without anyone else seeing which."),
+                    (rule::BOTTOM_BLACK, "Ett svart bottenkort (klöver eller spader) säger att man vill ha pass: ett misärspel där man försöker ta så få stick som möjligt.", "A black bottom card (clubs or spades) says the player wants pass: a misère deal in which everyone tries to take as few tricks as possible."),
+                    (rule::BOTTOM_RED, "Ett rött bottenkort (hjärter eller ruter) säger att man vill ha spel, där man försöker ta så många stick som möjligt.", "A red bottom card (hearts or diamonds) says the player wants spel, in which everyone tries to take as many tricks as possible."),
+                ],
+            ),
+            rules::section(
+                "fyrmanswhist.show",
+                "Visning av bottenkorten",
+                "Showing the bottom cards",
+                &[
+                    (rule::SHOW_IN_TURN, "När alla har valt visar spelarna sina bottenkort ett i taget, först förhand (spelaren till vänster om given) och sedan medsols.", "When everyone has chosen, the players show their bottom cards one at a time, forehand (the player on the dealer's left) first and then clockwise."),
+                    (rule::SHOW_FIRST_RED, "Så snart ett rött kort visas blir det spel och visningen avbryts; de som ännu inte visat sitt kort behöver aldrig göra det.", "As soon as a red card is shown the deal is spel and the showing stops; those who have not shown their card yet never do."),
+                    (rule::SHOW_ALL_BLACK, "Visar alla fyra svarta kort blir det pass, och given har ingen spelförare.", "If all four show black cards the deal is pass, with no declarer."),
+                    (rule::DECLARER, "Den som visade rött blir spelförare; spelföraren och partnern spelar mot det andra laget, motspelarna.", "The player who showed red becomes the declarer; declarer and partner play against the other side, the opponents."),
+                ],
+            ),
+            rules::section(
+                "fyrmanswhist.play",
+                "Spelet",
+                "Play",
+                &[
+                    (rule::LEAD_SPEL, "I spel spelar spelaren till vänster om spelföraren ut till första sticket.", "In spel the player on the declarer's left leads to the first trick."),
+                    (rule::LEAD_PASS, "I pass spelar förhand ut till första sticket.", "In pass forehand leads to the first trick."),
+                    (rule::FOLLOW_SUIT, "Man måste bekänna färg: har man kort i den utspelade färgen ska man lägga ett sådant.", "You must follow suit: if you hold a card of the suit led, you play one."),
+                    (rule::VOID, "Den som saknar utspelad färg får lägga vilket kort som helst, men det kan inte ta sticket.", "A player without the suit led may play any card, but it cannot win the trick."),
+                    (rule::TRICK_WINNER, "Högsta kortet i utspelad färg tar sticket; ess är högst och tvåan lägst.", "The highest card of the suit led takes the trick; aces are high and twos low."),
+                    (rule::WINNER_LEADS, "Den som tog sticket spelar ut till nästa.", "Whoever took a trick leads to the next one."),
+                ],
+            ),
+            rules::section(
+                "fyrmanswhist.score",
+                "Poäng",
+                "Scoring",
+                &[
+                    (rule::SPEL_WON, "Tar spelförarens lag minst sju stick i spel vinner det given och får en poäng per trick, alltså per stick utöver de första sex: nio stick ger tre poäng.", "If the declarer's side takes at least seven tricks in spel it wins the deal and scores one point per odd trick, that is per trick beyond the first six: nine tricks give three points."),
+                    (rule::SPEL_DEFEATED, "Tar motspelarna minst sju stick i spel vinner de given och får två poäng per stick utöver sex.", "If the opponents take at least seven tricks in spel they win the deal and score two points for each trick beyond six."),
+                    (rule::PASS, "I pass vinner laget som tar färre stick och får en poäng per stick under sju: fyra stick ger tre poäng.", "In pass the side taking fewer tricks wins and scores one point for each trick below seven: four tricks give three points."),
+                    (rule::LOSER_NOTHING, "Laget som förlorar given får inga poäng; poängen räknas per lag.", "The side that loses the deal scores nothing; points are kept per side."),
+                ],
+            ),
+            rules::section(
+                "fyrmanswhist.end",
+                "Partiets slut",
+                "End of the match",
+                &[(rule::TARGET, "Man spelar giv efter giv, och det lag som först kommer upp i 13 poäng eller mer vinner partiet.", "Deals are played one after another, and the first side to reach 13 points or more wins the match.")],
+            ),
+            rules::section(
+                "fyrmanswhist.variant",
+                "Varianter",
+                "Variants",
+                &[
+                    (rule::SIMULTANEOUS_REVEAL, "Tillval simultaneous_reveal: alla visar sina bottenkort på en gång i stället för i tur och ordning, så alla fyra kort blir synliga.", "Option simultaneous_reveal: everyone shows their bottom card at once instead of in turn, so all four cards are seen."),
+                    (rule::OPTION_TARGET, "Tillval target: partiet kan spelas till ett annat överenskommet poängmål än 13.", "Option target: the match may be played to another agreed score than 13."),
+                ],
+            ),
+            rules::house_rules(
+                "fyrmanswhist.house",
+                &[
+                    (rule::PARTNERSHIPS, "Plats 0 och 2 är lag 0 och plats 1 och 3 är lag 1; lagen är desamma hela partiet.", "Seats 0 and 2 are side 0 and seats 1 and 3 are side 1; the sides stay the same for the whole match."),
+                    (rule::DEALER, "Plats 0 ger i första given; sedan går given ett steg åt vänster (medsols) inför varje ny giv.", "Seat 0 deals the first deal; the deal then passes one seat to the left (clockwise) for each new deal."),
+                    (rule::ONE_AT_A_TIME, "Korten delas ut ett i taget medsols, med början hos förhand.", "The cards are dealt one at a time clockwise, starting with forehand."),
+                    (rule::CHOOSE_TOGETHER, "Alla väljer bottenkort samtidigt och i vilken ordning som helst; bordet ser vem som har valt men aldrig vad.", "Everyone chooses a bottom card at the same time and in any order; the table sees who has chosen but never what."),
+                    (rule::CHOICE_FINAL, "Ett valt bottenkort kan inte bytas.", "A bottom card once chosen cannot be changed."),
+                    (rule::ONE_COLOUR, "Den som bara har svarta kort kan bara önska pass, och den som bara har röda kan bara önska spel.", "A player holding only black cards can only ask for pass, and one holding only red cards can only ask for spel."),
+                    (rule::SHOWING_AUTOMATIC, "Visningen sköts av bordet så snart det sista bottenkortet är valt, eftersom ingen har något val i den.", "The showing is done by the table as soon as the last bottom card is chosen, since nobody has a choice in it."),
+                    (rule::SHOWN_PUBLIC, "Ett visat bottenkort är fortfarande ett kort på handen och spelas som vilket annat som helst; alla vet att ägaren har det tills det spelas.", "A shown bottom card is still a card in the hand and is played like any other; everyone knows its owner holds it until it is played."),
+                    (rule::UNSHOWN_SECRET, "Ett bottenkort som aldrig visades förblir hemligt för alltid, även i givens protokoll efteråt; bara ägaren vet vilket kort det var.", "A bottom card that was never shown stays secret for ever, even in the deal's record afterwards; only its owner knows which card it was."),
+                    (rule::SIMULTANEOUS_DECLARER, "Visas flera röda kort på en gång blir den av dem som sitter först räknat medsols från förhand spelförare; det andra laget är motspelare även om det också visade rött.", "When several red cards are shown at once, the one of them seated first counting clockwise from forehand becomes the declarer; the other side are the opponents even if it showed red too."),
+                    (rule::TARGET_REACHED, "Partiet slutar efter den giv där ett lag når målet. Bara ett lag får poäng per giv, så det blir aldrig lika; poäng över målet står kvar men ger inget extra.", "The match ends after the deal in which a side reaches the target. Only one side scores per deal, so there is never a tie; points beyond the target stand but give nothing extra."),
+                ],
+            ),
+        ],
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rules
+
+impl Rules for Fyrmanswhist {
+    type Options = Options;
+    type State = State;
+    type Command = Command;
+    type Event = Event;
+
+    fn id(&self) -> &'static str {
+        "fyrmanswhist"
+    }
+
+    fn rulebook(&self) -> Rulebook {
+        rulebook()
+    }
+
+    fn options(&self) -> Vec<OptionDoc> {
+        vec![
+            OptionDoc {
+                name: "simultaneous_reveal",
+                default: json!(false),
+                sv: "Alla visar sina bottenkort på en gång i stället för ett i taget från förhand; finns flera röda blir den första räknat från förhand spelförare.",
+                en: "Everyone shows their bottom card at once instead of one at a time from forehand; if several are red, the first counting from forehand is the declarer.",
+            },
+            OptionDoc {
+                name: "target",
+                default: json!(DEFAULT_TARGET),
+                sv: "Poängen som vinner partiet (13 om inget annat avtalas).",
+                en: "The score that wins the match (13 unless agreed otherwise).",
+            },
+        ]
+    }
+
+    fn player_counts(&self) -> std::ops::RangeInclusive<usize> {
+        SEATS..=SEATS
+    }
+
+    fn setup(&self, players: usize, options: Options) -> Result<State, SetupError> {
+        if players != SEATS {
+            return Err(SetupError(format!("fyrmanswhist is played by 4, not {players}")));
+        }
+        if options.target <= 0 {
+            return Err(SetupError(format!("target must be a positive score, not {}", options.target)));
+        }
+        Ok(State {
+            options,
+            deal_number: 0,
+            next_dealer: 0,
+            scores: [0; 2],
+            books: Books::default(),
+            deal: None,
+            winning_side: None,
+            outcome: None,
+        })
+    }
+
+    fn status(&self, state: &State) -> Status {
+        if let Some(outcome) = &state.outcome {
+            return Status::Finished { outcome: outcome.clone() };
+        }
+        match state.live() {
+            Some(deal) => Status::ToAct { seats: deal.to_act() },
+            None => Status::NeedsDeck { composition: decks::standard52() },
+        }
+    }
+
+    fn deal_number(&self, state: &State) -> u32 {
+        state.deal_number
+    }
+
+    fn deal(&self, state: &State, deck: Vec<Card>) -> Result<Vec<Event>, RuleViolation> {
+        if state.outcome.is_some() || state.live().is_some() {
+            return Err(RuleViolation::wrong_phase("ingen ny giv behövs", "no new deal is due"));
+        }
+        if !is_permutation(&deck, &decks::standard52()) {
+            return Err(RuleViolation::new(
+                core::DECK,
+                "Leken måste vara en vanlig kortlek med 52 kort, vart och ett en gång.",
+                "The deck must be a standard pack of 52 cards, each once.",
+            ));
+        }
+        let dealer = state.next_dealer;
+        let mut hands: [Vec<Card>; SEATS] = Default::default();
+        for (i, &card) in deck.iter().enumerate() {
+            hands[TABLE.after(dealer, 1 + i)].push(card);
+        }
+        Ok(vec![Event::DealStarted {
+            deal_number: state.deal_number + 1,
+            dealer,
+            forehand: TABLE.forehand(dealer),
+            deck,
+            hands: hands.map(sorted),
+            scores: state.scores,
+            options: state.options.clone(),
+        }])
+    }
+
+    fn decide(&self, state: &State, seat: Seat, command: &Command) -> Result<Vec<Event>, RuleViolation> {
+        if state.outcome.is_some() {
+            return Err(RuleViolation::new(core::MATCH_OVER, "Partiet är slut.", "The match is over."));
+        }
+        let Some(deal) = state.live() else {
+            return Err(RuleViolation::wrong_phase("ingen giv pågår", "no deal is in progress"));
+        };
+        if seat >= SEATS {
+            return Err(RuleViolation::not_your_turn(seat));
+        }
+        match *command {
+            Command::ChooseBottomCard { card } => decide_choose(deal, seat, card),
+            Command::Play { card } => decide_play(state, deal, seat, card),
+        }
+    }
+
+    fn evolve(&self, state: &mut State, event: &Event) {
+        match event {
+            Event::DealStarted { deal_number, dealer, deck, hands, scores, options, .. } => {
+                if !state.books.opened {
+                    // A replay may start from any deal: the books open with what it inherits.
+                    state.books = Books { opened: true, points: *scores };
+                }
+                state.deal_number = *deal_number;
+                state.scores = *scores;
+                state.options = options.clone();
+                state.next_dealer = TABLE.next(*dealer);
+                state.deal = Some(Deal {
+                    number: *deal_number,
+                    dealer: *dealer,
+                    deck: deck.clone(),
+                    hands: hands.clone(),
+                    simultaneous: options.simultaneous_reveal,
+                    bottom: [None; SEATS],
+                    shown: [None; SEATS],
+                    contract: None,
+                    declarer: None,
+                    first_lead: None,
+                    phase: Phase::Choosing,
+                    trick: Trick::led_by(TABLE.forehand(*dealer)),
+                    tricks: Vec::new(),
+                    tricks_taken: [0; SEATS],
+                });
+            }
+            Event::DealScored { terms, scores, .. } => {
+                for t in terms {
+                    if let Some(p) = state.books.points.get_mut(t.to) {
+                        *p += t.points;
+                    }
+                }
+                state.scores = *scores;
+            }
+            Event::MatchEnded { side, winners, explanation, .. } => {
+                state.winning_side = Some(*side);
+                state.outcome = Some(Outcome { winners: winners.clone(), explanation: explanation.clone() });
+            }
+            _ => {
+                let Some(deal) = state.deal.as_mut() else { return };
+                match event {
+                    Event::BottomCardChosen { seat, card } => deal.bottom[*seat] = Some(*card),
+                    Event::BottomCardShown { seat, card, .. } => deal.shown[*seat] = Some(*card),
+                    Event::BiddingEnded { contract, declarer, first_lead, .. } => {
+                        deal.contract = Some(*contract);
+                        deal.declarer = *declarer;
+                        deal.first_lead = Some(*first_lead);
+                        deal.phase = Phase::Playing;
+                        deal.trick = Trick::led_by(*first_lead);
+                    }
+                    Event::CardPlayed { seat, card, .. } => {
+                        take_card(&mut deal.hands[*seat], *card);
+                        deal.trick.plays.push((*seat, *card));
+                    }
+                    Event::TrickWon { trick_number, winner, card, reason, plays } => {
+                        let leader = deal.trick.leader;
+                        deal.tricks.push(WonTrick {
+                            number: *trick_number,
+                            leader,
+                            plays: plays.clone(),
+                            winner: *winner,
+                            card: *card,
+                            reason: *reason,
+                        });
+                        deal.tricks_taken[*winner] += 1;
+                        deal.trick = Trick::led_by(*winner);
+                        if deal.tricks.len() == TRICKS as usize {
+                            deal.phase = Phase::Over;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    fn legal_moves(&self, state: &State, seat: Seat) -> Vec<Command> {
+        let Some(deal) = state.live() else { return Vec::new() };
+        if !deal.to_act().contains(&seat) {
+            return Vec::new();
+        }
+        match deal.phase {
+            Phase::Choosing => trick::distinct(deal.hands[seat].clone())
+                .into_iter()
+                .map(|card| Command::ChooseBottomCard { card })
+                .collect(),
+            Phase::Playing => trick::distinct(trick::follow_suit(&deal.hands[seat], &deal.trick))
+                .into_iter()
+                .map(|card| Command::Play { card })
+                .collect(),
+            Phase::Over => Vec::new(),
+        }
+    }
+
+    fn move_space(&self, _state: &State, _seat: Seat) -> Vec<Command> {
+        let pack = decks::standard52();
+        pack.iter()
+            .map(|&card| Command::ChooseBottomCard { card })
+            .chain(pack.iter().map(|&card| Command::Play { card }))
+            .collect()
+    }
+
+    fn view(&self, state: &State, viewer: Viewer) -> Value {
+        let me = match viewer {
+            Viewer::Seat(s) if s < SEATS => Some(s),
+            _ => None,
+        };
+        let phase = match (&state.outcome, &state.deal) {
+            (Some(_), _) => "finished",
+            (None, Some(deal)) => deal.phase_name(),
+            (None, None) => "waiting-for-deal",
+        };
+        let mut v = Map::new();
+        let mut put = |key: &str, value: Value| {
+            v.insert(key.to_string(), value);
+        };
+        put("phase", json!(phase));
+        put("players", json!(SEATS));
+        put("options", json!(state.options));
+        put("target", json!(state.options.target));
+        put("sides", json!([seats_of(0), seats_of(1)]));
+        put("deal_number", json!(state.deal_number));
+        put("dealer", json!(state.deal.as_ref().map_or(state.next_dealer, |d| d.dealer)));
+        put("next_dealer", json!(state.next_dealer));
+        put("scores", json!(state.scores));
+        put("to_act", json!(self.status(state).to_act()));
+        put("winning_side", json!(state.winning_side));
+        put("outcome", json!(state.outcome));
+        if let Some(s) = me {
+            put("seat", json!(s));
+            put("side", json!(side_of(s)));
+        }
+        if let Some(deal) = &state.deal {
+            put("forehand", json!(deal.forehand()));
+            put("simultaneous_reveal", json!(deal.simultaneous));
+            put("has_chosen", json!(deal.bottom.map(|b| b.is_some())));
+            // Only shown bottom cards: one never shown stays secret, from the record too.
+            put("shown_bottom_cards", json!(deal.shown));
+            put("wants", json!(deal.shown.map(|c| c.map(Contract::asked_by))));
+            put("shown_in_hand", json!(deal.shown_in_hand()));
+            put("contract", json!(deal.contract));
+            put("declarer", json!(deal.declarer));
+            put("declaring_side", json!(deal.declaring_side()));
+            put("first_lead", json!(deal.first_lead));
+            put("hand_sizes", json!(deal.hands.iter().map(Vec::len).collect::<Vec<_>>()));
+            put("tricks_taken", json!(deal.tricks_taken));
+            put("side_tricks", json!(deal.side_tricks()));
+            put("tricks_played", json!(deal.tricks.len()));
+            put(
+                "trick",
+                json!({
+                    "leader": deal.trick.leader,
+                    "plays": deal.trick.plays.iter().map(|&(seat, card)| Play { seat, card }).collect::<Vec<_>>(),
+                    "led_suit": deal.trick.led_suit(),
+                }),
+            );
+            put("last_trick", json!(deal.tricks.last()));
+            if let Some(s) = me {
+                put("hand", json!(deal.hands[s]));
+                put("bottom_card", json!(deal.bottom[s]));
+            }
+            if viewer == Viewer::Record {
+                put("hands", json!(deal.hands));
+                put("deck", json!(deal.deck));
+                put("tricks", json!(deal.tricks));
+            }
+        }
+        Value::Object(v)
+    }
+
+    fn redact(&self, state: &State, event: &Event, viewer: Viewer, deal_over: bool) -> Value {
+        let mut full = serde_json::to_value(event).expect("events always serialize");
+        match event {
+            Event::BottomCardChosen { seat, .. } if viewer != Viewer::Seat(*seat) => {
+                // Hidden even in the record: a bottom card that is shown is in its own event,
+                // and one that never was stays its owner's secret.
+                full["card"] = Value::Null;
+                full["hidden"] = json!(true);
+            }
+            // Without a live deal of its own, the event belongs to a deal that is over.
+            Event::DealStarted { deal_number, hands, .. }
+                if viewer != Viewer::Record
+                    && !deal_over
+                    && state.live().is_some_and(|d| d.number == *deal_number) =>
+            {
+                full["deck"] = Value::Null;
+                full["hands"] = Value::Array(
+                    (0..SEATS).map(|s| if viewer == Viewer::Seat(s) { json!(hands[s]) } else { Value::Null }).collect(),
+                );
+                full["hand_sizes"] = json!(hands.iter().map(Vec::len).collect::<Vec<_>>());
+            }
+            _ => {}
+        }
+        full
+    }
+
+    fn secrets(&self, state: &State) -> Vec<(Card, Vec<Seat>)> {
+        let Some(deal) = state.live() else { return Vec::new() };
+        let mut secrets = Vec::new();
+        for (s, hand) in deal.hands.iter().enumerate() {
+            for &card in hand {
+                // A shown bottom card is known to all to be in this hand.
+                if deal.shown[s] != Some(card) {
+                    secrets.push((card, vec![s]));
+                }
+            }
+        }
+        secrets
+    }
+
+    fn check_invariants(&self, state: &State) -> Result<(), String> {
+        if state.books.opened && state.scores != state.books.points {
+            return Err(format!(
+                "scores {:?} differ from the sum of score terms {:?}",
+                state.scores, state.books.points
+            ));
+        }
+        let target = state.options.target;
+        match (state.winning_side, &state.outcome) {
+            (Some(side), Some(outcome)) => {
+                if state.scores[side] < target || state.scores[1 - side] >= target {
+                    return Err(format!("side {side} won with scores {:?} and target {target}", state.scores));
+                }
+                if outcome.winners != seats_of(side) {
+                    return Err(format!("side {side} won but the winners are {:?}", outcome.winners));
+                }
+            }
+            (None, None) => {}
+            _ => return Err("a winning side without an outcome, or the reverse".into()),
+        }
+        let Some(deal) = &state.deal else { return Ok(()) };
+
+        let mut all: Vec<Card> = deal.hands.iter().flatten().copied().collect();
+        all.extend(deal.trick.cards());
+        all.extend(deal.tricks.iter().flat_map(|t| t.plays.iter().map(|p| p.card)));
+        let pack = decks::standard52();
+        if !is_permutation(&all, &pack) {
+            return Err(format!("{} cards in play instead of the 52 of the pack, once each", all.len()));
+        }
+        if !is_permutation(&deal.deck, &pack) {
+            return Err("the recorded deck is not a pack of 52".into());
+        }
+        if deal.tricks.len() > TRICKS as usize || deal.trick.plays.len() > SEATS {
+            return Err(format!("{} tricks and {} plays in the trick", deal.tricks.len(), deal.trick.plays.len()));
+        }
+        for s in 0..SEATS {
+            let won = deal.tricks.iter().filter(|t| t.winner == s).count();
+            if won != deal.tricks_taken[s] as usize {
+                return Err(format!("seat {s} is credited {} tricks but won {won}", deal.tricks_taken[s]));
+            }
+            let in_trick = deal.trick.plays.iter().filter(|(p, _)| *p == s).count();
+            let expected = TRICKS as usize - deal.tricks.len() - in_trick;
+            if deal.hands[s].len() != expected {
+                return Err(format!("seat {s} holds {} cards, expected {expected}", deal.hands[s].len()));
+            }
+            if let Some(b) = deal.bottom[s] {
+                let played_by_owner = deal
+                    .tricks
+                    .iter()
+                    .flat_map(|t| t.plays.iter().map(|p| (p.seat, p.card)))
+                    .chain(deal.trick.plays.iter().copied())
+                    .any(|(p, c)| p == s && c == b);
+                if !deal.hands[s].contains(&b) && !played_by_owner {
+                    return Err(format!("seat {s}'s bottom card {b} is neither in the hand nor played by it"));
+                }
+            }
+            if deal.shown[s].is_some() && deal.shown[s] != deal.bottom[s] {
+                return Err(format!("seat {s} showed {:?} but chose {:?}", deal.shown[s], deal.bottom[s]));
+            }
+        }
+        let bottom: Vec<Card> = deal.bottom.iter().flatten().copied().collect();
+        let shown_now: Vec<Seat> = (0..SEATS).filter(|&s| deal.shown[s].is_some()).collect();
+        let Ok(bottom) = <[Card; SEATS]>::try_from(bottom) else {
+            if deal.phase != Phase::Choosing || !shown_now.is_empty() {
+                return Err("cards were shown or played before every bottom card was chosen".into());
+            }
+            return Ok(());
+        };
+        let (shown, declarer) = show(deal.forehand(), &bottom, deal.simultaneous);
+        if deal.phase == Phase::Choosing {
+            // Between the last choice and the end of the bidding, part of the showing is done.
+            let mut so_far = shown[..shown_now.len().min(shown.len())].to_vec();
+            so_far.sort_unstable();
+            if so_far != shown_now || deal.contract.is_some() || !deal.trick.is_empty() {
+                return Err(format!("seats {shown_now:?} have shown, but the showing goes {shown:?}"));
+            }
+            return Ok(());
+        }
+        let mut expected = shown.clone();
+        expected.sort_unstable();
+        if shown_now != expected || deal.declarer != declarer {
+            return Err(format!(
+                "shown {shown_now:?} with declarer {:?}, but the bottom cards give {shown:?} and {declarer:?}",
+                deal.declarer
+            ));
+        }
+        let contract = if declarer.is_some() { Contract::Spel } else { Contract::Pass };
+        let lead = first_lead(deal.forehand(), declarer);
+        if deal.contract != Some(contract) || deal.first_lead != Some(lead) {
+            return Err(format!("contract {:?} led by {:?}, expected {contract:?} led by {lead}", deal.contract, deal.first_lead));
+        }
+        let first_leader = deal.tricks.first().map_or(deal.trick.leader, |t| t.leader);
+        if first_leader != lead {
+            return Err(format!("seat {first_leader} led the first trick instead of seat {lead}"));
+        }
+        // Each trick was checked when it was the latest: checking only that one keeps this linear.
+        if let Some(t) = deal.tricks.last() {
+            let check = Trick { leader: t.leader, plays: t.plays.iter().map(|p| (p.seat, p.card)).collect() };
+            let in_order = (0..SEATS).all(|i| check.plays.get(i).map(|p| p.0) == Some(TABLE.after(t.leader, i)));
+            if !in_order || trick::winner(&check, None) != (t.winner, t.card, t.reason) {
+                return Err(format!("trick {} was not played in turn or went to the wrong seat", t.number));
+            }
+            if deal.trick.leader != t.winner {
+                return Err(format!("seat {} leads although seat {} took the last trick", deal.trick.leader, t.winner));
+            }
+        }
+        if deal.phase == Phase::Over && deal.tricks.len() != TRICKS as usize {
+            return Err("the deal ended before every trick was played".into());
+        }
+        Ok(())
+    }
+
+    fn bot_move(&self, state: &State, seat: Seat, seed: u64) -> Option<Command> {
+        let deal = state.live()?;
+        if !deal.to_act().contains(&seat) {
+            return None;
+        }
+        let mut rng = Rng::new(seed);
+        match deal.phase {
+            Phase::Choosing => Some(Command::ChooseBottomCard { card: bot_bottom_card(&deal.hands[seat], &mut rng) }),
+            Phase::Playing => Some(Command::Play { card: bot_play(deal, seat, &mut rng) }),
+            Phase::Over => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+    use crate::cards::{card, cards};
+    use crate::game::{cards_in, erase};
+    use crate::simulate::{play_match, Checks};
+
+    /// A match driven through the typed interface, every event taken through JSON (as it is
+    /// stored) and the books checked after each one.
+    struct M {
+        state: State,
+        log: Vec<Event>,
+    }
+
+    fn hands(codes: [&str; 4]) -> [Vec<Card>; SEATS] {
+        let hands = codes.map(cards);
+        for h in &hands {
+            assert_eq!(h.len(), 13, "{h:?}");
+        }
+        let all: Vec<Card> = hands.iter().flatten().copied().collect();
+        assert!(is_permutation(&all, &decks::standard52()), "the four hands must make a pack");
+        hands
+    }
+
+    /// Each seat holds nine cards of its own suit, ace down to six, and the four lowest of
+    /// another suit: a long suit led from the top takes nine tricks.
+    fn long_suits() -> [Vec<Card>; SEATS] {
+        hands([
+            "AC KC QC JC TC 9C 8C 7C 6C 2D 3D 4D 5D",
+            "AD KD QD JD TD 9D 8D 7D 6D 2C 3C 4C 5C",
+            "AH KH QH JH TH 9H 8H 7H 6H 2S 3S 4S 5S",
+            "AS KS QS JS TS 9S 8S 7S 6S 2H 3H 4H 5H",
+        ])
+    }
+
+    /// With `long_suits` and seat 1 leading, each trick in playing order: seat 0 takes the
+    /// first trick and runs its clubs (nine tricks for side 0), then seat 1 takes the last four.
+    const SEAT_1_LEADS: [&str; 13] = [
+        "2C 2S 2H AC",
+        "KC 3C 3S 3H",
+        "QC 4C 4S 4H",
+        "JC 5C 5S 5H",
+        "TC 6D 6H 6S",
+        "9C 7D 7H 7S",
+        "8C 8D 8H 8S",
+        "7C 9D 9H 9S",
+        "6C TD TH TS",
+        "2D AD JH JS",
+        "KD QH QS 3D",
+        "QD KH KS 4D",
+        "JD AH AS 5D",
+    ];
+
+    /// With `long_suits` and seat 2 leading: seat 2 runs its hearts (nine tricks for side 0),
+    /// then seat 3 takes the last four with its spades.
+    const SEAT_2_LEADS: [&str; 13] = [
+        "AH 2H 2D 2C",
+        "KH 3H 3D 3C",
+        "QH 4H 4D 4C",
+        "JH 5H 5D 5C",
+        "TH 6S 6C 6D",
+        "9H 7S 7C 7D",
+        "8H 8S 8C 8D",
+        "7H 9S 9C 9D",
+        "6H TS TC TD",
+        "2S AS JC JD",
+        "KS QC QD 3S",
+        "QS KC KD 4S",
+        "JS AC AD 5S",
+    ];
+
+    fn choose(code: &str) -> Command {
+        Command::ChooseBottomCard { card: card(code) }
+    }
+
+    fn play(code: &str) -> Command {
+        Command::Play { card: card(code) }
+    }
+
+    struct Scored {
+        side_tricks: [u8; 2],
+        winning_side: usize,
+        terms: Vec<ScoreTerm>,
+        points: [i64; 2],
+        scores: [i64; 2],
+    }
+
+    impl M {
+        fn new(options: Value) -> M {
+            let options: Options = serde_json::from_value(options).unwrap();
+            M { state: Fyrmanswhist.setup(4, options).unwrap(), log: Vec::new() }
+        }
+
+        fn apply(&mut self, events: &[Event]) {
+            for e in events {
+                let e: Event = serde_json::from_value(serde_json::to_value(e).unwrap()).unwrap();
+                Fyrmanswhist.evolve(&mut self.state, &e);
+                Fyrmanswhist.check_invariants(&self.state).unwrap_or_else(|err| panic!("after {e:?}: {err}"));
+                self.log.push(e);
+            }
+        }
+
+        /// Deals these hands, whoever deals.
+        fn deal(&mut self, hands: &[Vec<Card>; SEATS]) -> Vec<Event> {
+            let dealer = self.state.next_dealer;
+            let deck: Vec<Card> = (0..52).map(|i| hands[(dealer + 1 + i) % SEATS][i / 4]).collect();
+            let events = Fyrmanswhist.deal(&self.state, deck).unwrap();
+            self.apply(&events);
+            events
+        }
+
+        fn try_act(&self, seat: Seat, command: Command) -> Result<Vec<Event>, RuleViolation> {
+            Fyrmanswhist.decide(&self.state, seat, &command)
+        }
+
+        fn act(&mut self, seat: Seat, command: Command) -> Vec<Event> {
+            let events = self.try_act(seat, command.clone()).unwrap_or_else(|v| panic!("{command:?}: {v}"));
+            self.apply(&events);
+            events
+        }
+
+        fn choose(&mut self, seat: Seat, code: &str) -> Vec<Event> {
+            self.act(seat, choose(code))
+        }
+
+        /// Bottom cards chosen in the order given.
+        fn choose_all(&mut self, choices: &[(Seat, &str)]) -> Vec<Event> {
+            let mut events = Vec::new();
+            for &(seat, code) in choices {
+                events.extend(self.choose(seat, code));
+            }
+            events
+        }
+
+        /// Plays whole tricks, each given as its four cards in playing order.
+        fn tricks(&mut self, tricks: &[&str]) -> Vec<Event> {
+            let mut events = Vec::new();
+            for t in tricks {
+                for c in cards(t) {
+                    let seat = self.to_act()[0];
+                    events.extend(self.act(seat, Command::Play { card: c }));
+                }
+            }
+            events
+        }
+
+        /// The rule a refused command breaks; the refusal is explained in both languages.
+        fn refused(&self, seat: Seat, command: Command) -> String {
+            let v = self.try_act(seat, command.clone()).expect_err(&format!("{command:?} was accepted"));
+            assert!(!v.explanation.sv.is_empty() && !v.explanation.en.is_empty());
+            assert!(rulebook().rule(&v.rule).is_some(), "{} is not in the rulebook", v.rule);
+            v.rule
+        }
+
+        fn to_act(&self) -> Vec<Seat> {
+            Fyrmanswhist.status(&self.state).to_act().to_vec()
+        }
+
+        fn current(&self) -> &Deal {
+            self.state.deal.as_ref().unwrap()
+        }
+
+        fn view(&self, viewer: Viewer) -> Value {
+            Fyrmanswhist.view(&self.state, viewer)
+        }
+
+        /// Takes the first legal move, bottom cards included, until the deal is over.
+        fn play_out(&mut self) {
+            while self.state.live().is_some() {
+                let seat = self.to_act()[0];
+                let command = Fyrmanswhist.legal_moves(&self.state, seat)[0].clone();
+                self.act(seat, command);
+            }
+        }
+
+        fn scored(&self) -> Scored {
+            self.log
+                .iter()
+                .rev()
+                .find_map(|e| match e {
+                    Event::DealScored { side_tricks, winning_side, terms, points, scores, .. } => Some(Scored {
+                        side_tricks: *side_tricks,
+                        winning_side: *winning_side,
+                        terms: terms.clone(),
+                        points: *points,
+                        scores: *scores,
+                    }),
+                    _ => None,
+                })
+                .expect("a deal was scored")
+        }
+    }
+
+    fn shown_in(events: &[Event]) -> Vec<(Seat, Card, Contract)> {
+        events
+            .iter()
+            .filter_map(|e| match e {
+                Event::BottomCardShown { seat, card, wants } => Some((*seat, *card, *wants)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    // --- the text's worked examples -----------------------------------------------------------
+
+    #[test]
+    fn worked_example_spel_with_nine_tricks_scores_three() {
+        let (winner, terms) = score_terms(Contract::Spel, Some(1), [4, 9]);
+        assert_eq!(winner, 1);
+        assert_eq!((terms[0].to, terms[0].points, terms[0].rule.as_str()), (1, 3, rule::SPEL_WON));
+        assert_eq!((terms[1].to, terms[1].points, terms[1].rule.as_str()), (0, 0, rule::LOSER_NOTHING));
+
+        // The same through play. The dealer is seat 0, so forehand (seat 1) shows first; seat 0
+        // alone shows red, declares, and seat 1 on its left leads.
+        let mut m = M::new(json!({}));
+        m.deal(&long_suits());
+        let events = m.choose_all(&[(0, "2D"), (3, "6S"), (1, "2C"), (2, "2S")]);
+        assert_eq!(
+            shown_in(&events),
+            [
+                (1, card("2C"), Contract::Pass),
+                (2, card("2S"), Contract::Pass),
+                (3, card("6S"), Contract::Pass),
+                (0, card("2D"), Contract::Spel)
+            ]
+        );
+        assert_eq!(
+            events.last(),
+            Some(&Event::BiddingEnded {
+                contract: Contract::Spel,
+                declarer: Some(0),
+                declaring_side: Some(0),
+                first_lead: 1,
+                not_shown: vec![],
+                rule: rule::SHOW_FIRST_RED.into(),
+            })
+        );
+        assert_eq!(m.to_act(), [1]);
+        m.tricks(&SEAT_1_LEADS);
+        let s = m.scored();
+        assert_eq!((s.side_tricks, s.winning_side, s.points, s.scores), ([9, 4], 0, [3, 0], [3, 0]));
+        assert_eq!(s.terms[0].rule, rule::SPEL_WON);
+        assert!(s.terms[0].explanation.en.contains("9 − 6 = 3"), "{}", s.terms[0].explanation.en);
+        assert!(s.terms[0].explanation.sv.contains("9 − 6 = 3"));
+    }
+
+    #[test]
+    fn worked_example_pass_with_four_tricks_scores_three() {
+        let (winner, terms) = score_terms(Contract::Pass, None, [9, 4]);
+        assert_eq!((winner, terms[0].to, terms[0].points, terms[0].rule.as_str()), (1, 1, 3, rule::PASS));
+
+        // Through play: four black cards make it pass, and forehand leads.
+        let mut m = M::new(json!({}));
+        m.deal(&long_suits());
+        let events = m.choose_all(&[(1, "2C"), (2, "2S"), (3, "6S"), (0, "6C")]);
+        assert_eq!(shown_in(&events).len(), 4);
+        assert_eq!(
+            events.last(),
+            Some(&Event::BiddingEnded {
+                contract: Contract::Pass,
+                declarer: None,
+                declaring_side: None,
+                first_lead: 1,
+                not_shown: vec![],
+                rule: rule::SHOW_ALL_BLACK.into(),
+            })
+        );
+        assert_eq!(m.to_act(), [1]);
+        m.tricks(&SEAT_1_LEADS);
+        let s = m.scored();
+        assert_eq!((s.side_tricks, s.winning_side, s.points), ([9, 4], 1, [0, 3]));
+        assert!(s.terms[0].explanation.en.contains("7 − 4 = 3"), "{}", s.terms[0].explanation.en);
+    }
+
+    #[test]
+    fn opponents_who_beat_the_spel_score_two_per_trick_over_six() {
+        let (winner, terms) = score_terms(Contract::Spel, Some(1), [9, 4]);
+        assert_eq!((winner, terms[0].points, terms[0].rule.as_str()), (0, 6, rule::SPEL_DEFEATED));
+
+        // Forehand (seat 1) shows red at once: nobody else shows, and seat 2 leads.
+        let mut m = M::new(json!({}));
+        m.deal(&long_suits());
+        let events = m.choose_all(&[(2, "AH"), (3, "2H"), (0, "AC"), (1, "6D")]);
+        // Three choices, then the last one with the showing and its result.
+        assert_eq!(events.len(), 6);
+        assert_eq!(shown_in(&events), [(1, card("6D"), Contract::Spel)]);
+        assert_eq!(
+            events[5],
+            Event::BiddingEnded {
+                contract: Contract::Spel,
+                declarer: Some(1),
+                declaring_side: Some(1),
+                first_lead: 2,
+                not_shown: vec![2, 3, 0],
+                rule: rule::SHOW_FIRST_RED.into(),
+            }
+        );
+        m.tricks(&SEAT_2_LEADS);
+        let s = m.scored();
+        assert_eq!((s.side_tricks, s.winning_side, s.points, s.scores), ([9, 4], 0, [6, 0], [6, 0]));
+        assert_eq!(s.terms[0].rule, rule::SPEL_DEFEATED);
+        assert!(s.terms[0].explanation.en.contains("2 × (9 − 6) = 6"), "{}", s.terms[0].explanation.en);
+        assert_eq!((s.terms[1].to, s.terms[1].points, s.terms[1].rule.as_str()), (1, 0, rule::LOSER_NOTHING));
+    }
+
+    #[test]
+    fn every_split_of_the_tricks_has_one_scoring_side() {
+        for t in 0..=TRICKS {
+            let side_tricks = [t, TRICKS - t];
+            for declaring in [None, Some(0), Some(1)] {
+                let contract = if declaring.is_some() { Contract::Spel } else { Contract::Pass };
+                let (w, terms) = score_terms(contract, declaring, side_tricks);
+                let took = i64::from(side_tricks[w]);
+                let expected = match declaring {
+                    None => 7 - took,
+                    Some(d) if d == w => took - 6,
+                    Some(_) => 2 * (took - 6),
+                };
+                assert!(expected >= 1, "{side_tricks:?} {declaring:?}");
+                assert_eq!(terms.iter().map(|t| t.points).sum::<i64>(), expected);
+                assert_eq!(terms.iter().filter(|t| t.points != 0).map(|t| t.to).collect::<Vec<_>>(), [w]);
+                assert_eq!(terms.len(), 2);
+                if contract == Contract::Pass {
+                    assert!(side_tricks[w] <= BOOK);
+                } else {
+                    assert!(side_tricks[w] > BOOK);
+                }
+            }
+        }
+        // The extremes: a grand slam in spel, beaten to nothing, and a clean pass.
+        assert_eq!(score_terms(Contract::Spel, Some(0), [13, 0]).1[0].points, 7);
+        assert_eq!(score_terms(Contract::Spel, Some(0), [0, 13]).1[0].points, 14);
+        assert_eq!(score_terms(Contract::Pass, None, [0, 13]).1[0].points, 7);
+    }
+
+    // --- the bottom cards ---------------------------------------------------------------------
+
+    #[test]
+    fn the_showing_stops_at_the_first_red_card_from_forehand() {
+        let b = |codes: &str| -> [Card; SEATS] { cards(codes).try_into().unwrap() };
+        // By seat 0, 1, 2, 3; forehand is seat 1 unless said otherwise.
+        assert_eq!(show(1, &b("2C 2S 3C 3S"), false), (vec![1, 2, 3, 0], None));
+        assert_eq!(show(1, &b("2C 2H 3C 3S"), false), (vec![1], Some(1)));
+        assert_eq!(show(1, &b("2C 2S 3C 3D"), false), (vec![1, 2, 3], Some(3)));
+        assert_eq!(show(1, &b("2D 2S 3C 3S"), false), (vec![1, 2, 3, 0], Some(0)));
+        assert_eq!(show(3, &b("2D 2H 3C 3S"), false), (vec![3, 0], Some(0)));
+        // All at once every card is shown, and the first red one from forehand declares.
+        assert_eq!(show(1, &b("2D 2S 3H 3S"), true), (vec![1, 2, 3, 0], Some(2)));
+        assert_eq!(show(3, &b("2D 2S 3H 3S"), true), (vec![3, 0, 1, 2], Some(0)));
+        assert_eq!(show(1, &b("2C 2S 3C 3S"), true), (vec![1, 2, 3, 0], None));
+        // Spel is led from the declarer's left, pass by forehand.
+        assert_eq!(first_lead(1, None), 1);
+        assert_eq!(first_lead(1, Some(3)), 0);
+        assert_eq!(first_lead(2, Some(1)), 2);
+        assert_eq!(Contract::asked_by(card("2C")), Contract::Pass);
+        assert_eq!(Contract::asked_by(card("AS")), Contract::Pass);
+        assert_eq!(Contract::asked_by(card("2H")), Contract::Spel);
+        assert_eq!(Contract::asked_by(card("KD")), Contract::Spel);
+    }
+
+    #[test]
+    fn everyone_chooses_at_once_and_a_choice_is_final() {
+        let mut m = M::new(json!({}));
+        m.deal(&long_suits());
+        assert_eq!(m.to_act(), [0, 1, 2, 3]);
+        assert_eq!(m.view(Viewer::Spectator)["phase"], "choosing-bottom-cards");
+        // Any card of one's own hand, in any order.
+        let legal = Fyrmanswhist.legal_moves(&m.state, 3);
+        assert_eq!(legal.len(), 13);
+        assert!(legal.contains(&choose("AS")) && legal.contains(&choose("2H")));
+        m.choose(3, "AS");
+        assert_eq!(m.to_act(), [0, 1, 2]);
+        assert!(Fyrmanswhist.legal_moves(&m.state, 3).is_empty());
+        assert_eq!(m.refused(3, choose("2H")), rule::CHOICE_FINAL);
+        assert_eq!(m.refused(0, choose("AS")), core::CARD_NOT_HELD);
+        assert_eq!(m.refused(0, play("AC")), core::PHASE);
+        assert_eq!(erase(Fyrmanswhist).setup(4, &Value::Null).unwrap().move_space(0).len(), 104);
+    }
+
+    #[test]
+    fn a_hand_of_one_colour_can_ask_for_one_thing_only() {
+        let mut m = M::new(json!({}));
+        let pack = decks::standard52();
+        // Seat 0 all clubs, seat 1 all diamonds, seat 2 all hearts, seat 3 all spades.
+        let by_suit: [Vec<Card>; SEATS] = std::array::from_fn(|s| pack[13 * s..13 * (s + 1)].to_vec());
+        m.deal(&by_suit);
+        let wishes = |seat: Seat| -> BTreeSet<&str> {
+            Fyrmanswhist
+                .legal_moves(&m.state, seat)
+                .iter()
+                .map(|c| match c {
+                    Command::ChooseBottomCard { card } => Contract::asked_by(*card).name(),
+                    Command::Play { .. } => panic!("no play while choosing"),
+                })
+                .collect()
+        };
+        assert_eq!(wishes(0), BTreeSet::from(["pass"]));
+        assert_eq!(wishes(1), BTreeSet::from(["spel"]));
+        assert_eq!(wishes(2), BTreeSet::from(["spel"]));
+        assert_eq!(wishes(3), BTreeSet::from(["pass"]));
+    }
+
+    #[test]
+    fn a_bottom_card_is_secret_until_shown_and_for_ever_if_never_shown() {
+        let mut m = M::new(json!({}));
+        m.deal(&long_suits());
+        let events = m.choose(2, "AH");
+        let chosen = &events[0];
+        let hidden = json!({ "type": "bottom_card_chosen", "seat": 2, "card": null, "hidden": true });
+        for viewer in [Viewer::Seat(0), Viewer::Seat(1), Viewer::Seat(3), Viewer::Spectator, Viewer::Record] {
+            for deal_over in [false, true] {
+                assert_eq!(Fyrmanswhist.redact(&m.state, chosen, viewer, deal_over), hidden, "{viewer:?}");
+            }
+        }
+        assert_eq!(Fyrmanswhist.redact(&m.state, chosen, Viewer::Seat(2), false)["card"], "AH");
+        let seat0 = m.view(Viewer::Seat(0));
+        assert_eq!(seat0["has_chosen"], json!([false, false, true, false]));
+        assert_eq!(seat0["bottom_card"], Value::Null);
+        assert!(!cards_in(&seat0).contains(&card("AH")));
+        assert_eq!(m.view(Viewer::Seat(2))["bottom_card"], "AH");
+        assert!(cards_in(&m.view(Viewer::Spectator)).is_empty());
+        let record = m.view(Viewer::Record);
+        assert_eq!(record["shown_bottom_cards"], json!([null, null, null, null]));
+        assert!(record.get("bottom_card").is_none());
+
+        // Forehand (seat 1) shows red first: seats 2, 3 and 0 never show theirs.
+        m.choose_all(&[(3, "2H"), (0, "AC"), (1, "6D")]);
+        assert_eq!(m.view(Viewer::Spectator)["shown_bottom_cards"], json!([null, "6D", null, null]));
+        assert_eq!(m.view(Viewer::Spectator)["wants"], json!([null, "spel", null, null]));
+        m.tricks(&SEAT_2_LEADS);
+        assert!(matches!(Fyrmanswhist.status(&m.state), Status::NeedsDeck { .. }));
+        // The deal is over and its record public, but not what was never shown.
+        let mut checked = 0;
+        for e in &m.log {
+            if let Event::BottomCardChosen { seat, card } = e {
+                assert_eq!(Fyrmanswhist.redact(&m.state, e, Viewer::Record, true)["card"], Value::Null);
+                assert_eq!(Fyrmanswhist.redact(&m.state, e, Viewer::Spectator, true)["card"], Value::Null);
+                for s in 0..SEATS {
+                    let seen = Fyrmanswhist.redact(&m.state, e, Viewer::Seat(s), true);
+                    assert_eq!(seen["card"], if s == *seat { json!(card) } else { Value::Null });
+                }
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 4);
+        let record = m.view(Viewer::Record);
+        assert_eq!(record["shown_bottom_cards"], json!([null, "6D", null, null]));
+        assert!(record.get("bottom_card").is_none());
+        assert_eq!(m.view(Viewer::Seat(3))["bottom_card"], "2H", "the owner still knows");
+    }
+
+    #[test]
+    fn a_shown_bottom_card_is_public_until_it_is_played() {
+        let mut m = M::new(json!({}));
+        m.deal(&long_suits());
+        m.choose_all(&[(0, "2D"), (1, "2C"), (2, "2S"), (3, "6S")]);
+        let secret: Vec<Card> = Fyrmanswhist.secrets(&m.state).iter().map(|(c, _)| *c).collect();
+        assert_eq!(secret.len(), 48);
+        assert!(cards("2D 2C 2S 6S").iter().all(|c| !secret.contains(c)));
+        assert!(Fyrmanswhist.secrets(&m.state).iter().all(|(_, who)| who.len() == 1));
+        let spectator = m.view(Viewer::Spectator);
+        assert_eq!(spectator["shown_in_hand"], json!(["2D", "2C", "2S", "6S"]));
+        let seen: BTreeSet<Card> = cards_in(&spectator).into_iter().collect();
+        assert_eq!(seen, cards("2D 2C 2S 6S").into_iter().collect());
+        // The first trick takes seat 1's 2C and seat 2's 2S.
+        m.tricks(&SEAT_1_LEADS[..1]);
+        let spectator = m.view(Viewer::Spectator);
+        assert_eq!(spectator["shown_in_hand"], json!(["2D", null, null, "6S"]));
+        assert_eq!(spectator["shown_bottom_cards"], json!(["2D", "2C", "2S", "6S"]));
+    }
+
+    #[test]
+    fn shown_at_once_every_card_is_seen_and_the_first_red_from_forehand_declares() {
+        let mut m = M::new(json!({ "simultaneous_reveal": true }));
+        m.deal(&long_suits());
+        // Seats 0, 2 and 3 show red and seat 1 black: from forehand (seat 1), seat 2 comes first.
+        let events = m.choose_all(&[(0, "2D"), (1, "2C"), (3, "2H"), (2, "AH")]);
+        assert_eq!(shown_in(&events).iter().map(|s| s.0).collect::<Vec<_>>(), [1, 2, 3, 0]);
+        assert_eq!(
+            events.last(),
+            Some(&Event::BiddingEnded {
+                contract: Contract::Spel,
+                declarer: Some(2),
+                declaring_side: Some(0),
+                first_lead: 3,
+                not_shown: vec![],
+                rule: rule::SIMULTANEOUS_DECLARER.into(),
+            })
+        );
+        // Seat 3 showed red too, but its side are the opponents.
+        let view = m.view(Viewer::Spectator);
+        assert_eq!(view["shown_bottom_cards"], json!(["2D", "2C", "AH", "2H"]));
+        assert_eq!(view["wants"], json!(["spel", "pass", "spel", "spel"]));
+        assert_eq!((view["declarer"].clone(), view["declaring_side"].clone()), (json!(2), json!(0)));
+        assert_eq!(view["simultaneous_reveal"], true);
+        assert_eq!(m.to_act(), [3]);
+
+        // All black is still pass, led by forehand.
+        let mut m = M::new(json!({ "simultaneous_reveal": true }));
+        m.deal(&long_suits());
+        let events = m.choose_all(&[(0, "AC"), (1, "2C"), (2, "2S"), (3, "AS")]);
+        assert!(matches!(
+            events.last(),
+            Some(Event::BiddingEnded { contract: Contract::Pass, declarer: None, first_lead: 1, .. })
+        ));
+    }
+
+    // --- play ---------------------------------------------------------------------------------
+
+    #[test]
+    fn follow_suit_if_able_and_only_the_suit_led_can_win() {
+        let mut m = M::new(json!({}));
+        m.deal(&long_suits());
+        m.choose_all(&[(0, "2D"), (1, "2C"), (2, "2S"), (3, "6S")]);
+        assert_eq!(m.view(Viewer::Spectator)["phase"], "playing");
+        // Seat 0 declares, so seat 1 leads.
+        assert_eq!(m.refused(0, play("AC")), core::TURN);
+        assert_eq!(m.refused(1, choose("2C")), core::PHASE);
+        m.act(1, play("2C"));
+        // Seat 2 has no clubs: any card goes, even an ace of another suit.
+        assert_eq!(Fyrmanswhist.legal_moves(&m.state, 2).len(), 13);
+        m.act(2, play("AH"));
+        m.act(3, play("AS"));
+        // Seat 0 holds clubs and must play one.
+        let refusal = m.try_act(0, play("2D")).unwrap_err();
+        assert_eq!(refusal.rule, rule::FOLLOW_SUIT);
+        assert!(refusal.explanation.en.contains("You played 2D but hold clubs"), "{}", refusal.explanation.en);
+        let clubs: Vec<Command> = cards("6C 7C 8C 9C TC JC QC KC AC").iter().map(|c| play(&c.to_string())).collect();
+        assert_eq!(Fyrmanswhist.legal_moves(&m.state, 0), clubs);
+        assert_eq!(m.refused(0, play("KH")), core::CARD_NOT_HELD);
+        // No trumps: the lowest club beats two aces of other suits.
+        let events = m.act(0, play("6C"));
+        assert_eq!(
+            events.last(),
+            Some(&Event::TrickWon {
+                trick_number: 1,
+                winner: 0,
+                card: card("6C"),
+                reason: WinReason::HighestOfSuitLed,
+                plays: vec![
+                    Play { seat: 1, card: card("2C") },
+                    Play { seat: 2, card: card("AH") },
+                    Play { seat: 3, card: card("AS") },
+                    Play { seat: 0, card: card("6C") },
+                ],
+            })
+        );
+        // The winner leads the next trick.
+        assert_eq!(m.to_act(), [0]);
+        let view = m.view(Viewer::Spectator);
+        assert_eq!(view["tricks_taken"], json!([1, 0, 0, 0]));
+        assert_eq!(view["side_tricks"], json!([1, 0]));
+        assert_eq!(view["last_trick"]["winner"], 0);
+    }
+
+    #[test]
+    fn the_dealer_passes_left_and_cards_go_one_at_a_time_from_forehand() {
+        let mut m = M::new(json!({ "target": 1000 }));
+        let deck = decks::standard52();
+        let events = Fyrmanswhist.deal(&m.state, deck.clone()).unwrap();
+        m.apply(&events);
+        let Event::DealStarted { deal_number, dealer, forehand, hands, deck: recorded, scores, .. } = &events[0] else {
+            panic!()
+        };
+        assert_eq!((*deal_number, *dealer, *forehand, *scores), (1, 0, 1, [0, 0]));
+        assert_eq!(recorded, &deck);
+        for i in 0..8 {
+            assert!(hands[(1 + i) % SEATS].contains(&deck[i]), "card {i} goes to seat {}", (1 + i) % SEATS);
+        }
+        assert!(hands.iter().all(|h| h.len() == 13));
+        m.play_out();
+        for number in 2..=6 {
+            m.deal(&long_suits());
+            assert_eq!(m.current().dealer, (number - 1) % SEATS);
+            assert_eq!(m.view(Viewer::Spectator)["forehand"], json!(number % SEATS));
+            assert_eq!(Fyrmanswhist.deal_number(&m.state) as usize, number);
+            m.play_out();
+        }
+        assert_eq!(m.view(Viewer::Spectator)["next_dealer"], 2);
+    }
+
+    // --- the match ----------------------------------------------------------------------------
+
+    #[test]
+    fn scores_carry_over_until_a_side_reaches_thirteen() {
+        let mut m = M::new(json!({}));
+        // Seat 0 declares every time and its side takes nine tricks: three points a deal. As
+        // the dealer moves, forehand changes, so fewer cards are shown before seat 0's red one.
+        for deal in 1..=5i64 {
+            let events = m.deal(&long_suits());
+            let Event::DealStarted { scores, .. } = &events[0] else { panic!() };
+            assert_eq!(*scores, [3 * (deal - 1), 0]);
+            m.choose_all(&[(0, "2D"), (1, "2C"), (2, "2S"), (3, "6S")]);
+            assert_eq!(m.current().declarer, Some(0));
+            let events = m.tricks(&SEAT_1_LEADS);
+            assert_eq!(matches!(events.last(), Some(Event::MatchEnded { .. })), deal == 5, "deal {deal}");
+        }
+        assert_eq!(m.state.scores, [15, 0]);
+        let Status::Finished { outcome } = Fyrmanswhist.status(&m.state) else { panic!() };
+        assert_eq!(outcome.winners, [0, 2]);
+        assert!(outcome.explanation.en.contains("reached 15 points, at least the target of 13"));
+    }
+
+    #[test]
+    fn the_match_ends_at_an_agreed_target_and_takes_no_more_moves() {
+        let mut m = M::new(json!({ "target": 2 }));
+        m.deal(&long_suits());
+        m.choose_all(&[(0, "2D"), (1, "2C"), (2, "2S"), (3, "6S")]);
+        let events = m.tricks(&SEAT_1_LEADS);
+        let Some(Event::MatchEnded { side, winners, scores, target, explanation }) = events.last() else {
+            panic!("{events:?}")
+        };
+        assert_eq!((*side, winners.as_slice(), *scores, *target), (0, &[0, 2][..], [3, 0], 2));
+        assert!(explanation.sv.contains("nådde 3 poäng"));
+        assert_eq!(m.refused(0, play("AC")), core::MATCH_OVER);
+        assert!(Fyrmanswhist.deal(&m.state, decks::standard52()).is_err());
+        assert!(Fyrmanswhist.legal_moves(&m.state, 0).is_empty());
+        assert!(Fyrmanswhist.bot_move(&m.state, 0, 1).is_none());
+        let view = m.view(Viewer::Spectator);
+        assert_eq!((view["phase"].clone(), view["winning_side"].clone()), (json!("finished"), json!(0)));
+    }
+
+    #[test]
+    fn options_have_defaults_and_are_checked() {
+        let game = erase(Fyrmanswhist);
+        assert_eq!(game.normalize_options(&Value::Null).unwrap(), json!({ "simultaneous_reveal": false, "target": 13 }));
+        assert_eq!(game.normalize_options(&json!({ "target": 21 })).unwrap()["target"], 21);
+        assert!(game.normalize_options(&json!({ "trumps": true })).is_err());
+        assert!(game.normalize_options(&json!({ "target": "13" })).is_err());
+        assert!(game.setup(4, &json!({ "target": 0 })).is_err());
+        assert!(game.setup(4, &json!({ "target": -5 })).is_err());
+        assert!(game.setup(3, &Value::Null).is_err());
+        assert!(game.setup(5, &Value::Null).is_err());
+        let names: Vec<_> = Fyrmanswhist.options().iter().map(|o| o.name).collect();
+        assert_eq!(names, ["simultaneous_reveal", "target"]);
+    }
+
+    #[test]
+    fn commands_and_events_have_their_json_shapes() {
+        let parse = |v: Value| serde_json::from_value::<Command>(v).unwrap();
+        assert_eq!(parse(json!({ "type": "choose_bottom_card", "card": "7H" })), choose("7H"));
+        assert_eq!(parse(json!({ "type": "play", "card": "QS" })), play("QS"));
+        let json_of = |e: Event| serde_json::to_value(e).unwrap();
+        assert_eq!(
+            json_of(Event::BottomCardShown { seat: 3, card: card("7H"), wants: Contract::Spel }),
+            json!({ "type": "bottom_card_shown", "seat": 3, "card": "7H", "wants": "spel" })
+        );
+        assert_eq!(
+            json_of(Event::BiddingEnded {
+                contract: Contract::Pass,
+                declarer: None,
+                declaring_side: None,
+                first_lead: 1,
+                not_shown: vec![],
+                rule: rule::SHOW_ALL_BLACK.into(),
+            }),
+            json!({ "type": "bidding_ended", "contract": "pass", "declarer": null, "declaring_side": null,
+                    "first_lead": 1, "not_shown": [], "rule": "fyrmanswhist.show.all-black" })
+        );
+        assert_eq!(
+            json_of(Event::TrickWon {
+                trick_number: 1,
+                winner: 0,
+                card: card("6C"),
+                reason: WinReason::HighestOfSuitLed,
+                plays: vec![Play { seat: 1, card: card("2C") }],
+            }),
+            json!({ "type": "trick_won", "trick_number": 1, "winner": 0, "card": "6C",
+                    "reason": "highest-of-suit-led", "plays": [{ "seat": 1, "card": "2C" }] })
+        );
+    }
+
+    #[test]
+    fn deal_started_shows_each_seat_only_its_own_hand_until_the_deal_is_over() {
+        let mut m = M::new(json!({ "target": 1000 }));
+        let events = m.deal(&long_suits());
+        let e = &events[0];
+        let full = serde_json::to_value(e).unwrap();
+        let own = Fyrmanswhist.redact(&m.state, e, Viewer::Seat(1), false);
+        assert_eq!(own["deck"], Value::Null);
+        assert_eq!(own["hands"][1], json!(sorted(long_suits()[1].clone())));
+        assert_eq!(own["hands"][0], Value::Null);
+        assert_eq!(own["hand_sizes"], json!([13, 13, 13, 13]));
+        assert!(cards_in(&Fyrmanswhist.redact(&m.state, e, Viewer::Spectator, false)).is_empty());
+        assert_eq!(Fyrmanswhist.redact(&m.state, e, Viewer::Record, false), full);
+        let view = m.view(Viewer::Seat(1));
+        assert_eq!(view["hand"], own["hands"][1]);
+        assert!(view.get("hands").is_none());
+        assert_eq!(m.view(Viewer::Record)["hands"], full["hands"]);
+        m.play_out();
+        assert_eq!(Fyrmanswhist.redact(&m.state, e, Viewer::Spectator, false), full);
+        assert_eq!(Fyrmanswhist.redact(&m.state, e, Viewer::Seat(0), true), full);
+    }
+
+    #[test]
+    fn a_deal_replays_on_its_own_from_its_first_event() {
+        let mut m = M::new(json!({ "simultaneous_reveal": true, "target": 1000 }));
+        m.deal(&long_suits());
+        m.play_out();
+        let start = m.log.len();
+        m.deal(&long_suits());
+        m.play_out();
+        let mut fresh = Fyrmanswhist.setup(4, Options::default()).unwrap();
+        for e in &m.log[start..] {
+            Fyrmanswhist.evolve(&mut fresh, e);
+            Fyrmanswhist.check_invariants(&fresh).unwrap();
+        }
+        assert_eq!(fresh.scores, m.state.scores);
+        assert_eq!(Fyrmanswhist.view(&fresh, Viewer::Record), m.view(Viewer::Record));
+    }
+
+    #[test]
+    fn the_bot_asks_for_spel_with_a_strong_hand_and_pass_with_a_weak_one() {
+        let strong = long_suits()[0].clone();
+        assert!(estimate_tricks(&strong) > 4.0);
+        let weak = cards("2C 3C 4C 5C 2D 3D 4D 5D 2H 3H 4H 2S 3S");
+        assert_eq!(estimate_tricks(&weak), 0.0);
+        let (mut red, mut black) = (0, 0);
+        for seed in 0..60 {
+            let mut rng = Rng::new(seed);
+            let c = bot_bottom_card(&strong, &mut rng);
+            assert!(strong.contains(&c));
+            red += (Contract::asked_by(c) == Contract::Spel) as usize;
+            let c = bot_bottom_card(&weak, &mut Rng::new(seed));
+            black += (Contract::asked_by(c) == Contract::Pass) as usize;
+        }
+        assert!(red >= 40 && black >= 40, "red {red}, black {black}");
+    }
+
+    // --- the rulebook -------------------------------------------------------------------------
+
+    #[test]
+    fn every_declared_rule_id_is_in_the_rulebook_once() {
+        let book = rulebook();
+        let ids: Vec<&str> = book.rule_ids().collect();
+        let unique: BTreeSet<&str> = ids.iter().copied().collect();
+        assert_eq!(ids.len(), unique.len(), "duplicate rule ids");
+        assert!(book.sections.iter().any(|s| s.id == "fyrmanswhist.house" && s.rules.iter().all(|r| r.house_rule)));
+        // Every constant of `mod rule`, read from this file so that a new one cannot be missed.
+        let source = include_str!("fyrmanswhist.rs");
+        let module = &source[source.find("pub mod rule {").unwrap()..];
+        let module = &module[..module.find("\n}").unwrap()];
+        let declared: Vec<&str> =
+            module.lines().filter_map(|l| l.split('"').nth(1)).filter(|id| id.starts_with("fyrmanswhist.")).collect();
+        assert!(declared.len() >= 30);
+        for id in declared {
+            assert!(book.rule(id).is_some(), "{id} is not in the rulebook");
+        }
+        for rule in book.sections.iter().flat_map(|s| &s.rules) {
+            assert!(!rule.sv.is_empty() && !rule.en.is_empty() && rule.sv != rule.en, "{}", rule.id);
+        }
+    }
+
+    #[test]
+    fn every_rule_met_in_play_is_in_the_rulebook() {
+        let book = rulebook();
+        let mut seen = BTreeSet::new();
+        for seed in 0..4u64 {
+            let options = Options { simultaneous_reveal: seed % 2 == 1, target: 20 };
+            let mut state = Fyrmanswhist.setup(4, options).unwrap();
+            let mut rng = Rng::new(seed);
+            loop {
+                let events = match Fyrmanswhist.status(&state) {
+                    Status::Finished { .. } => break,
+                    Status::NeedsDeck { mut composition } => {
+                        rng.shuffle(&mut composition);
+                        Fyrmanswhist.deal(&state, composition).unwrap()
+                    }
+                    Status::ToAct { seats } => {
+                        for seat in 0..SEATS {
+                            for command in Fyrmanswhist.move_space(&state, seat) {
+                                if let Err(v) = Fyrmanswhist.decide(&state, seat, &command) {
+                                    seen.insert(v.rule);
+                                }
+                            }
+                        }
+                        let seat = seats[rng.below(seats.len())];
+                        let command = Fyrmanswhist.bot_move(&state, seat, rng.next_u64()).unwrap();
+                        Fyrmanswhist.decide(&state, seat, &command).unwrap()
+                    }
+                };
+                for e in &events {
+                    match e {
+                        Event::DealScored { terms, .. } => seen.extend(terms.iter().map(|t| t.rule.clone())),
+                        Event::BiddingEnded { rule, .. } => {
+                            seen.insert(rule.clone());
+                        }
+                        _ => {}
+                    }
+                    Fyrmanswhist.evolve(&mut state, e);
+                }
+            }
+        }
+        for id in &seen {
+            assert!(book.rule(id).is_some(), "{id} is used but not in the rulebook");
+        }
+        for expected in [
+            rule::FOLLOW_SUIT,
+            rule::CHOICE_FINAL,
+            rule::SPEL_WON,
+            rule::SPEL_DEFEATED,
+            rule::PASS,
+            rule::LOSER_NOTHING,
+            rule::SHOW_FIRST_RED,
+            rule::SHOW_ALL_BLACK,
+            rule::SIMULTANEOUS_DECLARER,
+            core::CARD_NOT_HELD,
+            core::PHASE,
+            core::TURN,
+        ] {
+            assert!(seen.contains(expected), "{expected} never met");
+        }
+    }
+
+    // --- random matches -----------------------------------------------------------------------
+
+    /// What every match's log must show, and (into `seen`) what kinds of deal it had.
+    fn check_log(options: &Value, log: &[Value], seen: &mut BTreeSet<String>) {
+        let book = rulebook();
+        let simultaneous = options["simultaneous_reveal"] == true;
+        let target = options["target"].as_i64().unwrap_or(DEFAULT_TARGET);
+        let blank = Fyrmanswhist.setup(4, Options::default()).unwrap();
+        let mut totals = [0i64; 2];
+        let mut forehand = 0;
+        let mut chosen: Vec<(Seat, Card)> = Vec::new();
+        let mut shown: Vec<(Seat, Card)> = Vec::new();
+        let mut ended = None;
+        for value in log {
+            assert!(ended.is_none(), "an event after the end of the match: {value}");
+            match serde_json::from_value::<Event>(value.clone()).unwrap() {
+                Event::DealStarted { scores, forehand: f, .. } => {
+                    assert_eq!(scores, totals, "a deal starts from the scores so far");
+                    forehand = f;
+                    chosen.clear();
+                    shown.clear();
+                }
+                e @ Event::BottomCardChosen { seat, card } => {
+                    chosen.push((seat, card));
+                    for viewer in [Viewer::Record, Viewer::Spectator, Viewer::Seat((seat + 1) % SEATS)] {
+                        let seen = Fyrmanswhist.redact(&blank, &e, viewer, true);
+                        assert_eq!(seen["card"], Value::Null, "{viewer:?} sees a bottom card choice");
+                    }
+                }
+                Event::BottomCardShown { seat, card, wants } => {
+                    assert!(chosen.contains(&(seat, card)), "seat {seat} shows {card}, which it did not choose");
+                    assert_eq!(wants, Contract::asked_by(card));
+                    shown.push((seat, card));
+                }
+                Event::BiddingEnded { contract, declarer, declaring_side, first_lead: lead, not_shown, rule } => {
+                    assert_eq!(chosen.len(), SEATS);
+                    let order = TABLE.order_from(forehand);
+                    let shown_seats: Vec<Seat> = shown.iter().map(|s| s.0).collect();
+                    assert_eq!(shown_seats, order[..shown.len()], "shown in turn from forehand");
+                    let red: Vec<Seat> =
+                        shown.iter().filter(|(_, c)| Contract::asked_by(*c) == Contract::Spel).map(|s| s.0).collect();
+                    assert_eq!(declarer, red.first().copied());
+                    assert_eq!(declaring_side, declarer.map(side_of));
+                    assert_eq!(contract == Contract::Spel, declarer.is_some());
+                    assert_eq!(lead, first_lead(forehand, declarer));
+                    if simultaneous || declarer.is_none() {
+                        assert_eq!(shown.len(), SEATS);
+                    } else {
+                        assert_eq!(shown_seats.last().copied(), declarer, "the showing stops at the first red");
+                    }
+                    assert_eq!(not_shown, order[shown.len()..]);
+                    assert!(book.rule(&rule).is_some());
+                    seen.insert(format!("contract {}", contract.name()));
+                    if !not_shown.is_empty() {
+                        seen.insert("never shown".into());
+                    }
+                    if red.iter().any(|&s| side_of(s) == 0) && red.iter().any(|&s| side_of(s) == 1) {
+                        seen.insert("both sides red".into());
+                    }
+                }
+                Event::DealScored { contract, declaring_side, side_tricks, winning_side, terms, points, scores, .. } => {
+                    assert_eq!(side_tricks[0] + side_tricks[1], TRICKS);
+                    let (w, expected) = score_terms(contract, declaring_side, side_tricks);
+                    assert_eq!((w, &terms), (winning_side, &expected));
+                    for t in &terms {
+                        assert!(book.rule(&t.rule).is_some(), "{} is not in the rulebook", t.rule);
+                        totals[t.to] += t.points;
+                        seen.insert(t.rule.clone());
+                    }
+                    assert_eq!(scores, totals);
+                    assert!(points[winning_side] > 0 && points[1 - winning_side] == 0);
+                }
+                Event::MatchEnded { side, winners, scores, target: t, .. } => {
+                    assert_eq!(t, target);
+                    assert!(scores[side] >= target && scores[1 - side] < target, "{scores:?}");
+                    assert_eq!(winners, seats_of(side));
+                    ended = Some(scores);
+                }
+                Event::CardPlayed { .. } | Event::TrickWon { .. } => {}
+            }
+        }
+        assert_eq!(ended, Some(totals), "the match ends with the sum of the scored terms");
+    }
+
+    fn run(options: Value, seeds: std::ops::Range<u64>, checks: Checks) -> BTreeSet<String> {
+        let game = erase(Fyrmanswhist);
+        let mut seen = BTreeSet::new();
+        for seed in seeds {
+            let report = play_match(&*game, 4, &options, seed, checks)
+                .unwrap_or_else(|e| panic!("options {options}, seed {seed}: {e}"));
+            check_log(&options, &report.log, &mut seen);
+        }
+        seen
+    }
+
+    // Split so that the test threads share the work.
+    #[test]
+    fn random_matches_with_every_check_1() {
+        let seen = run(json!({}), 0..100, Checks::ALL);
+        for kind in ["contract spel", "contract pass", "never shown", rule::SPEL_WON, rule::SPEL_DEFEATED, rule::PASS] {
+            assert!(seen.contains(kind), "{kind} never happened");
+        }
+    }
+
+    #[test]
+    fn random_matches_with_every_check_2() {
+        run(json!({ "target": 5 }), 100..250, Checks::ALL);
+    }
+
+    #[test]
+    fn random_matches_shown_at_once_with_every_check() {
+        let seen = run(json!({ "simultaneous_reveal": true }), 1000..1100, Checks::ALL);
+        assert!(seen.contains("both sides red"));
+        assert!(!seen.contains("never shown"));
+    }
+
+    #[test]
+    fn many_random_matches_over_the_options() {
+        let mut n = 10_000;
+        for simultaneous in [false, true] {
+            for target in [1, 13, 30] {
+                let options = json!({ "simultaneous_reveal": simultaneous, "target": target });
+                run(options.clone(), n..n + 300, Checks::NONE);
+                run(options, n + 300..n + 330, Checks { invariants: true, ..Checks::NONE });
+                n += 1000;
+            }
+        }
+    }
+}
