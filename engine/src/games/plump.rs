@@ -16,6 +16,7 @@ use crate::rules::{self, core, RuleViolation, Rulebook, ScoreTerm};
 use crate::seat::{match_winners, Seat, Table};
 use crate::trick::{self, Trick, WinReason};
 
+#[derive(Default)]
 pub struct Plump;
 
 pub const DECK_SIZE: usize = 52;
@@ -1099,7 +1100,7 @@ mod tests {
     use super::*;
     use crate::cards::{card, cards};
     use crate::game::erase;
-    use crate::simulate::{play_match, Checks};
+    use crate::simulate::{play_match, Checks, Driver};
 
     /// A deck that deals `hands` (by seat) with `dealer` dealing, then turns `turned`.
     fn deck_for(dealer: Seat, hands: &[&str], turned: Option<&str>) -> Vec<Card> {
@@ -1112,59 +1113,19 @@ mod tests {
         deck
     }
 
-    struct Game {
-        state: State,
-        log: Vec<PlumpEvent>,
-    }
+    type Game = Driver<Plump>;
 
     impl Game {
-        fn new(players: usize, options: PlumpOptions) -> Game {
-            Game { state: Plump.setup(players, options).unwrap(), log: Vec::new() }
-        }
-
-        fn apply(&mut self, events: Vec<PlumpEvent>) -> Vec<PlumpEvent> {
-            for e in &events {
-                Plump.evolve(&mut self.state, e);
-                Plump.check_invariants(&self.state).unwrap();
-                self.log.push(e.clone());
-            }
-            events
-        }
-
-        fn deal(&mut self, deck: Vec<Card>) -> Vec<PlumpEvent> {
-            let events = Plump.deal(&self.state, deck).unwrap();
-            self.apply(events)
-        }
-
-        fn act(&mut self, seat: Seat, command: PlumpCommand) -> Result<Vec<PlumpEvent>, RuleViolation> {
-            let events = Plump.decide(&self.state, seat, &command)?;
-            Ok(self.apply(events))
-        }
-
         fn bid(&mut self, seat: Seat, tricks: u32) -> Vec<PlumpEvent> {
-            self.act(seat, PlumpCommand::Bid { tricks }).unwrap()
+            self.ok(seat, bid(tricks))
         }
 
         fn play(&mut self, seat: Seat, code: &str) -> Vec<PlumpEvent> {
-            self.act(seat, PlumpCommand::Play { card: card(code) }).unwrap()
+            self.ok(seat, play(code))
         }
 
         fn deal_ref(&self) -> &Deal {
             self.state.deal.as_ref().unwrap()
-        }
-
-        fn to_act(&self) -> Vec<Seat> {
-            Plump.status(&self.state).to_act().to_vec()
-        }
-
-        /// Plays out the deal in progress with the first legal move at every turn.
-        fn finish_deal(&mut self) -> Vec<PlumpEvent> {
-            let mut events = Vec::new();
-            while let [seat, ..] = self.to_act()[..] {
-                let m = Plump.legal_moves(&self.state, seat)[0].clone();
-                events.extend(self.act(seat, m).unwrap());
-            }
-            events
         }
 
         /// Plays whole deals until deal `number` is the next one.

@@ -21,6 +21,7 @@ use crate::rules::{self, core, RuleViolation, Rulebook, Text};
 use crate::seat::{match_winners, seats_text, Seat, Table};
 use crate::trick::{self, Trick, WinReason};
 
+#[derive(Default)]
 pub struct PolsktPass;
 
 pub const MIN_PLAYERS: usize = 3;
@@ -2079,7 +2080,7 @@ mod tests {
     use super::*;
     use crate::cards::{card, cards};
     use crate::game::erase;
-    use crate::simulate::{play_match, Checks};
+    use crate::simulate::{play_match, Checks, Driver};
 
     use PolsktPassCommand as C;
 
@@ -2107,46 +2108,9 @@ mod tests {
         p[len - at..].iter().chain(&p[..len - at]).copied().collect()
     }
 
-    struct Game {
-        state: State,
-        log: Vec<PolsktPassEvent>,
-    }
+    type Game = Driver<PolsktPass>;
 
     impl Game {
-        fn new(players: usize, options: PolsktPassOptions) -> Game {
-            Game { state: PolsktPass.setup(players, options).unwrap(), log: Vec::new() }
-        }
-
-        fn apply(&mut self, events: Vec<PolsktPassEvent>) -> Vec<PolsktPassEvent> {
-            for e in &events {
-                PolsktPass.evolve(&mut self.state, e);
-                PolsktPass.check_invariants(&self.state).unwrap_or_else(|err| panic!("after {e:?}: {err}"));
-                self.log.push(e.clone());
-            }
-            events
-        }
-
-        fn deal(&mut self, deck: Vec<Card>) -> Vec<PolsktPassEvent> {
-            let events = PolsktPass.deal(&self.state, deck).unwrap();
-            self.apply(events)
-        }
-
-        fn act(&mut self, seat: Seat, command: PolsktPassCommand) -> Result<Vec<PolsktPassEvent>, RuleViolation> {
-            let events = PolsktPass.decide(&self.state, seat, &command)?;
-            Ok(self.apply(events))
-        }
-
-        fn ok(&mut self, seat: Seat, command: PolsktPassCommand) -> Vec<PolsktPassEvent> {
-            self.act(seat, command.clone()).unwrap_or_else(|v| panic!("seat {seat} {command:?}: {v}"))
-        }
-
-        fn refused(&mut self, seat: Seat, command: PolsktPassCommand) -> RuleViolation {
-            let v = self.act(seat, command.clone()).expect_err("refused");
-            assert!(!PolsktPass.legal_moves(&self.state, seat).contains(&command), "{command:?} is listed as legal");
-            assert!(PolsktPass.rulebook().rule(&v.rule).is_some(), "{} is not in the rulebook", v.rule);
-            v
-        }
-
         fn play(&mut self, seat: Seat, code: &str) -> Vec<PolsktPassEvent> {
             self.ok(seat, C::Play { card: card(code) })
         }
@@ -2165,16 +2129,8 @@ mod tests {
             self.state.deal.as_ref().unwrap()
         }
 
-        fn to_act(&self) -> Vec<Seat> {
-            PolsktPass.status(&self.state).to_act().to_vec()
-        }
-
         fn books(&self) -> Books {
             self.state.books()
-        }
-
-        fn legal(&self, seat: Seat) -> Vec<PolsktPassCommand> {
-            PolsktPass.legal_moves(&self.state, seat)
         }
 
         /// Starts the match as if earlier deals had left these books.
@@ -2183,16 +2139,6 @@ mod tests {
             self.state.ledger = ledger_from(&books);
             self.state.reported = books;
             self.state.next_bet = next_bet;
-        }
-
-        /// Plays out the deal in progress with the first legal move at every turn.
-        fn finish_deal(&mut self) -> Vec<PolsktPassEvent> {
-            let mut events = Vec::new();
-            while let [seat, ..] = self.to_act()[..] {
-                let m = self.legal(seat)[0].clone();
-                events.extend(self.ok(seat, m));
-            }
-            events
         }
     }
 
@@ -2490,7 +2436,7 @@ mod tests {
         assert_eq!(g.refused(1, C::LeaveAce).rule, core::TURN);
         assert_eq!(g.refused(0, C::Accept).rule, core::PHASE);
         assert_eq!(PolsktPass.view(&g.state, Viewer::Spectator)["ace_choice"], true);
-        let mut taken = Game { state: g.state.clone(), log: Vec::new() };
+        let mut taken = Game { rules: PolsktPass, state: g.state.clone(), log: Vec::new() };
         let events = taken.ok(0, C::TakeAce);
         assert!(matches!(&events[0], PolsktPassEvent::TurnedCardTaken { why: TakeReason::AceChosen, rule: r, .. } if r == rule::MAY_TAKE_ACE));
         assert_eq!(taken.deal_ref().declarers, [0]);
