@@ -20,6 +20,7 @@ use crate::ledger::{Account, Ledger, Payment};
 use crate::rules::{self, core, RuleViolation, Rulebook, Text};
 use crate::seat::{match_winners, seats_text, Seat, Table};
 use crate::trick::{self, Trick, WinReason};
+pub use crate::trick::{Play, TrickRecord};
 
 #[derive(Default)]
 pub struct PolsktPass;
@@ -161,13 +162,6 @@ pub enum PolsktPassCommand {
     /// Leading to the third trick after taking the first two: play for all five.
     LaVola,
     Play { card: Card },
-}
-
-/// One card played to a trick.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Play {
-    pub seat: Seat,
-    pub card: Card,
 }
 
 /// A bet waiting for a later deal, by the number it was made under.
@@ -426,16 +420,6 @@ pub struct CutRecord {
     pub at: usize,
     pub shown_card: Card,
     pub cutter_took: bool,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct TrickRecord {
-    pub number: usize,
-    pub leader: Seat,
-    pub plays: Vec<Play>,
-    pub winner: Seat,
-    pub card: Card,
-    pub reason: WinReason,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -1614,16 +1598,8 @@ impl Rules for PolsktPass {
             }
             PolsktPassEvent::TrickWon { trick_number, winner, card, reason, plays } => {
                 let Some(deal) = state.deal.as_mut() else { return };
-                deal.tricks.push(TrickRecord {
-                    number: *trick_number,
-                    leader: deal.trick.leader,
-                    plays: plays.clone(),
-                    winner: *winner,
-                    card: *card,
-                    reason: *reason,
-                });
-                deal.tricks_taken[*winner] += 1;
-                deal.trick = Trick::led_by(*winner);
+                let won = (*winner, *card, *reason);
+                trick::book_won(&mut deal.trick, &mut deal.tricks, &mut deal.tricks_taken, *trick_number, plays, won);
             }
             PolsktPassEvent::DealEnded { outcome, winner, rule, amount_played_for, payments, explanation, books, .. } => {
                 for p in payments {
@@ -1984,16 +1960,8 @@ impl Rules for PolsktPass {
         if deal.tricks.len() > HAND || deal.trick.plays.len() > players {
             return Err("more tricks or plays than the deal has".into());
         }
-        if let (Some(t), Some(trumps)) = (deal.tricks.last(), deal.trumps) {
-            let mut check = Trick::led_by(t.leader);
-            check.plays = t.plays.iter().map(|p| (p.seat, p.card)).collect();
-            let in_order = (0..players).all(|i| check.plays.get(i).map(|p| p.0) == Some(state.table.after(t.leader, i)));
-            if !in_order || trick_winner(&check, trumps) != (t.winner, t.card, t.reason) {
-                return Err(format!("trick {} was not played in turn or went to the wrong seat", t.number));
-            }
-            if deal.trick.leader != t.winner {
-                return Err(format!("seat {} leads although seat {} took the last trick", deal.trick.leader, t.winner));
-            }
+        if let Some(trumps) = deal.trumps {
+            trick::check_latest(&deal.tricks, &deal.trick, &state.table, |t| trick_winner(t, trumps))?;
         }
         if let Some(v) = deal.la_vola {
             if deal.tricks.len() < 2 || deal.tricks[..2].iter().any(|t| t.winner != v) {

@@ -19,6 +19,7 @@ use crate::game::{OptionDoc, Outcome, Rules, SetupError, Status, Viewer};
 use crate::rules::{self, core, RuleViolation, Rulebook, ScoreTerm};
 use crate::seat::{match_winners, Seat, Table};
 use crate::trick::Trick;
+pub use crate::trick::Play;
 
 /// The rules of Tarot. Register with `erase(tarot::Tarot)`.
 #[derive(Default)]
@@ -782,12 +783,6 @@ pub enum TarotCommand {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Play {
-    pub seat: Seat,
-    pub card: Card,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum CancelReason {
     /// Everybody passed.
@@ -974,6 +969,8 @@ pub enum Phase {
     Over,
 }
 
+/// The shared [`crate::trick::TrickRecord`] and where the Excuse went: the extra field is why it
+/// is a type of its own.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct TrickRecord {
     pub number: usize,
