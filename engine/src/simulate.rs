@@ -1,12 +1,14 @@
 //! Random legal play through the object-safe interface, with every check the engine promises:
-//! used by each game's property tests, the benchmarks and the service's load generator.
+//! used by each game's property tests, the benchmarks and the service's load generator. And
+//! [`Driver`], which plays scripted moves through one game's typed interface for its own tests.
 //!
 //! The generator here is a test tool, not part of any rule: the rules never draw randomness.
 
 use serde_json::Value;
 
 use crate::cards::Card;
-use crate::game::{cards_in, Game, Match, Refusal, Status, Viewer};
+use crate::game::{cards_in, Game, Match, Refusal, Rules, Status, Viewer};
+use crate::rules::RuleViolation;
 use crate::seat::Seat;
 
 /// splitmix64: small, fast and the same on every platform, so a failing seed reproduces.
@@ -199,6 +201,87 @@ pub fn check_leaks(m: &dyn Match, event: &Value) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// A match driven through a game's typed interface, for that game's own tests. Every event
+/// must come back unchanged from JSON, as it is stored, and the books must balance after each.
+pub struct Driver<R: Rules> {
+    pub rules: R,
+    pub state: R::State,
+    /// Every event applied, in order.
+    pub log: Vec<R::Event>,
+}
+
+impl<R: Rules + Default> Driver<R> {
+    pub fn new(players: usize, options: R::Options) -> Driver<R> {
+        let rules = R::default();
+        let state = rules.setup(players, options).unwrap_or_else(|e| panic!("setup refused: {e}"));
+        Driver { rules, state, log: Vec::new() }
+    }
+}
+
+impl<R: Rules> Driver<R>
+where
+    R::Event: PartialEq,
+{
+    pub fn apply(&mut self, events: Vec<R::Event>) -> Vec<R::Event> {
+        for e in &events {
+            let text = serde_json::to_string(e).unwrap_or_else(|err| panic!("{e:?} does not serialize: {err}"));
+            let back: R::Event =
+                serde_json::from_str(&text).unwrap_or_else(|err| panic!("{text} does not read back: {err}"));
+            assert_eq!(&back, e, "events round-trip");
+            self.rules.evolve(&mut self.state, e);
+            self.rules.check_invariants(&self.state).unwrap_or_else(|err| panic!("after {e:?}: {err}"));
+            self.log.push(e.clone());
+        }
+        events
+    }
+
+    pub fn deal(&mut self, deck: Vec<Card>) -> Vec<R::Event> {
+        let events = self.rules.deal(&self.state, deck).unwrap_or_else(|v| panic!("deal refused: {v}"));
+        self.apply(events)
+    }
+
+    pub fn act(&mut self, seat: Seat, command: R::Command) -> Result<Vec<R::Event>, RuleViolation> {
+        let events = self.rules.decide(&self.state, seat, &command)?;
+        Ok(self.apply(events))
+    }
+
+    /// A command the test expects to be accepted.
+    pub fn ok(&mut self, seat: Seat, command: R::Command) -> Vec<R::Event> {
+        let text = format!("{command:?}");
+        self.act(seat, command).unwrap_or_else(|v| panic!("seat {seat} {text}: {v}"))
+    }
+
+    /// The rule a refused command breaks. A refused command must not be listed as legal, and
+    /// the rule must be in the rulebook for the player to look up.
+    pub fn refused(&self, seat: Seat, command: R::Command) -> RuleViolation {
+        let v = match self.rules.decide(&self.state, seat, &command) {
+            Ok(events) => panic!("seat {seat} {command:?} was accepted: {events:?}"),
+            Err(v) => v,
+        };
+        assert!(!self.legal(seat).contains(&command), "{command:?} is listed as legal");
+        assert!(self.rules.rulebook().rule(&v.rule).is_some(), "{} is not in the rulebook", v.rule);
+        v
+    }
+
+    pub fn to_act(&self) -> Vec<Seat> {
+        self.rules.status(&self.state).to_act().to_vec()
+    }
+
+    pub fn legal(&self, seat: Seat) -> Vec<R::Command> {
+        self.rules.legal_moves(&self.state, seat)
+    }
+
+    /// Plays out the deal in progress with the first legal move at every turn.
+    pub fn finish_deal(&mut self) -> Vec<R::Event> {
+        let mut events = Vec::new();
+        while let [seat, ..] = self.to_act()[..] {
+            let first = self.legal(seat).swap_remove(0);
+            events.extend(self.ok(seat, first));
+        }
+        events
+    }
 }
 
 #[cfg(test)]

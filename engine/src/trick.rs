@@ -1,4 +1,5 @@
-//! The trick-taking toolkit: follow suit, trumps, who wins a trick and why.
+//! The trick-taking toolkit: follow suit, trumps, who wins a trick and why, and the record of
+//! the tricks won.
 
 use serde::{Deserialize, Serialize};
 
@@ -36,6 +37,13 @@ impl Trick {
     pub fn cards(&self) -> impl Iterator<Item = Card> + '_ {
         self.plays.iter().map(|&(_, c)| c)
     }
+}
+
+/// One card played to a trick, as the record and the events show it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Play {
+    pub seat: Seat,
+    pub card: Card,
 }
 
 /// Why a trick went to its winner: for the "why did that seat win?" question.
@@ -79,6 +87,54 @@ pub fn winner_by(
     (seat, card, WinReason::HighestOfSuitLed)
 }
 
+/// A trick as it was won, for the deal's record, in the games whose tricks hold one plain card
+/// from each seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TrickRecord {
+    pub number: usize,
+    pub leader: Seat,
+    pub plays: Vec<Play>,
+    pub winner: Seat,
+    pub card: Card,
+    pub reason: WinReason,
+}
+
+/// Books a won trick: it goes on the record, counts for its winner, and the winner leads the
+/// next one. `won` is the winner, the winning card and why, as [`winner`] gives them.
+pub fn book_won(
+    trick: &mut Trick,
+    tricks: &mut Vec<TrickRecord>,
+    tricks_taken: &mut [u32],
+    number: usize,
+    plays: &[Play],
+    (winner, card, reason): (Seat, Card, WinReason),
+) {
+    let leader = std::mem::replace(trick, Trick::led_by(winner)).leader;
+    tricks.push(TrickRecord { number, leader, plays: plays.to_vec(), winner, card, reason });
+    tricks_taken[winner] += 1;
+}
+
+/// The latest trick on the record was played in turn, went to the seat `winner` names, and that
+/// seat leads `trick`, the one now on the table. Each trick was checked when it was the latest:
+/// checking only that one keeps the invariants linear in the length of the deal.
+pub fn check_latest(
+    tricks: &[TrickRecord],
+    trick: &Trick,
+    table: &Table,
+    winner: impl Fn(&Trick) -> (Seat, Card, WinReason),
+) -> Result<(), String> {
+    let Some(t) = tricks.last() else { return Ok(()) };
+    let played = Trick { leader: t.leader, plays: t.plays.iter().map(|p| (p.seat, p.card)).collect() };
+    let in_order = (0..table.seats).all(|i| played.plays.get(i).map(|p| p.0) == Some(table.after(t.leader, i)));
+    if !in_order || winner(&played) != (t.winner, t.card, t.reason) {
+        return Err(format!("trick {} was not played in turn or went to the wrong seat", t.number));
+    }
+    if trick.leader != t.winner {
+        return Err(format!("seat {} leads although seat {} took the last trick", trick.leader, t.winner));
+    }
+    Ok(())
+}
+
 /// The cards a player may play to `trick` when the only duty is to follow suit.
 pub fn follow_suit(hand: &[Card], trick: &Trick) -> Vec<Card> {
     match trick.led_suit() {
@@ -118,6 +174,22 @@ mod tests {
     fn any_trump_beats_the_suit_led() {
         let t = trick(1, "9H 2S KH AH");
         assert_eq!(winner(&t, Some(Suit::Spades)), (2, card("2S"), WinReason::HighestTrump));
+    }
+
+    #[test]
+    fn a_won_trick_goes_on_the_record_and_to_its_winner_who_leads_the_next() {
+        let mut current = trick(1, "9H AS KH 2H");
+        let won = winner(&current, None);
+        let plays: Vec<Play> = current.plays.iter().map(|&(seat, card)| Play { seat, card }).collect();
+        let (mut tricks, mut taken) = (Vec::new(), vec![0; 4]);
+        book_won(&mut current, &mut tricks, &mut taken, 1, &plays, won);
+        assert_eq!(current, Trick::led_by(3));
+        assert_eq!(taken, [0, 0, 0, 1]);
+        assert_eq!((tricks[0].number, tricks[0].leader, tricks[0].card), (1, 1, card("KH")));
+        let table = Table::new(4);
+        assert_eq!(check_latest(&tricks, &current, &table, |t| winner(t, None)), Ok(()));
+        // With spades as trumps the ace would have won it.
+        assert!(check_latest(&tricks, &current, &table, |t| winner(t, Some(Suit::Spades))).is_err());
     }
 
     #[test]

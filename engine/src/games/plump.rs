@@ -15,7 +15,9 @@ use crate::game::{OptionDoc, Outcome, Rules, SetupError, Status, Viewer};
 use crate::rules::{self, core, RuleViolation, Rulebook, ScoreTerm};
 use crate::seat::{match_winners, Seat, Table};
 use crate::trick::{self, Trick, WinReason};
+pub use crate::trick::{Play, TrickRecord};
 
+#[derive(Default)]
 pub struct Plump;
 
 pub const DECK_SIZE: usize = 52;
@@ -103,13 +105,6 @@ pub fn deal_sizes(players: usize, back_up: bool) -> Vec<usize> {
 pub enum PlumpCommand {
     Bid { tricks: u32 },
     Play { card: Card },
-}
-
-/// One card played to a trick.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Play {
-    pub seat: Seat,
-    pub card: Card,
 }
 
 /// Why the deal has the trumps it has.
@@ -209,16 +204,6 @@ pub enum Phase {
     Playing,
     /// Every trick is played; the next deal (or nothing) follows.
     Over,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct TrickRecord {
-    pub number: usize,
-    pub leader: Seat,
-    pub plays: Vec<Play>,
-    pub winner: Seat,
-    pub card: Card,
-    pub reason: WinReason,
 }
 
 #[derive(Clone, Debug)]
@@ -815,16 +800,8 @@ impl Rules for Plump {
             }
             PlumpEvent::TrickWon { trick_number, winner, card, reason, plays } => {
                 let Some(deal) = state.deal.as_mut() else { return };
-                deal.tricks.push(TrickRecord {
-                    number: *trick_number,
-                    leader: deal.trick.leader,
-                    plays: plays.clone(),
-                    winner: *winner,
-                    card: *card,
-                    reason: *reason,
-                });
-                deal.tricks_taken[*winner] += 1;
-                deal.trick = Trick::led_by(*winner);
+                let won = (*winner, *card, *reason);
+                trick::book_won(&mut deal.trick, &mut deal.tricks, &mut deal.tricks_taken, *trick_number, plays, won);
                 if deal.tricks.len() >= deal.cards_per_hand {
                     deal.phase = Phase::Over;
                 }
@@ -1048,22 +1025,7 @@ impl Rules for Plump {
         if deal.tricks.len() > deal.cards_per_hand || deal.trick.plays.len() > players {
             return Err("more tricks or plays than the deal has".into());
         }
-        // Each trick was checked when it was the latest: checking only that one keeps this linear.
-        if let Some(t) = deal.tricks.last() {
-            let mut check = Trick::led_by(t.leader);
-            check.plays = t.plays.iter().map(|p| (p.seat, p.card)).collect();
-            let in_order =
-                (0..players).all(|i| check.plays.get(i).map(|p| p.0) == Some(state.table.after(t.leader, i)));
-            if !in_order || trick::winner(&check, deal.trumps) != (t.winner, t.card, t.reason) {
-                return Err(format!("trick {} was not played in turn or went to the wrong seat", t.number));
-            }
-            if deal.trick.leader != t.winner {
-                return Err(format!(
-                    "seat {} leads although seat {} took the last trick",
-                    deal.trick.leader, t.winner
-                ));
-            }
-        }
+        trick::check_latest(&deal.tricks, &deal.trick, &state.table, |t| trick::winner(t, deal.trumps))?;
 
         let bids_in = deal.auction.bids.len();
         if bids_in > players || deal.auction.bids.iter().any(|&(_, b)| b as usize > deal.cards_per_hand) {
@@ -1099,7 +1061,7 @@ mod tests {
     use super::*;
     use crate::cards::{card, cards};
     use crate::game::erase;
-    use crate::simulate::{play_match, Checks};
+    use crate::simulate::{play_match, Checks, Driver};
 
     /// A deck that deals `hands` (by seat) with `dealer` dealing, then turns `turned`.
     fn deck_for(dealer: Seat, hands: &[&str], turned: Option<&str>) -> Vec<Card> {
@@ -1112,59 +1074,19 @@ mod tests {
         deck
     }
 
-    struct Game {
-        state: State,
-        log: Vec<PlumpEvent>,
-    }
+    type Game = Driver<Plump>;
 
     impl Game {
-        fn new(players: usize, options: PlumpOptions) -> Game {
-            Game { state: Plump.setup(players, options).unwrap(), log: Vec::new() }
-        }
-
-        fn apply(&mut self, events: Vec<PlumpEvent>) -> Vec<PlumpEvent> {
-            for e in &events {
-                Plump.evolve(&mut self.state, e);
-                Plump.check_invariants(&self.state).unwrap();
-                self.log.push(e.clone());
-            }
-            events
-        }
-
-        fn deal(&mut self, deck: Vec<Card>) -> Vec<PlumpEvent> {
-            let events = Plump.deal(&self.state, deck).unwrap();
-            self.apply(events)
-        }
-
-        fn act(&mut self, seat: Seat, command: PlumpCommand) -> Result<Vec<PlumpEvent>, RuleViolation> {
-            let events = Plump.decide(&self.state, seat, &command)?;
-            Ok(self.apply(events))
-        }
-
         fn bid(&mut self, seat: Seat, tricks: u32) -> Vec<PlumpEvent> {
-            self.act(seat, PlumpCommand::Bid { tricks }).unwrap()
+            self.ok(seat, bid(tricks))
         }
 
         fn play(&mut self, seat: Seat, code: &str) -> Vec<PlumpEvent> {
-            self.act(seat, PlumpCommand::Play { card: card(code) }).unwrap()
+            self.ok(seat, play(code))
         }
 
         fn deal_ref(&self) -> &Deal {
             self.state.deal.as_ref().unwrap()
-        }
-
-        fn to_act(&self) -> Vec<Seat> {
-            Plump.status(&self.state).to_act().to_vec()
-        }
-
-        /// Plays out the deal in progress with the first legal move at every turn.
-        fn finish_deal(&mut self) -> Vec<PlumpEvent> {
-            let mut events = Vec::new();
-            while let [seat, ..] = self.to_act()[..] {
-                let m = Plump.legal_moves(&self.state, seat)[0].clone();
-                events.extend(self.act(seat, m).unwrap());
-            }
-            events
         }
 
         /// Plays whole deals until deal `number` is the next one.

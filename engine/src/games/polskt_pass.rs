@@ -20,7 +20,9 @@ use crate::ledger::{Account, Ledger, Payment};
 use crate::rules::{self, core, RuleViolation, Rulebook, Text};
 use crate::seat::{match_winners, seats_text, Seat, Table};
 use crate::trick::{self, Trick, WinReason};
+pub use crate::trick::{Play, TrickRecord};
 
+#[derive(Default)]
 pub struct PolsktPass;
 
 pub const MIN_PLAYERS: usize = 3;
@@ -160,13 +162,6 @@ pub enum PolsktPassCommand {
     /// Leading to the third trick after taking the first two: play for all five.
     LaVola,
     Play { card: Card },
-}
-
-/// One card played to a trick.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Play {
-    pub seat: Seat,
-    pub card: Card,
 }
 
 /// A bet waiting for a later deal, by the number it was made under.
@@ -425,16 +420,6 @@ pub struct CutRecord {
     pub at: usize,
     pub shown_card: Card,
     pub cutter_took: bool,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct TrickRecord {
-    pub number: usize,
-    pub leader: Seat,
-    pub plays: Vec<Play>,
-    pub winner: Seat,
-    pub card: Card,
-    pub reason: WinReason,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -1613,16 +1598,8 @@ impl Rules for PolsktPass {
             }
             PolsktPassEvent::TrickWon { trick_number, winner, card, reason, plays } => {
                 let Some(deal) = state.deal.as_mut() else { return };
-                deal.tricks.push(TrickRecord {
-                    number: *trick_number,
-                    leader: deal.trick.leader,
-                    plays: plays.clone(),
-                    winner: *winner,
-                    card: *card,
-                    reason: *reason,
-                });
-                deal.tricks_taken[*winner] += 1;
-                deal.trick = Trick::led_by(*winner);
+                let won = (*winner, *card, *reason);
+                trick::book_won(&mut deal.trick, &mut deal.tricks, &mut deal.tricks_taken, *trick_number, plays, won);
             }
             PolsktPassEvent::DealEnded { outcome, winner, rule, amount_played_for, payments, explanation, books, .. } => {
                 for p in payments {
@@ -1983,16 +1960,8 @@ impl Rules for PolsktPass {
         if deal.tricks.len() > HAND || deal.trick.plays.len() > players {
             return Err("more tricks or plays than the deal has".into());
         }
-        if let (Some(t), Some(trumps)) = (deal.tricks.last(), deal.trumps) {
-            let mut check = Trick::led_by(t.leader);
-            check.plays = t.plays.iter().map(|p| (p.seat, p.card)).collect();
-            let in_order = (0..players).all(|i| check.plays.get(i).map(|p| p.0) == Some(state.table.after(t.leader, i)));
-            if !in_order || trick_winner(&check, trumps) != (t.winner, t.card, t.reason) {
-                return Err(format!("trick {} was not played in turn or went to the wrong seat", t.number));
-            }
-            if deal.trick.leader != t.winner {
-                return Err(format!("seat {} leads although seat {} took the last trick", deal.trick.leader, t.winner));
-            }
+        if let Some(trumps) = deal.trumps {
+            trick::check_latest(&deal.tricks, &deal.trick, &state.table, |t| trick_winner(t, trumps))?;
         }
         if let Some(v) = deal.la_vola {
             if deal.tricks.len() < 2 || deal.tricks[..2].iter().any(|t| t.winner != v) {
@@ -2079,7 +2048,7 @@ mod tests {
     use super::*;
     use crate::cards::{card, cards};
     use crate::game::erase;
-    use crate::simulate::{play_match, Checks};
+    use crate::simulate::{play_match, Checks, Driver};
 
     use PolsktPassCommand as C;
 
@@ -2107,46 +2076,9 @@ mod tests {
         p[len - at..].iter().chain(&p[..len - at]).copied().collect()
     }
 
-    struct Game {
-        state: State,
-        log: Vec<PolsktPassEvent>,
-    }
+    type Game = Driver<PolsktPass>;
 
     impl Game {
-        fn new(players: usize, options: PolsktPassOptions) -> Game {
-            Game { state: PolsktPass.setup(players, options).unwrap(), log: Vec::new() }
-        }
-
-        fn apply(&mut self, events: Vec<PolsktPassEvent>) -> Vec<PolsktPassEvent> {
-            for e in &events {
-                PolsktPass.evolve(&mut self.state, e);
-                PolsktPass.check_invariants(&self.state).unwrap_or_else(|err| panic!("after {e:?}: {err}"));
-                self.log.push(e.clone());
-            }
-            events
-        }
-
-        fn deal(&mut self, deck: Vec<Card>) -> Vec<PolsktPassEvent> {
-            let events = PolsktPass.deal(&self.state, deck).unwrap();
-            self.apply(events)
-        }
-
-        fn act(&mut self, seat: Seat, command: PolsktPassCommand) -> Result<Vec<PolsktPassEvent>, RuleViolation> {
-            let events = PolsktPass.decide(&self.state, seat, &command)?;
-            Ok(self.apply(events))
-        }
-
-        fn ok(&mut self, seat: Seat, command: PolsktPassCommand) -> Vec<PolsktPassEvent> {
-            self.act(seat, command.clone()).unwrap_or_else(|v| panic!("seat {seat} {command:?}: {v}"))
-        }
-
-        fn refused(&mut self, seat: Seat, command: PolsktPassCommand) -> RuleViolation {
-            let v = self.act(seat, command.clone()).expect_err("refused");
-            assert!(!PolsktPass.legal_moves(&self.state, seat).contains(&command), "{command:?} is listed as legal");
-            assert!(PolsktPass.rulebook().rule(&v.rule).is_some(), "{} is not in the rulebook", v.rule);
-            v
-        }
-
         fn play(&mut self, seat: Seat, code: &str) -> Vec<PolsktPassEvent> {
             self.ok(seat, C::Play { card: card(code) })
         }
@@ -2165,16 +2097,8 @@ mod tests {
             self.state.deal.as_ref().unwrap()
         }
 
-        fn to_act(&self) -> Vec<Seat> {
-            PolsktPass.status(&self.state).to_act().to_vec()
-        }
-
         fn books(&self) -> Books {
             self.state.books()
-        }
-
-        fn legal(&self, seat: Seat) -> Vec<PolsktPassCommand> {
-            PolsktPass.legal_moves(&self.state, seat)
         }
 
         /// Starts the match as if earlier deals had left these books.
@@ -2183,16 +2107,6 @@ mod tests {
             self.state.ledger = ledger_from(&books);
             self.state.reported = books;
             self.state.next_bet = next_bet;
-        }
-
-        /// Plays out the deal in progress with the first legal move at every turn.
-        fn finish_deal(&mut self) -> Vec<PolsktPassEvent> {
-            let mut events = Vec::new();
-            while let [seat, ..] = self.to_act()[..] {
-                let m = self.legal(seat)[0].clone();
-                events.extend(self.ok(seat, m));
-            }
-            events
         }
     }
 
@@ -2490,7 +2404,7 @@ mod tests {
         assert_eq!(g.refused(1, C::LeaveAce).rule, core::TURN);
         assert_eq!(g.refused(0, C::Accept).rule, core::PHASE);
         assert_eq!(PolsktPass.view(&g.state, Viewer::Spectator)["ace_choice"], true);
-        let mut taken = Game { state: g.state.clone(), log: Vec::new() };
+        let mut taken = Game { rules: PolsktPass, state: g.state.clone(), log: Vec::new() };
         let events = taken.ok(0, C::TakeAce);
         assert!(matches!(&events[0], PolsktPassEvent::TurnedCardTaken { why: TakeReason::AceChosen, rule: r, .. } if r == rule::MAY_TAKE_ACE));
         assert_eq!(taken.deal_ref().declarers, [0]);

@@ -13,6 +13,7 @@ use crate::seat::{Direction, Seat, Table};
 use crate::simulate::Rng;
 use crate::trick::{self, Trick, WinReason};
 
+#[derive(Default)]
 pub struct Spader;
 
 const SEATS: usize = 4;
@@ -1752,13 +1753,22 @@ mod tests {
     use super::*;
     use crate::cards::{card, cards};
     use crate::game::erase;
-    use crate::simulate::{play_match, Checks};
+    use crate::simulate::{play_match, Checks, Driver};
 
-    /// A match driven through the typed interface, with every event taken through JSON (as it is
-    /// stored) and the books checked after each one.
-    struct Match {
-        state: State,
-        log: Vec<Event>,
+    /// The shared driver, with commands written as JSON the way a client sends them.
+    struct Match(Driver<Spader>);
+
+    impl std::ops::Deref for Match {
+        type Target = Driver<Spader>;
+        fn deref(&self) -> &Driver<Spader> {
+            &self.0
+        }
+    }
+
+    impl std::ops::DerefMut for Match {
+        fn deref_mut(&mut self) -> &mut Driver<Spader> {
+            &mut self.0
+        }
     }
 
     fn hands(codes: [&str; 4]) -> [Vec<Card>; SEATS] {
@@ -1800,49 +1810,33 @@ mod tests {
         json!({ "type": "play", "card": c })
     }
 
+    fn command(json: Value) -> Command {
+        serde_json::from_value(json).unwrap()
+    }
+
     impl Match {
         fn new(options: Value) -> Match {
-            let options: Options = serde_json::from_value(options).unwrap();
-            Match { state: Spader.setup(4, options).unwrap(), log: Vec::new() }
+            Match(Driver::new(4, serde_json::from_value(options).unwrap()))
         }
 
         fn apply(&mut self, events: &[Event]) {
-            for e in events {
-                let e: Event = serde_json::from_value(serde_json::to_value(e).unwrap()).unwrap();
-                Spader.evolve(&mut self.state, &e);
-                Spader.check_invariants(&self.state).unwrap_or_else(|err| panic!("after {e:?}: {err}"));
-                self.log.push(e);
-            }
+            self.0.apply(events.to_vec());
         }
 
         fn deal(&mut self, hands: &[Vec<Card>; SEATS]) -> Vec<Event> {
             let deck = deck_for(self.state.next_dealer, hands);
-            let events = Spader.deal(&self.state, deck).unwrap();
-            self.apply(&events);
-            events
+            self.0.deal(deck)
         }
 
-        fn try_act(&self, seat: Seat, command: Value) -> Result<Vec<Event>, RuleViolation> {
-            let command: Command = serde_json::from_value(command).unwrap();
-            Spader.decide(&self.state, seat, &command)
-        }
-
-        fn act(&mut self, seat: Seat, command: Value) -> Vec<Event> {
-            let events = self.try_act(seat, command.clone()).unwrap_or_else(|v| panic!("{command}: {v}"));
-            self.apply(&events);
-            events
+        fn act(&mut self, seat: Seat, json: Value) -> Vec<Event> {
+            self.ok(seat, command(json))
         }
 
         /// The rule a refused command breaks; the refusal's text must be in both languages.
-        fn refused(&self, seat: Seat, command: Value) -> String {
-            let v = self.try_act(seat, command.clone()).expect_err(&format!("{command} was accepted"));
+        fn refused(&self, seat: Seat, json: Value) -> String {
+            let v = self.0.refused(seat, command(json));
             assert!(!v.explanation.sv.is_empty() && !v.explanation.en.is_empty());
-            assert!(rulebook().rule(&v.rule).is_some(), "{} is not in the rulebook", v.rule);
             v.rule
-        }
-
-        fn to_act(&self) -> Vec<Seat> {
-            Spader.status(&self.state).to_act().to_vec()
         }
 
         fn current(&self) -> &Deal {
@@ -1850,7 +1844,7 @@ mod tests {
         }
 
         fn legal(&self, seat: Seat) -> Vec<Value> {
-            Spader.legal_moves(&self.state, seat).iter().map(|c| serde_json::to_value(c).unwrap()).collect()
+            self.0.legal(seat).iter().map(|c| serde_json::to_value(c).unwrap()).collect()
         }
 
         /// Both partners of each side trailing by 100 look at their cards, so the bids can start.
@@ -1863,16 +1857,6 @@ mod tests {
                     }
                     None => break,
                 }
-            }
-        }
-
-        /// Plays the first legal move until the deal is over.
-        fn play_out(&mut self) {
-            while self.state.live().is_some() {
-                let seat = self.to_act()[0];
-                let command = Spader.legal_moves(&self.state, seat)[0].clone();
-                let events = Spader.decide(&self.state, seat, &command).unwrap();
-                self.apply(&events);
             }
         }
 
@@ -1992,7 +1976,7 @@ mod tests {
         m.act(1, side_bids.1);
         m.look_if_asked();
         m.act(0, side_bids.0);
-        m.play_out();
+        m.finish_deal();
         assert_eq!(m.current().tricks_taken, [0, 0, 0, 13]);
         m
     }
@@ -2035,7 +2019,7 @@ mod tests {
         m.deal(&suit_per_seat());
         m.act(1, bid(9));
         m.act(0, bid(1));
-        m.play_out();
+        m.finish_deal();
         let (_, points, _, overtricks) = m.scored();
         assert_eq!(points[1], 94);
         assert_eq!(overtricks, [0, 12]);
@@ -2337,7 +2321,7 @@ mod tests {
         assert_eq!(m.legal(0).last(), Some(&json!({ "type": "decline_exchange" })));
         m.act(0, json!({ "type": "decline_exchange" }));
         assert_eq!(m.current().phase, DealPhase::Play);
-        m.play_out();
+        m.finish_deal();
         let (terms, ..) = m.scored();
         let blind = terms.iter().find(|t| t.to == 0 && t.rule.starts_with("spader.score.blind-nil")).unwrap();
         assert_eq!(blind.points.abs(), 100);
@@ -2410,7 +2394,7 @@ mod tests {
         // Spades led: follow with spades.
         assert_eq!(m.refused(3, play("QH")), rule::FOLLOW_SUIT);
         let last = m.log.len();
-        m.play_out();
+        m.finish_deal();
         assert!(m.log[last..].iter().all(|e| !matches!(e, Event::SpadesBroken { .. })), "broken only once");
     }
 
@@ -2489,7 +2473,7 @@ mod tests {
         assert_eq!(record["deck"].as_array().unwrap().len(), 52);
         // Once the deal is over its record is public.
         bid_plainly(&mut m);
-        m.play_out();
+        m.finish_deal();
         let shown = Spader.redact(&m.state, &events[0], Viewer::Spectator, false);
         assert_eq!(shown["deck"].as_array().unwrap().len(), 52);
     }

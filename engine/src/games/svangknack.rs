@@ -25,6 +25,7 @@ use crate::rules::{self, core, RuleViolation, Rulebook, Text};
 use crate::seat::{match_winners, seats_text, Seat, Table};
 use crate::trick;
 
+#[derive(Default)]
 pub struct Svangknack;
 
 pub const MIN_PLAYERS: usize = 3;
@@ -2047,7 +2048,7 @@ mod tests {
     use super::*;
     use crate::cards::{card, cards};
     use crate::game::{cards_in, erase};
-    use crate::simulate::{play_match, Checks};
+    use crate::simulate::{play_match, Checks, Driver};
     use SvangknackCommand as C;
     use SvangknackEvent as E;
 
@@ -2072,53 +2073,9 @@ mod tests {
         deck
     }
 
-    struct Match {
-        state: State,
-        log: Vec<SvangknackEvent>,
-    }
+    type Match = Driver<Svangknack>;
 
     impl Match {
-        fn new(players: usize, options: SvangknackOptions) -> Match {
-            Match { state: Svangknack.setup(players, options).unwrap(), log: Vec::new() }
-        }
-
-        fn apply(&mut self, events: Vec<SvangknackEvent>) -> Vec<SvangknackEvent> {
-            for e in &events {
-                Svangknack.evolve(&mut self.state, e);
-                Svangknack.check_invariants(&self.state).unwrap_or_else(|err| panic!("after {e:?}: {err}"));
-                self.log.push(e.clone());
-            }
-            events
-        }
-
-        fn deal(&mut self, deck: Vec<Card>) -> Vec<SvangknackEvent> {
-            let events = Svangknack.deal(&self.state, deck).unwrap();
-            self.apply(events)
-        }
-
-        fn act(
-            &mut self,
-            seat: Seat,
-            command: SvangknackCommand,
-        ) -> Result<Vec<SvangknackEvent>, RuleViolation> {
-            let events = Svangknack.decide(&self.state, seat, &command)?;
-            Ok(self.apply(events))
-        }
-
-        fn ok(&mut self, seat: Seat, command: SvangknackCommand) -> Vec<SvangknackEvent> {
-            let text = format!("{command:?}");
-            self.act(seat, command).unwrap_or_else(|v| panic!("seat {seat} {text}: {v}"))
-        }
-
-        /// The rule a refused command breaks.
-        fn refused(&self, seat: Seat, command: SvangknackCommand) -> RuleViolation {
-            Svangknack.decide(&self.state, seat, &command).expect_err("refused")
-        }
-
-        fn to_act(&self) -> Vec<Seat> {
-            Svangknack.status(&self.state).to_act().to_vec()
-        }
-
         fn d(&self) -> &Deal {
             self.state.deal.as_ref().unwrap()
         }
@@ -2129,16 +2086,6 @@ mod tests {
 
         fn balances(&self) -> Vec<i64> {
             self.state.ledger.seats(self.state.players())
-        }
-
-        /// Plays out the deal in progress with the first legal move at every turn.
-        fn finish_deal(&mut self) -> Vec<SvangknackEvent> {
-            let mut events = Vec::new();
-            while let [seat, ..] = self.to_act()[..] {
-                let m = Svangknack.legal_moves(&self.state, seat)[0].clone();
-                events.extend(self.ok(seat, m));
-            }
-            events
         }
     }
 
