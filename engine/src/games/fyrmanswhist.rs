@@ -16,6 +16,7 @@ use crate::seat::{Direction, Seat, Table};
 use crate::simulate::Rng;
 use crate::trick::{self, Trick, WinReason};
 
+#[derive(Default)]
 pub struct Fyrmanswhist;
 
 const SEATS: usize = 4;
@@ -1176,14 +1177,11 @@ mod tests {
     use super::*;
     use crate::cards::{card, cards};
     use crate::game::{cards_in, erase};
-    use crate::simulate::{play_match, Checks};
+    use crate::simulate::{play_match, Checks, Driver};
 
-    /// A match driven through the typed interface, every event taken through JSON (as it is
-    /// stored) and the books checked after each one.
-    struct M {
-        state: State,
-        log: Vec<Event>,
-    }
+    /// The shared test driver: every event taken through JSON (as it is stored) and the books
+    /// checked after each one.
+    type M = Driver<Fyrmanswhist>;
 
     fn hands(codes: [&str; 4]) -> [Vec<Card>; SEATS] {
         let hands = codes.map(cards);
@@ -1258,42 +1256,20 @@ mod tests {
         scores: [i64; 2],
     }
 
-    impl M {
-        fn new(options: Value) -> M {
-            let options: Options = serde_json::from_value(options).unwrap();
-            M { state: Fyrmanswhist.setup(4, options).unwrap(), log: Vec::new() }
-        }
-
-        fn apply(&mut self, events: &[Event]) {
-            for e in events {
-                let e: Event = serde_json::from_value(serde_json::to_value(e).unwrap()).unwrap();
-                Fyrmanswhist.evolve(&mut self.state, &e);
-                Fyrmanswhist.check_invariants(&self.state).unwrap_or_else(|err| panic!("after {e:?}: {err}"));
-                self.log.push(e);
-            }
+    impl Driver<Fyrmanswhist> {
+        fn with(options: Value) -> M {
+            M::new(4, serde_json::from_value(options).unwrap())
         }
 
         /// Deals these hands, whoever deals.
-        fn deal(&mut self, hands: &[Vec<Card>; SEATS]) -> Vec<Event> {
+        fn deal_hands(&mut self, hands: &[Vec<Card>; SEATS]) -> Vec<Event> {
             let dealer = self.state.next_dealer;
             let deck: Vec<Card> = (0..52).map(|i| hands[(dealer + 1 + i) % SEATS][i / 4]).collect();
-            let events = Fyrmanswhist.deal(&self.state, deck).unwrap();
-            self.apply(&events);
-            events
-        }
-
-        fn try_act(&self, seat: Seat, command: Command) -> Result<Vec<Event>, RuleViolation> {
-            Fyrmanswhist.decide(&self.state, seat, &command)
-        }
-
-        fn act(&mut self, seat: Seat, command: Command) -> Vec<Event> {
-            let events = self.try_act(seat, command.clone()).unwrap_or_else(|v| panic!("{command:?}: {v}"));
-            self.apply(&events);
-            events
+            self.deal(deck)
         }
 
         fn choose(&mut self, seat: Seat, code: &str) -> Vec<Event> {
-            self.act(seat, choose(code))
+            self.ok(seat, choose(code))
         }
 
         /// Bottom cards chosen in the order given.
@@ -1311,22 +1287,17 @@ mod tests {
             for t in tricks {
                 for c in cards(t) {
                     let seat = self.to_act()[0];
-                    events.extend(self.act(seat, Command::Play { card: c }));
+                    events.extend(self.ok(seat, Command::Play { card: c }));
                 }
             }
             events
         }
 
         /// The rule a refused command breaks; the refusal is explained in both languages.
-        fn refused(&self, seat: Seat, command: Command) -> String {
-            let v = self.try_act(seat, command.clone()).expect_err(&format!("{command:?} was accepted"));
+        fn rule_of(&self, seat: Seat, command: Command) -> String {
+            let v = self.refused(seat, command);
             assert!(!v.explanation.sv.is_empty() && !v.explanation.en.is_empty());
-            assert!(rulebook().rule(&v.rule).is_some(), "{} is not in the rulebook", v.rule);
             v.rule
-        }
-
-        fn to_act(&self) -> Vec<Seat> {
-            Fyrmanswhist.status(&self.state).to_act().to_vec()
         }
 
         fn current(&self) -> &Deal {
@@ -1335,15 +1306,6 @@ mod tests {
 
         fn view(&self, viewer: Viewer) -> Value {
             Fyrmanswhist.view(&self.state, viewer)
-        }
-
-        /// Takes the first legal move, bottom cards included, until the deal is over.
-        fn play_out(&mut self) {
-            while self.state.live().is_some() {
-                let seat = self.to_act()[0];
-                let command = Fyrmanswhist.legal_moves(&self.state, seat)[0].clone();
-                self.act(seat, command);
-            }
         }
 
         fn scored(&self) -> Scored {
@@ -1385,8 +1347,8 @@ mod tests {
 
         // The same through play. The dealer is seat 0, so forehand (seat 1) shows first; seat 0
         // alone shows red, declares, and seat 1 on its left leads.
-        let mut m = M::new(json!({}));
-        m.deal(&long_suits());
+        let mut m = M::with(json!({}));
+        m.deal_hands(&long_suits());
         let events = m.choose_all(&[(0, "2D"), (3, "6S"), (1, "2C"), (2, "2S")]);
         assert_eq!(
             shown_in(&events),
@@ -1423,8 +1385,8 @@ mod tests {
         assert_eq!((winner, terms[0].to, terms[0].points, terms[0].rule.as_str()), (1, 1, 3, rule::PASS));
 
         // Through play: four black cards make it pass, and forehand leads.
-        let mut m = M::new(json!({}));
-        m.deal(&long_suits());
+        let mut m = M::with(json!({}));
+        m.deal_hands(&long_suits());
         let events = m.choose_all(&[(1, "2C"), (2, "2S"), (3, "6S"), (0, "6C")]);
         assert_eq!(shown_in(&events).len(), 4);
         assert_eq!(
@@ -1451,8 +1413,8 @@ mod tests {
         assert_eq!((winner, terms[0].points, terms[0].rule.as_str()), (0, 6, rule::SPEL_DEFEATED));
 
         // Forehand (seat 1) shows red at once: nobody else shows, and seat 2 leads.
-        let mut m = M::new(json!({}));
-        m.deal(&long_suits());
+        let mut m = M::with(json!({}));
+        m.deal_hands(&long_suits());
         let events = m.choose_all(&[(2, "AH"), (3, "2H"), (0, "AC"), (1, "6D")]);
         // Three choices, then the last one with the showing and its result.
         assert_eq!(events.len(), 6);
@@ -1533,8 +1495,8 @@ mod tests {
 
     #[test]
     fn everyone_chooses_at_once_and_a_choice_is_final() {
-        let mut m = M::new(json!({}));
-        m.deal(&long_suits());
+        let mut m = M::with(json!({}));
+        m.deal_hands(&long_suits());
         assert_eq!(m.to_act(), [0, 1, 2, 3]);
         assert_eq!(m.view(Viewer::Spectator)["phase"], "choosing-bottom-cards");
         // Any card of one's own hand, in any order.
@@ -1544,19 +1506,19 @@ mod tests {
         m.choose(3, "AS");
         assert_eq!(m.to_act(), [0, 1, 2]);
         assert!(Fyrmanswhist.legal_moves(&m.state, 3).is_empty());
-        assert_eq!(m.refused(3, choose("2H")), rule::CHOICE_FINAL);
-        assert_eq!(m.refused(0, choose("AS")), core::CARD_NOT_HELD);
-        assert_eq!(m.refused(0, play("AC")), core::PHASE);
+        assert_eq!(m.rule_of(3, choose("2H")), rule::CHOICE_FINAL);
+        assert_eq!(m.rule_of(0, choose("AS")), core::CARD_NOT_HELD);
+        assert_eq!(m.rule_of(0, play("AC")), core::PHASE);
         assert_eq!(erase(Fyrmanswhist).setup(4, &Value::Null).unwrap().move_space(0).len(), 104);
     }
 
     #[test]
     fn a_hand_of_one_colour_can_ask_for_one_thing_only() {
-        let mut m = M::new(json!({}));
+        let mut m = M::with(json!({}));
         let pack = decks::standard52();
         // Seat 0 all clubs, seat 1 all diamonds, seat 2 all hearts, seat 3 all spades.
         let by_suit: [Vec<Card>; SEATS] = std::array::from_fn(|s| pack[13 * s..13 * (s + 1)].to_vec());
-        m.deal(&by_suit);
+        m.deal_hands(&by_suit);
         let wishes = |seat: Seat| -> BTreeSet<&str> {
             Fyrmanswhist
                 .legal_moves(&m.state, seat)
@@ -1575,8 +1537,8 @@ mod tests {
 
     #[test]
     fn a_bottom_card_is_secret_until_shown_and_for_ever_if_never_shown() {
-        let mut m = M::new(json!({}));
-        m.deal(&long_suits());
+        let mut m = M::with(json!({}));
+        m.deal_hands(&long_suits());
         let events = m.choose(2, "AH");
         let chosen = &events[0];
         let hidden = json!({ "type": "bottom_card_chosen", "seat": 2, "card": null, "hidden": true });
@@ -1624,8 +1586,8 @@ mod tests {
 
     #[test]
     fn a_shown_bottom_card_is_public_until_it_is_played() {
-        let mut m = M::new(json!({}));
-        m.deal(&long_suits());
+        let mut m = M::with(json!({}));
+        m.deal_hands(&long_suits());
         m.choose_all(&[(0, "2D"), (1, "2C"), (2, "2S"), (3, "6S")]);
         let secret: Vec<Card> = Fyrmanswhist.secrets(&m.state).iter().map(|(c, _)| *c).collect();
         assert_eq!(secret.len(), 48);
@@ -1644,8 +1606,8 @@ mod tests {
 
     #[test]
     fn shown_at_once_every_card_is_seen_and_the_first_red_from_forehand_declares() {
-        let mut m = M::new(json!({ "simultaneous_reveal": true }));
-        m.deal(&long_suits());
+        let mut m = M::with(json!({ "simultaneous_reveal": true }));
+        m.deal_hands(&long_suits());
         // Seats 0, 2 and 3 show red and seat 1 black: from forehand (seat 1), seat 2 comes first.
         let events = m.choose_all(&[(0, "2D"), (1, "2C"), (3, "2H"), (2, "AH")]);
         assert_eq!(shown_in(&events).iter().map(|s| s.0).collect::<Vec<_>>(), [1, 2, 3, 0]);
@@ -1669,8 +1631,8 @@ mod tests {
         assert_eq!(m.to_act(), [3]);
 
         // All black is still pass, led by forehand.
-        let mut m = M::new(json!({ "simultaneous_reveal": true }));
-        m.deal(&long_suits());
+        let mut m = M::with(json!({ "simultaneous_reveal": true }));
+        m.deal_hands(&long_suits());
         let events = m.choose_all(&[(0, "AC"), (1, "2C"), (2, "2S"), (3, "AS")]);
         assert!(matches!(
             events.last(),
@@ -1682,27 +1644,27 @@ mod tests {
 
     #[test]
     fn follow_suit_if_able_and_only_the_suit_led_can_win() {
-        let mut m = M::new(json!({}));
-        m.deal(&long_suits());
+        let mut m = M::with(json!({}));
+        m.deal_hands(&long_suits());
         m.choose_all(&[(0, "2D"), (1, "2C"), (2, "2S"), (3, "6S")]);
         assert_eq!(m.view(Viewer::Spectator)["phase"], "playing");
         // Seat 0 declares, so seat 1 leads.
-        assert_eq!(m.refused(0, play("AC")), core::TURN);
-        assert_eq!(m.refused(1, choose("2C")), core::PHASE);
-        m.act(1, play("2C"));
+        assert_eq!(m.rule_of(0, play("AC")), core::TURN);
+        assert_eq!(m.rule_of(1, choose("2C")), core::PHASE);
+        m.ok(1, play("2C"));
         // Seat 2 has no clubs: any card goes, even an ace of another suit.
         assert_eq!(Fyrmanswhist.legal_moves(&m.state, 2).len(), 13);
-        m.act(2, play("AH"));
-        m.act(3, play("AS"));
+        m.ok(2, play("AH"));
+        m.ok(3, play("AS"));
         // Seat 0 holds clubs and must play one.
-        let refusal = m.try_act(0, play("2D")).unwrap_err();
+        let refusal = m.refused(0, play("2D"));
         assert_eq!(refusal.rule, rule::FOLLOW_SUIT);
         assert!(refusal.explanation.en.contains("You played 2D but hold clubs"), "{}", refusal.explanation.en);
         let clubs: Vec<Command> = cards("6C 7C 8C 9C TC JC QC KC AC").iter().map(|c| play(&c.to_string())).collect();
         assert_eq!(Fyrmanswhist.legal_moves(&m.state, 0), clubs);
-        assert_eq!(m.refused(0, play("KH")), core::CARD_NOT_HELD);
+        assert_eq!(m.rule_of(0, play("KH")), core::CARD_NOT_HELD);
         // No trumps: the lowest club beats two aces of other suits.
-        let events = m.act(0, play("6C"));
+        let events = m.ok(0, play("6C"));
         assert_eq!(
             events.last(),
             Some(&Event::TrickWon {
@@ -1728,10 +1690,10 @@ mod tests {
 
     #[test]
     fn the_dealer_passes_left_and_cards_go_one_at_a_time_from_forehand() {
-        let mut m = M::new(json!({ "target": 1000 }));
+        let mut m = M::with(json!({ "target": 1000 }));
         let deck = decks::standard52();
         let events = Fyrmanswhist.deal(&m.state, deck.clone()).unwrap();
-        m.apply(&events);
+        m.apply(events.clone());
         let Event::DealStarted { deal_number, dealer, forehand, hands, deck: recorded, scores, .. } = &events[0] else {
             panic!()
         };
@@ -1741,13 +1703,13 @@ mod tests {
             assert!(hands[(1 + i) % SEATS].contains(&deck[i]), "card {i} goes to seat {}", (1 + i) % SEATS);
         }
         assert!(hands.iter().all(|h| h.len() == 13));
-        m.play_out();
+        m.finish_deal();
         for number in 2..=6 {
-            m.deal(&long_suits());
+            m.deal_hands(&long_suits());
             assert_eq!(m.current().dealer, (number - 1) % SEATS);
             assert_eq!(m.view(Viewer::Spectator)["forehand"], json!(number % SEATS));
             assert_eq!(Fyrmanswhist.deal_number(&m.state) as usize, number);
-            m.play_out();
+            m.finish_deal();
         }
         assert_eq!(m.view(Viewer::Spectator)["next_dealer"], 2);
     }
@@ -1756,11 +1718,11 @@ mod tests {
 
     #[test]
     fn scores_carry_over_until_a_side_reaches_thirteen() {
-        let mut m = M::new(json!({}));
+        let mut m = M::with(json!({}));
         // Seat 0 declares every time and its side takes nine tricks: three points a deal. As
         // the dealer moves, forehand changes, so fewer cards are shown before seat 0's red one.
         for deal in 1..=5i64 {
-            let events = m.deal(&long_suits());
+            let events = m.deal_hands(&long_suits());
             let Event::DealStarted { scores, .. } = &events[0] else { panic!() };
             assert_eq!(*scores, [3 * (deal - 1), 0]);
             m.choose_all(&[(0, "2D"), (1, "2C"), (2, "2S"), (3, "6S")]);
@@ -1776,8 +1738,8 @@ mod tests {
 
     #[test]
     fn the_match_ends_at_an_agreed_target_and_takes_no_more_moves() {
-        let mut m = M::new(json!({ "target": 2 }));
-        m.deal(&long_suits());
+        let mut m = M::with(json!({ "target": 2 }));
+        m.deal_hands(&long_suits());
         m.choose_all(&[(0, "2D"), (1, "2C"), (2, "2S"), (3, "6S")]);
         let events = m.tricks(&SEAT_1_LEADS);
         let Some(Event::MatchEnded { side, winners, scores, target, explanation }) = events.last() else {
@@ -1785,7 +1747,7 @@ mod tests {
         };
         assert_eq!((*side, winners.as_slice(), *scores, *target), (0, &[0, 2][..], [3, 0], 2));
         assert!(explanation.sv.contains("nådde 3 poäng"));
-        assert_eq!(m.refused(0, play("AC")), core::MATCH_OVER);
+        assert_eq!(m.rule_of(0, play("AC")), core::MATCH_OVER);
         assert!(Fyrmanswhist.deal(&m.state, decks::standard52()).is_err());
         assert!(Fyrmanswhist.legal_moves(&m.state, 0).is_empty());
         assert!(Fyrmanswhist.bot_move(&m.state, 0, 1).is_none());
@@ -1845,8 +1807,8 @@ mod tests {
 
     #[test]
     fn deal_started_shows_each_seat_only_its_own_hand_until_the_deal_is_over() {
-        let mut m = M::new(json!({ "target": 1000 }));
-        let events = m.deal(&long_suits());
+        let mut m = M::with(json!({ "target": 1000 }));
+        let events = m.deal_hands(&long_suits());
         let e = &events[0];
         let full = serde_json::to_value(e).unwrap();
         let own = Fyrmanswhist.redact(&m.state, e, Viewer::Seat(1), false);
@@ -1860,19 +1822,19 @@ mod tests {
         assert_eq!(view["hand"], own["hands"][1]);
         assert!(view.get("hands").is_none());
         assert_eq!(m.view(Viewer::Record)["hands"], full["hands"]);
-        m.play_out();
+        m.finish_deal();
         assert_eq!(Fyrmanswhist.redact(&m.state, e, Viewer::Spectator, false), full);
         assert_eq!(Fyrmanswhist.redact(&m.state, e, Viewer::Seat(0), true), full);
     }
 
     #[test]
     fn a_deal_replays_on_its_own_from_its_first_event() {
-        let mut m = M::new(json!({ "simultaneous_reveal": true, "target": 1000 }));
-        m.deal(&long_suits());
-        m.play_out();
+        let mut m = M::with(json!({ "simultaneous_reveal": true, "target": 1000 }));
+        m.deal_hands(&long_suits());
+        m.finish_deal();
         let start = m.log.len();
-        m.deal(&long_suits());
-        m.play_out();
+        m.deal_hands(&long_suits());
+        m.finish_deal();
         let mut fresh = Fyrmanswhist.setup(4, Options::default()).unwrap();
         for e in &m.log[start..] {
             Fyrmanswhist.evolve(&mut fresh, e);
