@@ -184,7 +184,8 @@ async fn not_found(req: HttpRequest, methods: web::Data<MethodsByPath>) -> Resul
 
 /// The process is up.
 #[utoipa::path(get, path = "/healthz", tag = "health", responses((status = 200, description = "alive")))]
-#[actix_web::get("/healthz")]
+// HEAD too: load balancers probe with it.
+#[actix_web::route("/healthz", method = "GET", method = "HEAD")]
 async fn health() -> HttpResponse {
     HttpResponse::Ok().json(serde_json::json!({ "status": "ok" }))
 }
@@ -194,7 +195,7 @@ async fn health() -> HttpResponse {
     responses((status = 200, description = "ready"),
               (status = 503, description = "the database does not answer", body = crate::problem::Problem, content_type = "application/problem+json",
                headers(("Retry-After" = u64, description = "seconds to wait")))))]
-#[actix_web::get("/readyz")]
+#[actix_web::route("/readyz", method = "GET", method = "HEAD")]
 async fn ready(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
     let state = state.into_inner();
     web::block(move || {

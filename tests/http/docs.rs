@@ -54,6 +54,9 @@ async fn openapi_docs_and_health_are_served() {
     assert!(docs.body.as_str().unwrap().contains("swagger"), "Swagger UI is served from the binary");
     assert_eq!(app.get("/healthz").send().await.status.as_u16(), 200);
     assert_eq!(app.get("/readyz").send().await.status.as_u16(), 200);
+    for probe in ["/healthz", "/readyz"] {
+        assert_eq!(app.request(actix_web::http::Method::HEAD, probe).send().await.status.as_u16(), 200, "HEAD {probe}");
+    }
     let r = app.get("/healthz").header("X-Request-Id", "abc-123").send().await;
     assert_eq!(r.headers.get("x-request-id").unwrap(), "abc-123");
 }

@@ -171,7 +171,7 @@ impl<'a> Request<'a> {
 }
 
 impl TestApp {
-    fn request(&self, method: actix_web::http::Method, path: &str) -> Request<'_> {
+    pub fn request(&self, method: actix_web::http::Method, path: &str) -> Request<'_> {
         Request { app: self, method, path: path.to_string(), token: None, headers: Vec::new(), body: None, content_type: None }
     }
 
