@@ -12,7 +12,7 @@ async fn the_catalog_lists_all_46_games_and_which_are_playable() {
     let status = |id: &str| games.iter().find(|g| g["id"] == id).map(|g| g["status"].clone()).unwrap();
     assert_eq!(status("plump"), "playable");
     assert_eq!(status("spader"), "playable");
-    for playable in ["polskt-pass", "svangknack", "tarot", "fyrmanswhist"] {
+    for playable in ["polskt-pass", "svangknack", "tarot", "fyrmanswhist", "japansk-whist"] {
         assert_eq!(status(playable), "playable");
     }
     assert_eq!(status("fyrtioett"), "planned");
@@ -26,7 +26,7 @@ async fn the_catalog_lists_all_46_games_and_which_are_playable() {
 #[actix_web::test]
 async fn rulebooks_have_rule_ids_and_texts_in_both_languages() {
     let app = spawn_app().await;
-    for game in ["plump", "spader", "polskt-pass", "svangknack", "tarot", "fyrmanswhist"] {
+    for game in ["plump", "spader", "polskt-pass", "svangknack", "tarot", "fyrmanswhist", "japansk-whist"] {
         let r = app.get(&format!("/v1/games/{game}/rules")).send().await;
         assert_eq!(r.status.as_u16(), 200);
         let rules: Vec<&serde_json::Value> = r.body["sections"].as_array().unwrap().iter().flat_map(|s| s["rules"].as_array().unwrap()).collect();

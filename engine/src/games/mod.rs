@@ -3,6 +3,7 @@
 use crate::game::{erase, Game};
 
 pub mod fyrmanswhist;
+pub mod japansk_whist;
 pub mod plump;
 pub mod polskt_pass;
 pub mod spader;
@@ -17,5 +18,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(svangknack::Svangknack),
         erase(tarot::Tarot),
         erase(fyrmanswhist::Fyrmanswhist),
+        erase(japansk_whist::JapanskWhist),
     ]
 }

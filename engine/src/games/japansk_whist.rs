@@ -1,0 +1,1388 @@
+//! Japansk whist: two players, each with ten piles on the table (a face-down card under an open
+//! one) and six hand cards that may not be looked at until the first trick is done.
+//!
+//! Forehand chooses trumps from what the twenty open cards show (or, with the variant, pass or
+//! sang), the 26 cards of each player are played out in 26 tricks, and the winner of a deal
+//! scores one point per trick over thirteen. The first to reach the target (13) wins.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+
+use crate::cards::{decks, is_permutation, take_card, Card, Suit};
+use crate::game::{OptionDoc, Outcome, Rules, SetupError, Status, Viewer};
+use crate::rules::{self, core, RuleViolation, Rulebook, ScoreTerm, Text};
+use crate::seat::{Direction, Seat, Table};
+use crate::simulate::Rng;
+use crate::trick::{self, Play, Trick, TrickRecord, WinReason};
+
+#[derive(Default)]
+pub struct JapanskWhist;
+
+const SEATS: usize = 2;
+const TABLE: Table = Table { seats: SEATS, direction: Direction::Clockwise };
+const PILES: usize = 10;
+const HAND: usize = 6;
+const TRICKS: u32 = 26;
+/// Half the tricks: only those beyond it score.
+const HALF: u32 = 13;
+pub const DEFAULT_TARGET: i64 = 13;
+
+/// Rule ids, written out in full so that a grep for an id finds both its text and its uses.
+pub mod rule {
+    pub const PLAYERS: &str = "japansk-whist.deal.players";
+    pub const PILES: &str = "japansk-whist.deal.piles";
+    pub const HAND: &str = "japansk-whist.deal.hand";
+
+    pub const FOREHAND_CHOOSES: &str = "japansk-whist.trump.forehand-chooses";
+    pub const TRUMP_ONLY: &str = "japansk-whist.trump.trump-only";
+
+    pub const FIRST_LEAD: &str = "japansk-whist.play.first-lead";
+    pub const FIRST_ANSWER: &str = "japansk-whist.play.first-answer";
+    pub const PICK_UP: &str = "japansk-whist.play.pick-up";
+    pub const SOURCES: &str = "japansk-whist.play.sources";
+    pub const FOLLOW_SUIT: &str = "japansk-whist.play.follow-suit";
+    pub const VOID: &str = "japansk-whist.play.void";
+    pub const TRICK_WINNER: &str = "japansk-whist.play.trick-winner";
+    pub const WINNER_LEADS: &str = "japansk-whist.play.winner-leads";
+    pub const TURN_UP: &str = "japansk-whist.play.turn-up";
+
+    pub const ODD_TRICKS: &str = "japansk-whist.score.odd-tricks";
+    pub const EVEN: &str = "japansk-whist.score.even";
+    pub const LOSER_NOTHING: &str = "japansk-whist.score.loser-nothing";
+
+    pub const TARGET: &str = "japansk-whist.end.target";
+
+    pub const DEFENDER_DOUBLE: &str = "japansk-whist.variant.defender-double";
+    pub const CHOICES: &str = "japansk-whist.variant.pass-or-sang";
+    pub const PASS: &str = "japansk-whist.variant.pass";
+    pub const SANG: &str = "japansk-whist.variant.sang";
+    pub const OPTION_TARGET: &str = "japansk-whist.variant.target";
+
+    pub const DEALER: &str = "japansk-whist.house.dealer";
+    pub const DEAL_ORDER: &str = "japansk-whist.house.deal-order";
+    pub const NO_PEEKING: &str = "japansk-whist.house.no-peeking";
+    pub const PICK_UP_AUTOMATIC: &str = "japansk-whist.house.pick-up-automatic";
+    pub const HIDDEN_UNKNOWN: &str = "japansk-whist.house.hidden-unknown";
+    pub const PASS_WINNER: &str = "japansk-whist.house.pass-winner";
+    pub const DOUBLE_ONLY_WHEN_TRUMPS_CHOSEN: &str = "japansk-whist.house.double-scope";
+    pub const TARGET_REACHED: &str = "japansk-whist.house.target-reached";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Options, commands, events
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Options {
+    /// The text's variant: a winning defender (the dealer) scores two points per odd trick.
+    pub defender_double: bool,
+    /// The text's variant: forehand may choose pass (misère) or sang (no trumps) as well.
+    pub pass_and_sang: bool,
+    /// The score that wins the match.
+    pub target: i64,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { defender_double: false, pass_and_sang: false, target: DEFAULT_TARGET }
+    }
+}
+
+/// What forehand chose the deal to be played as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Contract {
+    /// Take as many tricks as possible with this suit as trumps.
+    Trump { suit: Suit },
+    /// Take as many tricks as possible without trumps.
+    Sang,
+    /// Misère: take as few tricks as possible, without trumps.
+    Pass,
+}
+
+impl Contract {
+    pub fn trumps(self) -> Option<Suit> {
+        match self {
+            Contract::Trump { suit } => Some(suit),
+            _ => None,
+        }
+    }
+
+    fn name(self) -> (String, String) {
+        match self {
+            Contract::Trump { suit } => (format!("trumfspel i {}", suit.name_sv()), format!("a trump game in {}", suit.name_en())),
+            Contract::Sang => ("sang".into(), "sang (no trumps)".into()),
+            Contract::Pass => ("pass".into(), "pass (misère)".into()),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Command {
+    ChooseTrump { suit: Suit },
+    /// Only with the option `pass_and_sang`.
+    ChooseSang,
+    /// Only with the option `pass_and_sang`.
+    ChoosePass,
+    /// An open card from one of one's piles, or a card from the hand once it is picked up.
+    Play { card: Card },
+}
+
+/// One pile as it was dealt: a face-down card with an open card on top.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DealtPile {
+    pub hidden: Card,
+    pub open: Card,
+}
+
+/// Where a played card came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Source {
+    Pile { pile: usize },
+    Hand,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// Everything a deal starts from. Until the deal is over only the open cards are shown:
+    /// the face-down cards and the hands are `null` for everyone.
+    DealStarted {
+        deal_number: u32,
+        dealer: Seat,
+        forehand: Seat,
+        /// The pack as it was dealt, top card first.
+        deck: Vec<Card>,
+        /// Each seat's ten piles, in the order they were laid out.
+        piles: [Vec<DealtPile>; SEATS],
+        /// Each seat's six hand cards, sorted by suit and rank.
+        hands: [Vec<Card>; SEATS],
+        scores: [i64; SEATS],
+        options: Options,
+    },
+    ContractChosen { forehand: Seat, contract: Contract },
+    CardPlayed { seat: Seat, card: Card, from: Source, trick_number: u32 },
+    TrickWon { trick_number: u32, winner: Seat, card: Card, reason: WinReason, plays: Vec<Play> },
+    /// The face-down card of a pile whose open card went to the finished trick.
+    PileTurnedUp { seat: Seat, pile: usize, card: Card },
+    /// After the first trick both players pick up their six cards; each sees only their own.
+    HandsPickedUp { hands: [Vec<Card>; SEATS] },
+    DealScored {
+        deal_number: u32,
+        contract: Contract,
+        dealer: Seat,
+        forehand: Seat,
+        tricks_taken: [u32; SEATS],
+        /// The seat that won the deal; on 13 tricks each, the dealer.
+        winner: Seat,
+        terms: Vec<ScoreTerm>,
+        points: [i64; SEATS],
+        scores: [i64; SEATS],
+    },
+    MatchEnded { winner: Seat, scores: [i64; SEATS], target: i64, explanation: Text },
+}
+
+// ---------------------------------------------------------------------------------------------
+// State
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    Choosing,
+    Playing,
+    Over,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+struct Pile {
+    /// The face-down card, until it is turned up.
+    hidden: Option<Card>,
+    /// The open card on top; `None` once played (and, between its play and the end of the
+    /// trick, while the card beneath still lies face down).
+    open: Option<Card>,
+}
+
+#[derive(Clone, Debug)]
+struct Deal {
+    number: u32,
+    dealer: Seat,
+    deck: Vec<Card>,
+    piles: [Vec<Pile>; SEATS],
+    hands: [Vec<Card>; SEATS],
+    picked_up: bool,
+    contract: Option<Contract>,
+    phase: Phase,
+    trick: Trick,
+    tricks: Vec<TrickRecord>,
+    tricks_taken: [u32; SEATS],
+}
+
+/// The running account that `check_invariants` holds the scores to.
+#[derive(Clone, Debug, Default)]
+struct Books {
+    opened: bool,
+    points: [i64; SEATS],
+}
+
+#[derive(Clone, Debug)]
+pub struct State {
+    options: Options,
+    deal_number: u32,
+    next_dealer: Seat,
+    scores: [i64; SEATS],
+    books: Books,
+    deal: Option<Deal>,
+    winner: Option<Seat>,
+    outcome: Option<Outcome>,
+}
+
+fn rank_of(card: Card) -> u8 {
+    card.rank().map_or(0, |r| r.value())
+}
+
+fn sorted(mut hand: Vec<Card>) -> Vec<Card> {
+    hand.sort_by_key(|c| (c.suit(), c.rank()));
+    hand
+}
+
+impl Deal {
+    fn forehand(&self) -> Seat {
+        TABLE.forehand(self.dealer)
+    }
+
+    fn is_live(&self) -> bool {
+        self.phase != Phase::Over
+    }
+
+    fn to_act(&self) -> Vec<Seat> {
+        match self.phase {
+            Phase::Choosing => vec![self.forehand()],
+            Phase::Playing => vec![self.trick.next_to_play(&TABLE)],
+            Phase::Over => Vec::new(),
+        }
+    }
+
+    fn phase_name(&self) -> &'static str {
+        match self.phase {
+            Phase::Choosing => "choosing-trump",
+            Phase::Playing => "playing",
+            Phase::Over => "deal-over",
+        }
+    }
+
+    fn open_cards(&self, seat: Seat) -> Vec<Card> {
+        self.piles[seat].iter().filter_map(|p| p.open).collect()
+    }
+
+    /// The cards a seat may play from: its open cards, and its hand once picked up.
+    fn available(&self, seat: Seat) -> Vec<Card> {
+        let mut cards = self.open_cards(seat);
+        if self.picked_up {
+            cards.extend(self.hands[seat].iter().copied());
+        }
+        cards
+    }
+
+    fn source_of(&self, seat: Seat, card: Card) -> Option<Source> {
+        if let Some(pile) = self.piles[seat].iter().position(|p| p.open == Some(card)) {
+            return Some(Source::Pile { pile });
+        }
+        self.hands[seat].contains(&card).then_some(Source::Hand)
+    }
+
+    fn trumps(&self) -> Option<Suit> {
+        self.contract.and_then(Contract::trumps)
+    }
+}
+
+impl State {
+    fn live(&self) -> Option<&Deal> {
+        self.deal.as_ref().filter(|d| d.is_live() && self.outcome.is_none())
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rules that are pure functions, kept apart so tests can reach them directly
+
+/// How the pack is laid out (house rule): the first ten cards face down on forehand's piles,
+/// the next ten face down on the dealer's, then the open cards in the same way, and last the
+/// hands three at a time, forehand first.
+pub fn lay_out(dealer: Seat, deck: &[Card]) -> ([Vec<DealtPile>; SEATS], [Vec<Card>; SEATS]) {
+    let forehand = TABLE.forehand(dealer);
+    let order = [forehand, dealer];
+    let mut piles: [Vec<DealtPile>; SEATS] = Default::default();
+    for (k, &seat) in order.iter().enumerate() {
+        piles[seat] = (0..PILES)
+            .map(|i| DealtPile { hidden: deck[k * PILES + i], open: deck[2 * PILES + k * PILES + i] })
+            .collect();
+    }
+    let mut hands: [Vec<Card>; SEATS] = Default::default();
+    for (i, &card) in deck[4 * PILES..].iter().enumerate() {
+        hands[order[(i / 3) % 2]].push(card);
+    }
+    (piles, hands.map(sorted))
+}
+
+/// The deal's winner and its score terms: the winner scores, the loser gets a zero term saying
+/// why. `tricks` are the tricks each seat took, 26 in all.
+pub fn score_terms(contract: Contract, dealer: Seat, tricks: [u32; SEATS], defender_double: bool) -> (Seat, Vec<ScoreTerm>) {
+    let forehand = TABLE.forehand(dealer);
+    let (winner, points, rule, sv, en) = if tricks[0] == tricks[1] {
+        (
+            dealer,
+            1,
+            rule::EVEN,
+            format!("Det blev 13 stick var, och given (plats {dealer}), som försvarade, får 1 poäng."),
+            format!("Each took 13 tricks, so the dealer (seat {dealer}), who defended, scores 1 point."),
+        )
+    } else if contract == Contract::Pass {
+        let w = if tricks[0] < tricks[1] { 0 } else { 1 };
+        let t = tricks[w];
+        let p = i64::from(HALF - t);
+        (
+            w,
+            p,
+            rule::PASS,
+            format!("I pass tog plats {w} bara {t} stick: 13 − {t} = {p} poäng."),
+            format!("In pass seat {w} took only {t} tricks: 13 − {t} = {p} points."),
+        )
+    } else {
+        let w = if tricks[0] > tricks[1] { 0 } else { 1 };
+        let t = tricks[w];
+        let over = i64::from(t - HALF);
+        if w == dealer && defender_double {
+            let p = 2 * over;
+            (
+                w,
+                p,
+                rule::DEFENDER_DOUBLE,
+                format!("Given (plats {w}) försvarade och vann med {t} stick: 2 × ({t} − 13) = {p} poäng."),
+                format!("The dealer (seat {w}) defended and won with {t} tricks: 2 × ({t} − 13) = {p} points."),
+            )
+        } else {
+            let role = if w == forehand { ("förhand", "forehand") } else { ("given", "the dealer") };
+            (
+                w,
+                over,
+                rule::ODD_TRICKS,
+                format!("Plats {w} ({}) tog {t} stick: {t} − 13 = {over} poäng, en per trick.", role.0),
+                format!("Seat {w} ({}) took {t} tricks: {t} − 13 = {over} points, one per odd trick.", role.1),
+            )
+        }
+    };
+    let loser = TABLE.next(winner);
+    let (csv, cen) = contract.name();
+    let t = tricks[loser];
+    let terms = vec![
+        ScoreTerm::new(winner, points, rule, sv, en),
+        ScoreTerm::new(
+            loser,
+            0,
+            rule::LOSER_NOTHING,
+            format!("Plats {loser} tog {t} stick och förlorade given ({csv}): inga poäng."),
+            format!("Seat {loser} took {t} tricks and lost the deal ({cen}): no points."),
+        ),
+    ];
+    (winner, terms)
+}
+
+fn check_play(deal: &Deal, seat: Seat, card: Card) -> Result<Source, RuleViolation> {
+    let Some(source) = deal.source_of(seat, card) else {
+        return Err(RuleViolation::new(
+            rule::SOURCES,
+            format!("{card} är inte ett av dina öppna kort och inte heller ett kort på din hand."),
+            format!("{card} is neither one of your open cards nor a card in your hand."),
+        ));
+    };
+    if source == Source::Hand && !deal.picked_up {
+        let rule = if deal.trick.is_empty() { rule::FIRST_LEAD } else { rule::FIRST_ANSWER };
+        return Err(RuleViolation::new(
+            rule,
+            "Första sticket spelas med öppna kort från bordet; handen tas upp först när det är färdigt.",
+            "The first trick is played with open cards from the table; the hand is picked up only once it is complete.",
+        ));
+    }
+    if let Some(led) = deal.trick.led_suit() {
+        if !card.is_suit(led) && deal.available(seat).iter().any(|c| c.is_suit(led)) {
+            return Err(RuleViolation::new(
+                rule::FOLLOW_SUIT,
+                format!("Du lade {card} men har {} bland dina öppna kort eller på handen och måste bekänna färg.", led.name_sv()),
+                format!("You played {card} but have {} among your open cards or in your hand and must follow suit.", led.name_en()),
+            ));
+        }
+    }
+    Ok(source)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decisions
+
+fn decide_choose(state: &State, deal: &Deal, seat: Seat, contract: Contract) -> Result<Vec<Event>, RuleViolation> {
+    if deal.phase != Phase::Choosing {
+        return Err(RuleViolation::wrong_phase("trumfen är redan vald", "trumps have already been chosen"));
+    }
+    if seat != deal.forehand() {
+        return Err(RuleViolation::new(
+            rule::FOREHAND_CHOOSES,
+            "Det är förhand, inte given, som väljer trumf.",
+            "Forehand, not the dealer, chooses trumps.",
+        ));
+    }
+    if contract.trumps().is_none() && !state.options.pass_and_sang {
+        return Err(RuleViolation::new(
+            rule::TRUMP_ONLY,
+            "Utan tillvalet pass_and_sang måste förhand välja en trumffärg.",
+            "Without the option pass_and_sang forehand must choose a trump suit.",
+        ));
+    }
+    Ok(vec![Event::ContractChosen { forehand: seat, contract }])
+}
+
+fn decide_play(state: &State, deal: &Deal, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
+    if deal.phase != Phase::Playing {
+        return Err(RuleViolation::wrong_phase(
+            "förhand har inte valt trumf än",
+            "forehand has not chosen trumps yet",
+        ));
+    }
+    if deal.trick.next_to_play(&TABLE) != seat {
+        return Err(RuleViolation::not_your_turn(seat));
+    }
+    let from = check_play(deal, seat, card)?;
+    let trick_number = deal.tricks.len() as u32 + 1;
+    let mut events = vec![Event::CardPlayed { seat, card, from, trick_number }];
+    let mut trick = deal.trick.clone();
+    trick.plays.push((seat, card));
+    if !trick.is_complete(SEATS) {
+        return Ok(events);
+    }
+    let (winner, winning, reason) = trick::winner(&trick, deal.trumps());
+    events.push(Event::TrickWon {
+        trick_number,
+        winner,
+        card: winning,
+        reason,
+        plays: trick.plays.iter().map(|&(seat, card)| Play { seat, card }).collect(),
+    });
+    // The pile of the card played now is the only one whose open card is gone this trick: the
+    // piles emptied in earlier tricks were turned up when those tricks ended.
+    let mut piles = deal.piles.clone();
+    if let Source::Pile { pile } = from {
+        piles[seat][pile].open = None;
+    }
+    for (s, seat_piles) in piles.iter().enumerate() {
+        for (pile, p) in seat_piles.iter().enumerate() {
+            if let (None, Some(card)) = (p.open, p.hidden) {
+                events.push(Event::PileTurnedUp { seat: s, pile, card });
+            }
+        }
+    }
+    if trick_number == 1 {
+        events.push(Event::HandsPickedUp { hands: deal.hands.clone() });
+    }
+    if trick_number == TRICKS {
+        let mut taken = deal.tricks_taken;
+        taken[winner] += 1;
+        events.extend(score_deal(state, deal, taken));
+    }
+    Ok(events)
+}
+
+fn score_deal(state: &State, deal: &Deal, tricks_taken: [u32; SEATS]) -> Vec<Event> {
+    let contract = deal.contract.expect("a deal is played only once its contract is chosen");
+    let (winner, terms) = score_terms(contract, deal.dealer, tricks_taken, state.options.defender_double);
+    let mut points = [0i64; SEATS];
+    for t in &terms {
+        points[t.to] += t.points;
+    }
+    let scores = [state.scores[0] + points[0], state.scores[1] + points[1]];
+    let mut events = vec![Event::DealScored {
+        deal_number: deal.number,
+        contract,
+        dealer: deal.dealer,
+        forehand: deal.forehand(),
+        tricks_taken,
+        winner,
+        terms,
+        points,
+        scores,
+    }];
+    let target = state.options.target;
+    // Only the deal's winner scores, so only it can have reached the target.
+    if scores[winner] >= target {
+        let other = TABLE.next(winner);
+        let (won, lost) = (scores[winner], scores[other]);
+        events.push(Event::MatchEnded {
+            winner,
+            scores,
+            target,
+            explanation: Text::new(
+                format!("Plats {winner} nådde {won} poäng, minst målet {target}, och vann partiet; plats {other} hade {lost}."),
+                format!("Seat {winner} reached {won} points, at least the target of {target}, and won the match; seat {other} had {lost}."),
+            ),
+        });
+    }
+    events
+}
+
+// ---------------------------------------------------------------------------------------------
+// The bot
+
+/// Forehand's choice from the open cards it can see: the suit where its own open cards are
+/// strongest compared with the dealer's; with the variant, sang or pass on flat or weak cards.
+fn bot_contract(deal: &Deal, seat: Seat, options: &Options, rng: &mut Rng) -> Contract {
+    let strength = |s: Seat, suit: Suit| -> i32 {
+        deal.open_cards(s).iter().filter(|c| c.is_suit(suit)).map(|&c| 4 + i32::from(rank_of(c))).sum()
+    };
+    let dealer = TABLE.next(seat);
+    let (best, score) = Suit::ALL
+        .iter()
+        .map(|&suit| (suit, strength(seat, suit) - strength(dealer, suit)))
+        .max_by_key(|&(suit, v)| (v, suit))
+        .expect("four suits");
+    if options.pass_and_sang {
+        let mine: i32 = deal.open_cards(seat).iter().map(|&c| i32::from(rank_of(c))).sum();
+        let theirs: i32 = deal.open_cards(dealer).iter().map(|&c| i32::from(rank_of(c))).sum();
+        match rng.below(8) {
+            0 => return Contract::Sang,
+            1 => return Contract::Pass,
+            _ if mine + 15 < theirs => return Contract::Pass,
+            _ if score < 5 && mine > theirs => return Contract::Sang,
+            _ => {}
+        }
+    }
+    Contract::Trump { suit: best }
+}
+
+fn bot_play(deal: &Deal, seat: Seat, rng: &mut Rng) -> Card {
+    let legal = legal_cards(deal, seat);
+    if legal.len() == 1 || rng.below(5) == 0 {
+        return legal[rng.below(legal.len())];
+    }
+    let trumps = deal.trumps();
+    let power = |c: Card| (u8::from(trumps.is_some_and(|t| c.is_suit(t))), rank_of(c));
+    let high = legal.iter().copied().max_by_key(|&c| power(c)).expect("legal");
+    let low = legal.iter().copied().min_by_key(|&c| power(c)).expect("legal");
+    let wants_tricks = deal.contract != Some(Contract::Pass);
+    if deal.trick.is_empty() {
+        return if wants_tricks { high } else { low };
+    }
+    let wins = |c: Card| {
+        let mut t = deal.trick.clone();
+        t.plays.push((seat, c));
+        trick::winner(&t, trumps).0 == seat
+    };
+    let winners: Vec<Card> = legal.iter().copied().filter(|&c| wins(c)).collect();
+    let losers: Vec<Card> = legal.iter().copied().filter(|&c| !wins(c)).collect();
+    if wants_tricks {
+        winners.iter().copied().min_by_key(|&c| power(c)).unwrap_or(low)
+    } else {
+        losers.iter().copied().max_by_key(|&c| power(c)).unwrap_or(high)
+    }
+}
+
+fn legal_cards(deal: &Deal, seat: Seat) -> Vec<Card> {
+    trick::distinct(trick::follow_suit(&deal.available(seat), &deal.trick))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rulebook
+
+fn rulebook() -> Rulebook {
+    Rulebook {
+        game: "japansk-whist",
+        sections: vec![
+            core::section(),
+            rules::section(
+                "japansk-whist.deal",
+                "Spelare och giv",
+                "Players and the deal",
+                &[
+                    (rule::PLAYERS, "Två spelare och en vanlig kortlek med 52 kort; den som inte ger kallas förhand.", "Two players and an ordinary pack of 52 cards; the player who does not deal is called forehand."),
+                    (rule::PILES, "Given lägger ut 20 kort med baksidan upp i fyra rader om fem och därpå 20 kort med framsidan upp, ett på vart och ett. Var spelare har alltså tio högar framför sig: ett dolt kort under ett öppet.", "The dealer lays out 20 cards face down in four rows of five and then 20 cards face up, one on each. So each player has ten piles in front of them: a hidden card under an open one."),
+                    (rule::HAND, "Sist får var spelare sex kort, tre åt gången. Dem får man inte titta på förrän första sticket är spelat.", "Last, each player gets six cards, three at a time. These may not be looked at until the first trick has been played."),
+                ],
+            ),
+            rules::section(
+                "japansk-whist.trump",
+                "Trumfen",
+                "Trumps",
+                &[
+                    (rule::FOREHAND_CHOOSES, "Förhand väljer trumffärg efter de 20 öppna korten och hur de fördelats mellan spelarna. Given, som inte fick välja, är försvarare.", "Forehand chooses the trump suit from the 20 open cards and how they are split between the players. The dealer, who had no say, is the defender."),
+                    (rule::TRUMP_ONLY, "I grundspelet måste förhand välja en av de fyra färgerna som trumf.", "In the basic game forehand must choose one of the four suits as trumps."),
+                ],
+            ),
+            rules::section(
+                "japansk-whist.play",
+                "Spelet",
+                "Play",
+                &[
+                    (rule::FIRST_LEAD, "Förhand spelar ut till första sticket med ett av sina öppna kort på bordet.", "Forehand leads to the first trick with one of their open cards on the table."),
+                    (rule::FIRST_ANSWER, "Given svarar i första sticket med ett av sina öppna kort.", "The dealer answers the first trick with one of their open cards."),
+                    (rule::PICK_UP, "När första sticket är färdigt tar båda upp sina sex kort på handen.", "When the first trick is complete, both pick up their six cards into the hand."),
+                    (rule::SOURCES, "Man spelar antingen ett av de öppna korten framför sig eller ett kort från handen, så länge den räcker; dolda kort kan inte spelas.", "You play either one of the open cards in front of you or a card from your hand while it lasts; hidden cards cannot be played."),
+                    (rule::FOLLOW_SUIT, "Man måste bekänna färg om man kan, med öppna kort och handen räknade tillsammans.", "You must follow suit if you can, counting your open cards and your hand together."),
+                    (rule::VOID, "Kan man inte bekänna får man trumfa eller saka vad man vill.", "If you cannot follow suit you may trump or discard as you like."),
+                    (rule::TRICK_WINNER, "Högsta trumfen tar sticket, annars högsta kortet i utspelad färg; ess är högst.", "The highest trump takes the trick, otherwise the highest card of the suit led; aces are high."),
+                    (rule::WINNER_LEADS, "Den som tog sticket spelar ut till nästa.", "Whoever took a trick leads to the next."),
+                    (rule::TURN_UP, "När ett öppet kort har spelats från en hög och sticket är färdigt vänds det dolda kortet under upp och blir ett öppet kort.", "When an open card has been played from a pile and the trick is complete, the hidden card beneath is turned face up and becomes an open card."),
+                ],
+            ),
+            rules::section(
+                "japansk-whist.score",
+                "Poäng",
+                "Scoring",
+                &[
+                    (rule::ODD_TRICKS, "Alla 26 stick spelas. Den som tar flest får en poäng per trick, alltså per stick över tretton: sexton stick ger tre poäng.", "All 26 tricks are played. The player taking more scores one point per odd trick, that is per trick over thirteen: sixteen tricks give three points."),
+                    (rule::EVEN, "Blir det tretton stick var får given en poäng, eftersom given försvarade utan att få välja trumf.", "If each takes thirteen tricks the dealer scores one point, having defended without choosing trumps."),
+                    (rule::LOSER_NOTHING, "Den som förlorar given får inga poäng.", "The player who loses the deal scores nothing."),
+                ],
+            ),
+            rules::section(
+                "japansk-whist.end",
+                "Partiets slut",
+                "End of the match",
+                &[(rule::TARGET, "Man spelar flera givar, och den som först har 13 poäng eller mer sammanlagt vinner partiet.", "Several deals are played, and the first to have 13 points or more in total wins the match.")],
+            ),
+            rules::section(
+                "japansk-whist.variant",
+                "Varianter",
+                "Variants",
+                &[
+                    (rule::DEFENDER_DOUBLE, "Tillval defender_double: vinner försvararen (given) får han två poäng per trick i stället för en; vid tretton stick var blir det ändå bara en poäng.", "Option defender_double: if the defender (the dealer) wins, they score two points per odd trick instead of one; thirteen tricks each still give just one point."),
+                    (rule::CHOICES, "Tillval pass_and_sang: förhand får i stället för trumf välja pass eller sang.", "Option pass_and_sang: instead of trumps forehand may choose pass or sang."),
+                    (rule::PASS, "Pass är misär utan trumf: man försöker ta så få stick som möjligt, och den som tog färre stick får tretton minus sina stick i poäng.", "Pass is misère without trumps: each tries to take as few tricks as possible, and the one who took fewer scores thirteen minus their tricks."),
+                    (rule::SANG, "Sang spelas utan trumf men annars som ett trumfspel: flest stick vinner, en poäng per stick över tretton.", "Sang is played without trumps but otherwise like a trump game: most tricks wins, one point per trick over thirteen."),
+                    (rule::OPTION_TARGET, "Tillval target: partiet kan spelas till ett annat överenskommet poängmål än 13.", "Option target: the match may be played to another agreed score than 13."),
+                ],
+            ),
+            rules::house_rules(
+                "japansk-whist.house",
+                &[
+                    (rule::DEALER, "Plats 0 ger i första given; sedan turas spelarna om att ge.", "Seat 0 deals the first deal; after that the players take turns to deal."),
+                    (rule::DEAL_ORDER, "Leken läggs ut uppifrån: tio dolda kort till förhands högar, tio dolda till givens, sedan på samma sätt de öppna korten, och sist handkorten tre i taget med förhand först.", "The pack is laid out from the top: ten hidden cards on forehand's piles, ten hidden ones on the dealer's, then the open cards the same way, and last the hand cards three at a time, forehand first."),
+                    (rule::NO_PEEKING, "Ingen av spelarna, inte heller given när han svarar, får se sina handkort före första sticket; de kan därför inte heller spelas eller påverka bekännandet i det sticket.", "Neither player, the dealer answering included, may see their hand cards before the first trick; so they cannot be played in it, nor count for following suit."),
+                    (rule::PICK_UP_AUTOMATIC, "Handen tas upp av bordet så snart första sticket är färdigt och dolda kort vänds upp likaså, eftersom ingen har något val i det.", "The table picks up the hands as soon as the first trick is complete, and turns hidden cards up likewise, since nobody has a choice in it."),
+                    (rule::HIDDEN_UNKNOWN, "De dolda korten på bordet är okända för båda spelarna, ägaren också, tills de vänds upp; handkorten ser bara ägaren, och först efter upptagningen.", "The hidden cards on the table are unknown to both players, their owner too, until turned up; the hand cards are seen only by their owner, and only after the pick-up."),
+                    (rule::PASS_WINNER, "I pass vinner den som tog färre stick. Blir det tretton var får given en poäng, som i trumfspel.", "In pass the player who took fewer tricks wins. At thirteen each the dealer scores one point, as in a trump game."),
+                    (rule::DOUBLE_ONLY_WHEN_TRUMPS_CHOSEN, "Dubbla poäng för försvararen gäller trumfspel och sang; i pass räknas alltid tretton minus stick.", "Double points for the defender apply to trump games and sang; in pass it is always thirteen minus tricks."),
+                    (rule::TARGET_REACHED, "Partiet slutar efter den giv där någon når målet. Bara en spelare får poäng per giv, så det blir aldrig lika.", "The match ends after the deal in which someone reaches the target. Only one player scores per deal, so there is never a tie."),
+                ],
+            ),
+        ],
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rules
+
+impl Rules for JapanskWhist {
+    type Options = Options;
+    type State = State;
+    type Command = Command;
+    type Event = Event;
+
+    fn id(&self) -> &'static str {
+        "japansk-whist"
+    }
+
+    fn rulebook(&self) -> Rulebook {
+        rulebook()
+    }
+
+    fn options(&self) -> Vec<OptionDoc> {
+        vec![
+            OptionDoc {
+                name: "defender_double",
+                default: json!(false),
+                sv: "Vinner försvararen (given) får han två poäng per trick; tretton var ger ändå en poäng.",
+                en: "A winning defender (the dealer) scores two points per odd trick; thirteen each still gives one point.",
+            },
+            OptionDoc {
+                name: "pass_and_sang",
+                default: json!(false),
+                sv: "Förhand får välja pass (misär) eller sang (utan trumf) i stället för en trumffärg.",
+                en: "Forehand may choose pass (misère) or sang (no trumps) instead of a trump suit.",
+            },
+            OptionDoc {
+                name: "target",
+                default: json!(DEFAULT_TARGET),
+                sv: "Poängen som vinner partiet (13 om inget annat avtalas).",
+                en: "The score that wins the match (13 unless agreed otherwise).",
+            },
+        ]
+    }
+
+    fn player_counts(&self) -> std::ops::RangeInclusive<usize> {
+        SEATS..=SEATS
+    }
+
+    fn setup(&self, players: usize, options: Options) -> Result<State, SetupError> {
+        if players != SEATS {
+            return Err(SetupError(format!("japansk-whist is played by 2, not {players}")));
+        }
+        if options.target <= 0 {
+            return Err(SetupError(format!("target must be a positive score, not {}", options.target)));
+        }
+        Ok(State {
+            options,
+            deal_number: 0,
+            next_dealer: 0,
+            scores: [0; SEATS],
+            books: Books::default(),
+            deal: None,
+            winner: None,
+            outcome: None,
+        })
+    }
+
+    fn status(&self, state: &State) -> Status {
+        if let Some(outcome) = &state.outcome {
+            return Status::Finished { outcome: outcome.clone() };
+        }
+        match state.live() {
+            Some(deal) => Status::ToAct { seats: deal.to_act() },
+            None => Status::NeedsDeck { composition: decks::standard52() },
+        }
+    }
+
+    fn deal_number(&self, state: &State) -> u32 {
+        state.deal_number
+    }
+
+    fn deal(&self, state: &State, deck: Vec<Card>) -> Result<Vec<Event>, RuleViolation> {
+        if state.outcome.is_some() || state.live().is_some() {
+            return Err(RuleViolation::wrong_phase("ingen ny giv behövs", "no new deal is due"));
+        }
+        if !is_permutation(&deck, &decks::standard52()) {
+            return Err(RuleViolation::new(
+                core::DECK,
+                "Leken måste vara en vanlig kortlek med 52 kort, vart och ett en gång.",
+                "The deck must be a standard pack of 52 cards, each once.",
+            ));
+        }
+        let dealer = state.next_dealer;
+        let (piles, hands) = lay_out(dealer, &deck);
+        Ok(vec![Event::DealStarted {
+            deal_number: state.deal_number + 1,
+            dealer,
+            forehand: TABLE.forehand(dealer),
+            deck,
+            piles,
+            hands,
+            scores: state.scores,
+            options: state.options.clone(),
+        }])
+    }
+
+    fn decide(&self, state: &State, seat: Seat, command: &Command) -> Result<Vec<Event>, RuleViolation> {
+        if state.outcome.is_some() {
+            return Err(RuleViolation::new(core::MATCH_OVER, "Partiet är slut.", "The match is over."));
+        }
+        let Some(deal) = state.live() else {
+            return Err(RuleViolation::wrong_phase("ingen giv pågår", "no deal is in progress"));
+        };
+        if seat >= SEATS {
+            return Err(RuleViolation::not_your_turn(seat));
+        }
+        match *command {
+            Command::ChooseTrump { suit } => decide_choose(state, deal, seat, Contract::Trump { suit }),
+            Command::ChooseSang => decide_choose(state, deal, seat, Contract::Sang),
+            Command::ChoosePass => decide_choose(state, deal, seat, Contract::Pass),
+            Command::Play { card } => decide_play(state, deal, seat, card),
+        }
+    }
+
+    fn evolve(&self, state: &mut State, event: &Event) {
+        match event {
+            Event::DealStarted { deal_number, dealer, deck, piles, hands, scores, options, .. } => {
+                if !state.books.opened {
+                    // A replay may start from any deal: the books open with what it inherits.
+                    state.books = Books { opened: true, points: *scores };
+                }
+                state.deal_number = *deal_number;
+                state.scores = *scores;
+                state.options = options.clone();
+                state.next_dealer = TABLE.next(*dealer);
+                state.deal = Some(Deal {
+                    number: *deal_number,
+                    dealer: *dealer,
+                    deck: deck.clone(),
+                    piles: piles.clone().map(|ps| ps.iter().map(|p| Pile { hidden: Some(p.hidden), open: Some(p.open) }).collect()),
+                    hands: hands.clone(),
+                    picked_up: false,
+                    contract: None,
+                    phase: Phase::Choosing,
+                    trick: Trick::led_by(TABLE.forehand(*dealer)),
+                    tricks: Vec::new(),
+                    tricks_taken: [0; SEATS],
+                });
+            }
+            Event::DealScored { terms, scores, .. } => {
+                for t in terms {
+                    if let Some(p) = state.books.points.get_mut(t.to) {
+                        *p += t.points;
+                    }
+                }
+                state.scores = *scores;
+            }
+            Event::MatchEnded { winner, explanation, .. } => {
+                state.winner = Some(*winner);
+                state.outcome = Some(Outcome { winners: vec![*winner], explanation: explanation.clone() });
+            }
+            _ => {
+                let Some(deal) = state.deal.as_mut() else { return };
+                match event {
+                    Event::ContractChosen { contract, .. } => {
+                        deal.contract = Some(*contract);
+                        deal.phase = Phase::Playing;
+                    }
+                    Event::CardPlayed { seat, card, from, .. } => {
+                        match *from {
+                            Source::Pile { pile } => {
+                                if let Some(p) = deal.piles[*seat].get_mut(pile) {
+                                    p.open = None;
+                                }
+                            }
+                            Source::Hand => {
+                                take_card(&mut deal.hands[*seat], *card);
+                            }
+                        }
+                        deal.trick.plays.push((*seat, *card));
+                    }
+                    Event::TrickWon { trick_number, plays, winner, card, reason } => {
+                        trick::book_won(
+                            &mut deal.trick,
+                            &mut deal.tricks,
+                            &mut deal.tricks_taken,
+                            *trick_number as usize,
+                            plays,
+                            (*winner, *card, *reason),
+                        );
+                        if deal.tricks.len() == TRICKS as usize {
+                            deal.phase = Phase::Over;
+                        }
+                    }
+                    Event::PileTurnedUp { seat, pile, card } => {
+                        if let Some(p) = deal.piles[*seat].get_mut(*pile) {
+                            p.hidden = None;
+                            p.open = Some(*card);
+                        }
+                    }
+                    Event::HandsPickedUp { .. } => deal.picked_up = true,
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    fn legal_moves(&self, state: &State, seat: Seat) -> Vec<Command> {
+        let Some(deal) = state.live() else { return Vec::new() };
+        if !deal.to_act().contains(&seat) {
+            return Vec::new();
+        }
+        match deal.phase {
+            Phase::Choosing => {
+                let mut moves: Vec<Command> = Suit::ALL.iter().map(|&suit| Command::ChooseTrump { suit }).collect();
+                if state.options.pass_and_sang {
+                    moves.extend([Command::ChooseSang, Command::ChoosePass]);
+                }
+                moves
+            }
+            Phase::Playing => legal_cards(deal, seat).into_iter().map(|card| Command::Play { card }).collect(),
+            Phase::Over => Vec::new(),
+        }
+    }
+
+    fn move_space(&self, _state: &State, _seat: Seat) -> Vec<Command> {
+        Suit::ALL
+            .iter()
+            .map(|&suit| Command::ChooseTrump { suit })
+            .chain([Command::ChooseSang, Command::ChoosePass])
+            .chain(decks::standard52().into_iter().map(|card| Command::Play { card }))
+            .collect()
+    }
+
+    fn view(&self, state: &State, viewer: Viewer) -> Value {
+        let me = match viewer {
+            Viewer::Seat(s) if s < SEATS => Some(s),
+            _ => None,
+        };
+        let phase = match (&state.outcome, &state.deal) {
+            (Some(_), _) => "finished",
+            (None, Some(deal)) => deal.phase_name(),
+            (None, None) => "waiting-for-deal",
+        };
+        let mut v = Map::new();
+        let mut put = |key: &str, value: Value| {
+            v.insert(key.to_string(), value);
+        };
+        put("phase", json!(phase));
+        put("players", json!(SEATS));
+        put("options", json!(state.options));
+        put("target", json!(state.options.target));
+        put("deal_number", json!(state.deal_number));
+        put("dealer", json!(state.deal.as_ref().map_or(state.next_dealer, |d| d.dealer)));
+        put("next_dealer", json!(state.next_dealer));
+        put("scores", json!(state.scores));
+        put("to_act", json!(self.status(state).to_act()));
+        put("winner", json!(state.winner));
+        put("outcome", json!(state.outcome));
+        if let Some(s) = me {
+            put("seat", json!(s));
+        }
+        if let Some(deal) = &state.deal {
+            let record = viewer == Viewer::Record;
+            put("forehand", json!(deal.forehand()));
+            put("defender", json!(deal.dealer));
+            put("contract", json!(deal.contract));
+            put("trump", json!(deal.trumps()));
+            put(
+                "piles",
+                json!(deal
+                    .piles
+                    .iter()
+                    .map(|ps| ps
+                        .iter()
+                        .map(|p| {
+                            let mut pile = json!({ "open": p.open, "face_down": p.hidden.is_some() });
+                            if record {
+                                pile["hidden"] = json!(p.hidden);
+                            }
+                            pile
+                        })
+                        .collect::<Vec<_>>())
+                    .collect::<Vec<_>>()),
+            );
+            put("hands_picked_up", json!(deal.picked_up));
+            put("hand_sizes", json!(deal.hands.iter().map(Vec::len).collect::<Vec<_>>()));
+            put("tricks_taken", json!(deal.tricks_taken));
+            put("tricks_played", json!(deal.tricks.len()));
+            put(
+                "trick",
+                json!({
+                    "leader": deal.trick.leader,
+                    "plays": deal.trick.plays.iter().map(|&(seat, card)| Play { seat, card }).collect::<Vec<_>>(),
+                    "led_suit": deal.trick.led_suit(),
+                }),
+            );
+            put("last_trick", json!(deal.tricks.last()));
+            if let Some(s) = me {
+                // Before the pick-up not even the owner has seen the hand.
+                put("hand", if deal.picked_up { json!(deal.hands[s]) } else { Value::Null });
+            }
+            if record {
+                put("hands", json!(deal.hands));
+                put("deck", json!(deal.deck));
+                put("tricks", json!(deal.tricks));
+            }
+        }
+        Value::Object(v)
+    }
+
+    fn redact(&self, state: &State, event: &Event, viewer: Viewer, deal_over: bool) -> Value {
+        let mut full = serde_json::to_value(event).expect("events always serialize");
+        if viewer == Viewer::Record || deal_over {
+            return full;
+        }
+        match event {
+            // Without a live deal of its own, the event belongs to a deal that is over.
+            Event::DealStarted { deal_number, piles, .. } if state.live().is_some_and(|d| d.number == *deal_number) => {
+                full["deck"] = Value::Null;
+                full["hands"] = json!([null, null]);
+                full["hand_sizes"] = json!([HAND, HAND]);
+                full["piles"] = json!(piles
+                    .iter()
+                    .map(|ps| ps.iter().map(|p| json!({ "hidden": null, "open": p.open })).collect::<Vec<_>>())
+                    .collect::<Vec<_>>());
+            }
+            Event::HandsPickedUp { hands } if state.live().is_some() => {
+                full["hands"] =
+                    Value::Array((0..SEATS).map(|s| if viewer == Viewer::Seat(s) { json!(hands[s]) } else { Value::Null }).collect());
+            }
+            _ => {}
+        }
+        full
+    }
+
+    fn secrets(&self, state: &State) -> Vec<(Card, Vec<Seat>)> {
+        let Some(deal) = state.live() else { return Vec::new() };
+        let mut secrets = Vec::new();
+        for s in 0..SEATS {
+            for p in &deal.piles[s] {
+                if let Some(card) = p.hidden {
+                    secrets.push((card, Vec::new()));
+                }
+            }
+            for &card in &deal.hands[s] {
+                secrets.push((card, if deal.picked_up { vec![s] } else { Vec::new() }));
+            }
+        }
+        secrets
+    }
+
+    fn check_invariants(&self, state: &State) -> Result<(), String> {
+        if state.books.opened && state.scores != state.books.points {
+            return Err(format!("scores {:?} differ from the sum of score terms {:?}", state.scores, state.books.points));
+        }
+        let target = state.options.target;
+        match (state.winner, &state.outcome) {
+            (Some(w), Some(outcome)) => {
+                if state.scores[w] < target || state.scores[TABLE.next(w)] >= target {
+                    return Err(format!("seat {w} won with scores {:?} and target {target}", state.scores));
+                }
+                if outcome.winners != [w] {
+                    return Err(format!("seat {w} won but the winners are {:?}", outcome.winners));
+                }
+            }
+            (None, None) => {}
+            _ => return Err("a winner without an outcome, or the reverse".into()),
+        }
+        let Some(deal) = &state.deal else { return Ok(()) };
+        let mut all: Vec<Card> = deal.hands.iter().flatten().copied().collect();
+        for ps in &deal.piles {
+            if ps.len() != PILES {
+                return Err(format!("{} piles instead of ten", ps.len()));
+            }
+            all.extend(ps.iter().flat_map(|p| [p.hidden, p.open]).flatten());
+        }
+        all.extend(deal.trick.cards());
+        all.extend(deal.tricks.iter().flat_map(|t| t.plays.iter().map(|p| p.card)));
+        let pack = decks::standard52();
+        if !is_permutation(&all, &pack) {
+            return Err(format!("{} cards in play instead of the 52 of the pack, once each", all.len()));
+        }
+        if !is_permutation(&deal.deck, &pack) {
+            return Err("the recorded deck is not a pack of 52".into());
+        }
+        if deal.tricks.len() > TRICKS as usize || deal.trick.plays.len() > SEATS {
+            return Err(format!("{} tricks and {} plays in the trick", deal.tricks.len(), deal.trick.plays.len()));
+        }
+        // The pick-up follows the first trick's last card within the same decision.
+        if (deal.picked_up && deal.tricks.is_empty()) || (!deal.picked_up && deal.tricks.len() > 1) {
+            return Err(format!("hands picked up: {} after {} tricks", deal.picked_up, deal.tricks.len()));
+        }
+        for s in 0..SEATS {
+            let won = deal.tricks.iter().filter(|t| t.winner == s).count();
+            if won != deal.tricks_taken[s] as usize {
+                return Err(format!("seat {s} is credited {} tricks but won {won}", deal.tricks_taken[s]));
+            }
+            let in_trick = deal.trick.plays.iter().filter(|(p, _)| *p == s).count();
+            let held = deal.hands[s].len() + deal.piles[s].iter().flat_map(|p| [p.hidden, p.open]).flatten().count();
+            let expected = TRICKS as usize - deal.tricks.len() - in_trick;
+            if held != expected {
+                return Err(format!("seat {s} has {held} cards left, expected {expected}"));
+            }
+            if !deal.picked_up && deal.hands[s].len() != HAND {
+                return Err(format!("seat {s} played from a hand it has not picked up"));
+            }
+            // A seat plays one card a trick, so at most one pile waits for its hidden card.
+            let bare = deal.piles[s].iter().filter(|p| p.hidden.is_some() && p.open.is_none()).count();
+            if bare > 1 {
+                return Err(format!("seat {s} has {bare} piles whose hidden card should have been turned up"));
+            }
+        }
+        if deal.contract.is_none() && (deal.phase != Phase::Choosing || !deal.trick.is_empty() || !deal.tricks.is_empty()) {
+            return Err("cards were played before the contract was chosen".into());
+        }
+        let first_leader = deal.tricks.first().map_or(deal.trick.leader, |t| t.leader);
+        if first_leader != deal.forehand() {
+            return Err(format!("seat {first_leader} led the first trick instead of forehand"));
+        }
+        let trumps = deal.trumps();
+        trick::check_latest(&deal.tricks, &deal.trick, &TABLE, |t| trick::winner(t, trumps))?;
+        if deal.phase == Phase::Over && deal.tricks.len() != TRICKS as usize {
+            return Err("the deal ended before every trick was played".into());
+        }
+        Ok(())
+    }
+
+    fn bot_move(&self, state: &State, seat: Seat, seed: u64) -> Option<Command> {
+        let deal = state.live()?;
+        if !deal.to_act().contains(&seat) {
+            return None;
+        }
+        let mut rng = Rng::new(seed);
+        match deal.phase {
+            Phase::Choosing => Some(match bot_contract(deal, seat, &state.options, &mut rng) {
+                Contract::Trump { suit } => Command::ChooseTrump { suit },
+                Contract::Sang => Command::ChooseSang,
+                Contract::Pass => Command::ChoosePass,
+            }),
+            Phase::Playing => Some(Command::Play { card: bot_play(deal, seat, &mut rng) }),
+            Phase::Over => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::{card, cards};
+    use crate::game::{cards_in, erase};
+    use crate::simulate::{play_match, Checks, Driver};
+
+    type M = Driver<JapanskWhist>;
+
+    // Forehand (seat 1 in the first deal) and the dealer (seat 0): open cards, the hidden cards
+    // under them pile by pile, and the hands.
+    const F_OPEN: &str = "AH KH 2C 3C 4C 5C 6C 7C 8C 9C";
+    const F_HIDDEN: &str = "TC JC QC KC AC 2D 3D 4D 5D 6D";
+    const F_HAND: &str = "7D 8D 9D TD JD QD";
+    const D_OPEN: &str = "QH JH 2S 3S 4S 5S 6S 7S 8S 9S";
+    const D_HIDDEN: &str = "TS JS QS KS AS 3H 4H 5H 6H 7H";
+    const D_HAND: &str = "8H 9H TH 2H KD AD";
+
+    /// The pack that `lay_out` turns into the layout above.
+    fn deck() -> Vec<Card> {
+        let (fh, dh) = (cards(F_HAND), cards(D_HAND));
+        let mut deck = cards(F_HIDDEN);
+        deck.extend(cards(D_HIDDEN));
+        deck.extend(cards(F_OPEN));
+        deck.extend(cards(D_OPEN));
+        deck.extend(&fh[..3]);
+        deck.extend(&dh[..3]);
+        deck.extend(&fh[3..]);
+        deck.extend(&dh[3..]);
+        assert!(is_permutation(&deck, &decks::standard52()));
+        deck
+    }
+
+    fn with(options: Value) -> M {
+        let mut m = M::new(2, serde_json::from_value(options).unwrap());
+        m.deal(deck());
+        m
+    }
+
+    fn play(code: &str) -> Command {
+        Command::Play { card: card(code) }
+    }
+
+    fn rule_of(m: &M, seat: Seat, command: Command) -> String {
+        let v = m.refused(seat, command);
+        assert!(!v.explanation.sv.is_empty() && !v.explanation.en.is_empty());
+        v.rule
+    }
+
+    fn hearts(m: &mut M) {
+        m.ok(1, Command::ChooseTrump { suit: Suit::Hearts });
+    }
+
+    fn view(m: &M, viewer: Viewer) -> Value {
+        m.rules.view(&m.state, viewer)
+    }
+
+    #[test]
+    fn each_player_gets_ten_piles_of_a_hidden_and_an_open_card_and_six_hand_cards() {
+        let (piles, hands) = lay_out(0, &deck());
+        assert_eq!(piles[1].iter().map(|p| p.open).collect::<Vec<_>>(), cards(F_OPEN));
+        assert_eq!(piles[1].iter().map(|p| p.hidden).collect::<Vec<_>>(), cards(F_HIDDEN));
+        assert_eq!(piles[0].iter().map(|p| p.open).collect::<Vec<_>>(), cards(D_OPEN));
+        assert_eq!(piles[0].iter().map(|p| p.hidden).collect::<Vec<_>>(), cards(D_HIDDEN));
+        assert_eq!(hands[1], sorted(cards(F_HAND)));
+        assert_eq!(hands[0], sorted(cards(D_HAND)));
+        let m = with(json!({}));
+        let v = view(&m, Viewer::Seat(1));
+        assert_eq!(v["hand_sizes"], json!([6, 6]));
+        assert_eq!(v["piles"][0][0], json!({ "open": "QH", "face_down": true }));
+        assert_eq!(v["forehand"], json!(1));
+        assert_eq!(v["defender"], json!(0));
+    }
+
+    #[test]
+    fn forehand_chooses_trumps_and_in_the_basic_game_only_a_suit() {
+        let mut m = with(json!({}));
+        assert_eq!(m.to_act(), vec![1]);
+        assert_eq!(rule_of(&m, 0, Command::ChooseTrump { suit: Suit::Spades }), rule::FOREHAND_CHOOSES);
+        assert_eq!(rule_of(&m, 1, Command::ChooseSang), rule::TRUMP_ONLY);
+        assert_eq!(rule_of(&m, 1, Command::ChoosePass), rule::TRUMP_ONLY);
+        assert_eq!(rule_of(&m, 1, play("AH")), core::PHASE);
+        assert_eq!(m.legal(1).len(), 4);
+        let events = m.ok(1, Command::ChooseTrump { suit: Suit::Hearts });
+        assert_eq!(events, vec![Event::ContractChosen { forehand: 1, contract: Contract::Trump { suit: Suit::Hearts } }]);
+        assert_eq!(view(&m, Viewer::Spectator)["trump"], json!("hearts"));
+    }
+
+    #[test]
+    fn with_the_variant_forehand_may_choose_pass_or_sang() {
+        let mut m = with(json!({ "pass_and_sang": true }));
+        assert_eq!(m.legal(1).len(), 6);
+        m.ok(1, Command::ChooseSang);
+        assert_eq!(m.state.deal.as_ref().unwrap().trumps(), None);
+    }
+
+    #[test]
+    fn the_first_trick_is_played_with_open_cards_and_the_hands_are_unseen_until_it_is_done() {
+        let mut m = with(json!({}));
+        hearts(&mut m);
+        // Before the pick-up nobody, the owner included, may know a hand card.
+        for (card, knowers) in m.rules.secrets(&m.state) {
+            assert!(knowers.is_empty(), "{card} is known to {knowers:?}");
+        }
+        assert_eq!(view(&m, Viewer::Seat(1))["hand"], Value::Null);
+        assert_eq!(rule_of(&m, 1, play("7D")), rule::FIRST_LEAD);
+        assert_eq!(rule_of(&m, 1, play("TC")), rule::SOURCES);
+        assert_eq!(m.legal(1).len(), 10);
+        m.ok(1, play("AH"));
+        // The dealer follows suit from the open cards alone: the hand is not yet seen.
+        assert_eq!(m.legal(0), vec![play("JH"), play("QH")]);
+        assert_eq!(rule_of(&m, 0, play("8H")), rule::FIRST_ANSWER);
+        assert_eq!(rule_of(&m, 0, play("2S")), rule::FOLLOW_SUIT);
+        let events = m.ok(0, play("JH"));
+        assert_eq!(
+            events,
+            vec![
+                Event::CardPlayed { seat: 0, card: card("JH"), from: Source::Pile { pile: 1 }, trick_number: 1 },
+                Event::TrickWon {
+                    trick_number: 1,
+                    winner: 1,
+                    card: card("AH"),
+                    reason: WinReason::HighestTrump,
+                    plays: vec![Play { seat: 1, card: card("AH") }, Play { seat: 0, card: card("JH") }],
+                },
+                Event::PileTurnedUp { seat: 0, pile: 1, card: card("JS") },
+                Event::PileTurnedUp { seat: 1, pile: 0, card: card("TC") },
+                Event::HandsPickedUp { hands: [sorted(cards(D_HAND)), sorted(cards(F_HAND))] },
+            ]
+        );
+        assert_eq!(view(&m, Viewer::Seat(1))["hand"], json!(sorted(cards(F_HAND))));
+        assert_eq!(view(&m, Viewer::Seat(0))["hand"], json!(sorted(cards(D_HAND))));
+        let secrets = m.rules.secrets(&m.state);
+        assert!(secrets.contains(&(card("7D"), vec![1])));
+        assert!(secrets.contains(&(card("AD"), vec![0])));
+        assert!(secrets.contains(&(card("KC"), vec![])));
+        let redacted = m.rules.redact(&m.state, m.log.last().unwrap(), Viewer::Seat(0), false);
+        assert_eq!(redacted["hands"][1], Value::Null);
+        assert_eq!(redacted["hands"][0], json!(sorted(cards(D_HAND))));
+    }
+
+    #[test]
+    fn the_card_under_an_open_card_is_turned_up_only_when_the_trick_is_complete() {
+        let mut m = with(json!({}));
+        hearts(&mut m);
+        m.ok(1, play("AH"));
+        let v = view(&m, Viewer::Seat(1));
+        assert_eq!(v["piles"][1][0], json!({ "open": null, "face_down": true }));
+        assert!(!cards_in(&v).contains(&card("TC")));
+        assert!(!m.log.iter().any(|e| matches!(e, Event::PileTurnedUp { .. })));
+        m.ok(0, play("QH"));
+        assert_eq!(view(&m, Viewer::Spectator)["piles"][1][0], json!({ "open": "TC", "face_down": false }));
+        // A turned-up card is an open card like the others: it may be played.
+        assert_eq!(m.to_act(), vec![1]);
+        assert!(m.legal(1).contains(&play("TC")));
+    }
+
+    #[test]
+    fn following_suit_counts_open_cards_and_hand_together_and_a_void_player_may_trump() {
+        let mut m = with(json!({}));
+        hearts(&mut m);
+        m.ok(1, play("AH"));
+        m.ok(0, play("JH"));
+        // Forehand leads clubs; the dealer has none, open or in hand, and trumps with 2H.
+        m.ok(1, play("2C"));
+        let legal = m.legal(0);
+        assert!(legal.contains(&play("2H")) && legal.contains(&play("KD")) && legal.contains(&play("2S")));
+        let events = m.ok(0, play("2H"));
+        assert!(matches!(events[1], Event::TrickWon { winner: 0, reason: WinReason::HighestTrump, .. }));
+        assert_eq!(m.to_act(), vec![0]);
+        // The dealer leads hearts: forehand's only heart is KH on the table, so it must go.
+        m.ok(0, play("8H"));
+        assert_eq!(m.legal(1), vec![play("KH")]);
+        assert_eq!(rule_of(&m, 1, play("7D")), rule::FOLLOW_SUIT);
+        assert_eq!(rule_of(&m, 0, play("9H")), core::TURN);
+    }
+
+    #[test]
+    fn the_winner_scores_one_point_per_trick_over_thirteen() {
+        let (w, terms) = score_terms(Contract::Trump { suit: Suit::Hearts }, 0, [10, 16], false);
+        assert_eq!((w, terms[0].to, terms[0].points, terms[0].rule.as_str()), (1, 1, 3, rule::ODD_TRICKS));
+        assert_eq!((terms[1].to, terms[1].points), (0, 0));
+        let (w, terms) = score_terms(Contract::Sang, 0, [17, 9], false);
+        assert_eq!((w, terms[0].points), (0, 4));
+    }
+
+    #[test]
+    fn thirteen_tricks_each_give_the_dealer_one_point_even_with_the_double_variant() {
+        for double in [false, true] {
+            for contract in [Contract::Trump { suit: Suit::Clubs }, Contract::Sang, Contract::Pass] {
+                let (w, terms) = score_terms(contract, 1, [13, 13], double);
+                assert_eq!((w, terms[0].points, terms[0].rule.as_str()), (1, 1, rule::EVEN));
+            }
+        }
+    }
+
+    #[test]
+    fn a_winning_defender_scores_two_per_trick_with_the_variant_but_forehand_still_one() {
+        let trump = Contract::Trump { suit: Suit::Spades };
+        assert_eq!(score_terms(trump, 0, [16, 10], false).1[0].points, 3);
+        let (w, terms) = score_terms(trump, 0, [16, 10], true);
+        assert_eq!((w, terms[0].points, terms[0].rule.as_str()), (0, 6, rule::DEFENDER_DOUBLE));
+        assert_eq!(score_terms(trump, 0, [10, 16], true).1[0].points, 3);
+    }
+
+    #[test]
+    fn in_pass_the_one_with_fewer_tricks_scores_thirteen_minus_them() {
+        let (w, terms) = score_terms(Contract::Pass, 1, [4, 22], false);
+        assert_eq!((w, terms[0].points, terms[0].rule.as_str()), (0, 9, rule::PASS));
+        // Doubling is for trump games and sang only (house rule).
+        assert_eq!(score_terms(Contract::Pass, 1, [22, 4], true).1[0].points, 9);
+    }
+
+    #[test]
+    fn a_whole_deal_is_26_tricks_scored_by_the_rule_and_the_deal_alternates() {
+        let mut m = with(json!({ "pass_and_sang": true, "defender_double": true }));
+        m.ok(1, Command::ChoosePass);
+        let events = m.finish_deal();
+        let Some(Event::DealScored { tricks_taken, winner, terms, scores, contract, .. }) =
+            events.iter().find(|e| matches!(e, Event::DealScored { .. }))
+        else {
+            panic!("no score")
+        };
+        assert_eq!(tricks_taken.iter().sum::<u32>(), 26);
+        assert_eq!(*contract, Contract::Pass);
+        assert_eq!((*winner, terms.clone()), score_terms(Contract::Pass, 0, *tricks_taken, true));
+        assert_eq!(scores[*winner], terms[0].points);
+        assert_eq!(m.state.next_dealer, 1);
+        assert!(matches!(m.rules.status(&m.state), Status::NeedsDeck { .. }));
+        m.deal(deck());
+        assert_eq!(m.to_act(), vec![0]);
+    }
+
+    #[test]
+    fn the_first_to_thirteen_points_wins_the_match() {
+        let mut m = M::new(2, Options::default());
+        m.state.scores = [12, 12];
+        m.deal(deck());
+        hearts(&mut m);
+        let events = m.finish_deal();
+        let Some(Event::MatchEnded { winner, scores, .. }) = events.last() else { panic!("no end: {events:?}") };
+        assert!(scores[*winner] >= 13 && scores[1 - *winner] == 12);
+        assert!(m.rules.status(&m.state).is_finished());
+        assert_eq!(rule_of(&m, 0, play("2S")), core::MATCH_OVER);
+    }
+
+    #[test]
+    fn the_deal_event_shows_only_the_open_cards_while_the_deal_lasts() {
+        let m = with(json!({}));
+        let first = m.log.first().unwrap();
+        for viewer in [Viewer::Seat(0), Viewer::Seat(1), Viewer::Spectator] {
+            let seen = cards_in(&m.rules.redact(&m.state, first, viewer, false));
+            let mut open = cards(F_OPEN);
+            open.extend(cards(D_OPEN));
+            assert!(is_permutation(&seen, &open), "{viewer:?} sees {seen:?}");
+        }
+        assert_eq!(cards_in(&m.rules.redact(&m.state, first, Viewer::Record, false)).len(), 52 + 40 + 12);
+    }
+
+    #[test]
+    fn random_matches_keep_every_promise() {
+        let game = erase(JapanskWhist);
+        for (i, options) in [json!({}), json!({ "pass_and_sang": true, "defender_double": true, "target": 7 })].iter().enumerate() {
+            for seed in 0..150 {
+                play_match(game.as_ref(), 2, options, seed * 7 + i as u64, Checks::ALL)
+                    .unwrap_or_else(|e| panic!("seed {seed} {options}: {e}"));
+            }
+        }
+    }
+}
