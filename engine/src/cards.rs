@@ -323,6 +323,22 @@ pub fn is_permutation(deck: &[Card], composition: &[Card]) -> bool {
     a == b
 }
 
+/// A hand in the order a player holds it: by suit, then by rank.
+pub fn sort_hand(hand: &mut [Card]) {
+    hand.sort_by_key(|c| (c.suit(), c.rank()));
+}
+
+/// `hand` sorted as a player holds it.
+pub fn sorted(mut hand: Vec<Card>) -> Vec<Card> {
+    sort_hand(&mut hand);
+    hand
+}
+
+/// A card's rank as a number (two to fourteen, ace high), 0 for a card without one.
+pub fn rank_value(card: Card) -> u8 {
+    card.rank().map_or(0, |r| r.value())
+}
+
 /// Removes one copy of `card` from `hand`; false when the hand does not hold it.
 pub fn take_card(hand: &mut Vec<Card>, card: Card) -> bool {
     match hand.iter().position(|&c| c == card) {

@@ -59,7 +59,7 @@ pub enum WinReason {
 /// Winner of a complete trick with standard ranks (ace high): highest trump if any was played,
 /// else the highest card of the suit led.
 pub fn winner(trick: &Trick, trumps: Option<Suit>) -> (Seat, Card, WinReason) {
-    winner_by(trick, trumps, |c| c.rank().map_or(0, |r| r.value()))
+    winner_by(trick, trumps, crate::cards::rank_value)
 }
 
 /// Like [`winner`], with the game's own rank order within a suit.

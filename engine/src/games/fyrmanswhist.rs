@@ -9,7 +9,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
-use crate::cards::{decks, is_permutation, take_card, Card, Suit};
+use crate::cards::{decks, is_permutation, rank_value, sorted, take_card, Card, Suit};
 use crate::game::{OptionDoc, Outcome, Rules, SetupError, Status, Viewer};
 use crate::rules::{self, core, RuleViolation, Rulebook, ScoreTerm, Text};
 use crate::seat::{Direction, Seat, Table};
@@ -249,15 +249,6 @@ fn side_of(seat: Seat) -> usize {
 
 fn seats_of(side: usize) -> [Seat; 2] {
     [side, side + 2]
-}
-
-fn rank_of(card: Card) -> u8 {
-    card.rank().map_or(0, |r| r.value())
-}
-
-fn sorted(mut hand: Vec<Card>) -> Vec<Card> {
-    hand.sort_by_key(|c| (c.suit(), c.rank()));
-    hand
 }
 
 fn side_text(side: usize) -> (String, String) {
@@ -540,7 +531,7 @@ fn score_deal(state: &State, deal: &Deal, tricks_taken: [u8; SEATS]) -> Vec<Even
 fn estimate_tricks(hand: &[Card]) -> f64 {
     let mut tricks = 0.0;
     for suit in Suit::ALL {
-        let ranks: Vec<u8> = hand.iter().filter(|c| c.is_suit(suit)).map(|&c| rank_of(c)).collect();
+        let ranks: Vec<u8> = hand.iter().filter(|c| c.is_suit(suit)).map(|&c| rank_value(c)).collect();
         let n = ranks.len();
         let has = |r: u8| ranks.contains(&r);
         if has(14) {
@@ -568,7 +559,7 @@ fn bot_bottom_card(hand: &[Card], rng: &mut Rng) -> Card {
     let want = if estimate_tricks(hand) >= threshold { Contract::Spel } else { Contract::Pass };
     // The lowest card of the colour gives the least away once it is shown.
     let lowest = |c: Contract| {
-        hand.iter().copied().filter(|&x| Contract::asked_by(x) == c).min_by_key(|&x| (rank_of(x), x.suit()))
+        hand.iter().copied().filter(|&x| Contract::asked_by(x) == c).min_by_key(|&x| (rank_value(x), x.suit()))
     };
     let other = if want == Contract::Spel { Contract::Pass } else { Contract::Spel };
     lowest(want).or_else(|| lowest(other)).expect("a player chooses from a full hand")
@@ -579,7 +570,7 @@ fn bot_play(deal: &Deal, seat: Seat, rng: &mut Rng) -> Card {
     if legal.len() == 1 || rng.below(5) == 0 {
         return legal[rng.below(legal.len())];
     }
-    let by_rank = |c: &Card| (rank_of(*c), c.suit());
+    let by_rank = |c: &Card| (rank_value(*c), c.suit());
     let highest = |cards: &[Card]| cards.iter().copied().max_by_key(by_rank);
     let lowest = |cards: &[Card]| cards.iter().copied().min_by_key(by_rank);
     let (high, low) = (highest(&legal).expect("legal"), lowest(&legal).expect("legal"));
@@ -597,12 +588,12 @@ fn bot_play(deal: &Deal, seat: Seat, rng: &mut Rng) -> Card {
         .plays
         .iter()
         .filter(|(_, c)| c.is_suit(led))
-        .max_by_key(|(_, c)| rank_of(*c))
+        .max_by_key(|(_, c)| rank_value(*c))
         .copied()
         .expect("the lead is of the suit led");
     let last = deal.trick.plays.len() == SEATS - 1;
-    let over: Vec<Card> = legal.iter().copied().filter(|&c| rank_of(c) > rank_of(best)).collect();
-    let under: Vec<Card> = legal.iter().copied().filter(|&c| rank_of(c) < rank_of(best)).collect();
+    let over: Vec<Card> = legal.iter().copied().filter(|&c| rank_value(c) > rank_value(best)).collect();
+    let under: Vec<Card> = legal.iter().copied().filter(|&c| rank_value(c) < rank_value(best)).collect();
     if wants_tricks {
         if side_of(best_seat) == side_of(seat) || over.is_empty() {
             low

@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
-use crate::cards::{decks, is_permutation, take_card, Card, Suit};
+use crate::cards::{decks, is_permutation, rank_value, sorted, take_card, Card, Suit};
 use crate::game::{OptionDoc, Outcome, Rules, SetupError, Status, Viewer};
 use crate::rules::{self, core, RuleViolation, Rulebook, ScoreTerm, Text};
 use crate::seat::{Direction, Seat, Table};
@@ -235,15 +235,6 @@ pub struct State {
     deal: Option<Deal>,
     winner: Option<Seat>,
     outcome: Option<Outcome>,
-}
-
-fn rank_of(card: Card) -> u8 {
-    card.rank().map_or(0, |r| r.value())
-}
-
-fn sorted(mut hand: Vec<Card>) -> Vec<Card> {
-    hand.sort_by_key(|c| (c.suit(), c.rank()));
-    hand
 }
 
 impl Deal {
@@ -533,7 +524,7 @@ fn score_deal(state: &State, deal: &Deal, tricks_taken: [u32; SEATS]) -> Vec<Eve
 /// strongest compared with the dealer's; with the variant, sang or pass on flat or weak cards.
 fn bot_contract(deal: &Deal, seat: Seat, options: &Options, rng: &mut Rng) -> Contract {
     let strength = |s: Seat, suit: Suit| -> i32 {
-        deal.open_cards(s).iter().filter(|c| c.is_suit(suit)).map(|&c| 4 + i32::from(rank_of(c))).sum()
+        deal.open_cards(s).iter().filter(|c| c.is_suit(suit)).map(|&c| 4 + i32::from(rank_value(c))).sum()
     };
     let dealer = TABLE.next(seat);
     let (best, score) = Suit::ALL
@@ -542,8 +533,8 @@ fn bot_contract(deal: &Deal, seat: Seat, options: &Options, rng: &mut Rng) -> Co
         .max_by_key(|&(suit, v)| (v, suit))
         .expect("four suits");
     if options.pass_and_sang {
-        let mine: i32 = deal.open_cards(seat).iter().map(|&c| i32::from(rank_of(c))).sum();
-        let theirs: i32 = deal.open_cards(dealer).iter().map(|&c| i32::from(rank_of(c))).sum();
+        let mine: i32 = deal.open_cards(seat).iter().map(|&c| i32::from(rank_value(c))).sum();
+        let theirs: i32 = deal.open_cards(dealer).iter().map(|&c| i32::from(rank_value(c))).sum();
         match rng.below(8) {
             0 => return Contract::Sang,
             1 => return Contract::Pass,
@@ -561,7 +552,7 @@ fn bot_play(deal: &Deal, seat: Seat, rng: &mut Rng) -> Card {
         return legal[rng.below(legal.len())];
     }
     let trumps = deal.trumps();
-    let power = |c: Card| (u8::from(trumps.is_some_and(|t| c.is_suit(t))), rank_of(c));
+    let power = |c: Card| (u8::from(trumps.is_some_and(|t| c.is_suit(t))), rank_value(c));
     let high = legal.iter().copied().max_by_key(|&c| power(c)).expect("legal");
     let low = legal.iter().copied().min_by_key(|&c| power(c)).expect("legal");
     let wants_tricks = deal.contract != Some(Contract::Pass);

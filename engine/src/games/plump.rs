@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
 use crate::bidding::Auction;
-use crate::cards::{decks, is_permutation, take_card, Card, Rank, Suit};
+use crate::cards::{decks, is_permutation, sort_hand, take_card, Card, Rank, Suit};
 use crate::game::{OptionDoc, Outcome, Rules, SetupError, Status, Viewer};
 use crate::rules::{self, core, RuleViolation, Rulebook, ScoreTerm};
 use crate::seat::{match_winners, Seat, Table};
@@ -270,10 +270,6 @@ impl State {
 // Rules that are pure functions, kept apart so tests can reach them directly
 
 /// Display order for a hand: by suit, then rank.
-fn sort_hand(hand: &mut [Card]) {
-    hand.sort_by_key(|c| (c.suit(), c.rank()));
-}
-
 /// The terms of one seat's score for a deal.
 pub fn score_terms(seat: Seat, bid: u32, taken: u32) -> Vec<ScoreTerm> {
     let mut terms = vec![ScoreTerm::new(

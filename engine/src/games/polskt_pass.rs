@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
 use crate::bidding::Auction;
-use crate::cards::{decks, is_permutation, take_card, Card, Rank, Suit};
+use crate::cards::{decks, is_permutation, sort_hand, take_card, Card, Rank, Suit};
 use crate::game::{OptionDoc, Outcome, Rules, SetupError, Status, Viewer};
 use crate::ledger::{Account, Ledger, Payment};
 use crate::rules::{self, core, RuleViolation, Rulebook, Text};
@@ -618,10 +618,6 @@ pub fn deal_winner(trick_winners: &[Seat], players: usize) -> Option<(Seat, &'st
 /// The bet a deal is played for: the least valuable waiting, the oldest among equals.
 pub fn bet_in_play(bets: &[BetRecord]) -> Option<BetRecord> {
     bets.iter().copied().min_by_key(|b| (b.amount, b.bet))
-}
-
-fn sort_hand(hand: &mut [Card]) {
-    hand.sort_by_key(|c| (c.suit(), c.rank()));
 }
 
 fn suit_names(suit: Suit) -> (&'static str, &'static str) {

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use crate::cards::{decks, is_permutation, take_card, Card, Rank, Suit};
+use crate::cards::{decks, is_permutation, rank_value, sorted, take_card, Card, Rank, Suit};
 use crate::game::{OptionDoc, Outcome, Rules, SetupError, Status, Viewer};
 use crate::rules::{self, core, RuleViolation, Rulebook, ScoreTerm, Section, Text};
 use crate::seat::{Direction, Seat, Table};
@@ -338,15 +338,6 @@ fn is_spade(card: Card) -> bool {
     card.is_suit(Suit::Spades)
 }
 
-fn rank_of(card: Card) -> u8 {
-    card.rank().map_or(0, |r| r.value())
-}
-
-fn sorted(mut hand: Vec<Card>) -> Vec<Card> {
-    hand.sort_by_key(|c| (c.suit(), c.rank()));
-    hand
-}
-
 impl Deal {
     fn is_live(&self) -> bool {
         matches!(self.phase, DealPhase::Bidding | DealPhase::Exchange(_) | DealPhase::Play)
@@ -461,7 +452,7 @@ pub fn redeal_reasons(hand: &[Card]) -> Vec<RedealReason> {
 }
 
 fn lowest_club(hand: &[Card]) -> Option<Card> {
-    hand.iter().copied().filter(|c| c.is_suit(Suit::Clubs)).min_by_key(|&c| rank_of(c))
+    hand.iter().copied().filter(|c| c.is_suit(Suit::Clubs)).min_by_key(|&c| rank_value(c))
 }
 
 /// Whether `seat` may play `card` now, and if not the rule it breaks.
@@ -950,7 +941,7 @@ fn estimate_tricks(hand: &[Card]) -> f64 {
     let spades = hand.iter().filter(|&&c| is_spade(c)).count();
     let mut tricks = 0.0;
     for suit in Suit::ALL {
-        let ranks: Vec<u8> = hand.iter().filter(|c| c.is_suit(suit)).map(|&c| rank_of(c)).collect();
+        let ranks: Vec<u8> = hand.iter().filter(|c| c.is_suit(suit)).map(|&c| rank_value(c)).collect();
         let n = ranks.len();
         let has = |r: u8| ranks.contains(&r);
         if suit == Suit::Spades {
@@ -990,7 +981,7 @@ fn bot_bid(deal: &Deal, seat: Seat, rng: &mut Rng) -> Command {
     if deal.blind_nil_on(side).is_some() {
         return Command::Bid { tricks: clamp(own), nil: None };
     }
-    let weak = own < 1.0 && !hand.iter().any(|&c| is_spade(c) && rank_of(c) >= 11);
+    let weak = own < 1.0 && !hand.iter().any(|&c| is_spade(c) && rank_value(c) >= 11);
     if weak && rng.below(3) == 0 {
         return Command::Bid { tricks: clamp(PARTNER_GUESS + 1.0), nil: Some(seat) };
     }
@@ -999,7 +990,7 @@ fn bot_bid(deal: &Deal, seat: Seat, rng: &mut Rng) -> Command {
 
 /// Strongest first: what a blind-nil player wants rid of.
 fn strength(card: Card) -> (bool, u8) {
-    (is_spade(card), rank_of(card))
+    (is_spade(card), rank_value(card))
 }
 
 // ---------------------------------------------------------------------------------------------

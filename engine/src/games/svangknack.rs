@@ -18,7 +18,7 @@ use std::ops::RangeInclusive;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
-use crate::cards::{decks, is_permutation, take_card, Card, Rank, Suit};
+use crate::cards::{decks, is_permutation, rank_value, sort_hand, take_card, Card, Rank, Suit};
 use crate::game::{OptionDoc, Outcome, Rules, SetupError, Status, Viewer};
 use crate::ledger::{Account, Ledger, Payment};
 use crate::rules::{self, core, RuleViolation, Rulebook, Text};
@@ -534,14 +534,6 @@ impl State {
 // ---------------------------------------------------------------------------------------------
 // Rules that are pure functions, kept apart so tests can reach them directly
 
-fn rank(card: Card) -> u8 {
-    card.rank().map_or(0, |r| r.value())
-}
-
-fn sort_hand(hand: &mut [Card]) {
-    hand.sort_by_key(|c| (c.suit(), c.rank()));
-}
-
 /// The next seat after `seat` that plays for the pot.
 fn next_in(table: &Table, in_play: &[bool], seat: Seat) -> Seat {
     (1..=table.seats).map(|i| table.after(seat, i)).find(|&s| in_play[s]).unwrap_or(seat)
@@ -573,7 +565,7 @@ fn opening_ledger(balances: &[i64]) -> Ledger {
 /// blanked card played to a started trick is worth nothing.
 pub fn trick_winner(plays: &[Played], trumps: Suit) -> (Seat, Option<Card>, Won) {
     let best_trump =
-        plays.iter().filter(|p| !p.blanked && p.card.is_suit(trumps)).max_by_key(|p| rank(p.card));
+        plays.iter().filter(|p| !p.blanked && p.card.is_suit(trumps)).max_by_key(|p| rank_value(p.card));
     if let Some(p) = best_trump {
         return (p.seat, Some(p.card), Won::HighestTrump);
     }
@@ -585,7 +577,7 @@ pub fn trick_winner(plays: &[Played], trumps: Suit) -> (Seat, Option<Card>, Won)
     let best = plays
         .iter()
         .filter(|p| !p.blanked && p.card.suit() == led)
-        .max_by_key(|p| rank(p.card))
+        .max_by_key(|p| rank_value(p.card))
         .expect("the lead is of the suit led");
     (best.seat, Some(best.card), Won::HighestOfSuitLed)
 }
@@ -1025,11 +1017,11 @@ impl Svangknack {
         let roll = seed % 100;
         let count = |suit: Suit| hand.iter().filter(|c| c.is_suit(suit)).count();
         let strength =
-            |suit: Suit| hand.iter().filter(|c| c.is_suit(suit)).map(|&c| rank(c) as usize).sum::<usize>();
+            |suit: Suit| hand.iter().filter(|c| c.is_suit(suit)).map(|&c| rank_value(c) as usize).sum::<usize>();
         match deal.phase {
             Phase::Swinging => {
                 let good =
-                    hand.iter().any(|&c| rank(c) >= 13) || Suit::ALL.into_iter().any(|s| count(s) >= 2);
+                    hand.iter().any(|&c| rank_value(c) >= 13) || Suit::ALL.into_iter().any(|s| count(s) >= 2);
                 if (good && roll < 70) || roll < 20 {
                     SvangknackCommand::Swing
                 } else {
@@ -1056,7 +1048,7 @@ impl Svangknack {
                 }
             }
             Phase::Buying => {
-                let keep = |c: &Card| deal.trumps.is_some_and(|t| c.is_suit(t)) || rank(*c) == 14;
+                let keep = |c: &Card| deal.trumps.is_some_and(|t| c.is_suit(t)) || rank_value(*c) == 14;
                 let discard: Vec<Card> =
                     hand.iter().copied().filter(|c| !keep(c)).take(deal.talon.len()).collect();
                 let buy = SvangknackCommand::Buy { discard };
