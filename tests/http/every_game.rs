@@ -10,7 +10,7 @@ use kortbord_e2e::spawn_app;
 async fn every_playable_game_can_be_played_to_its_end_over_http() {
     let app = spawn_app().await;
     let (token, _) = app.guest("Ada").await;
-    let mut rng = engine::simulate::Rng::new(2026);
+    let mut rng = engine::random::Rng::new(2026);
     for game in engine::playable() {
         let counts = game.player_counts();
         let mut sizes = vec![*counts.start(), *counts.end()];

@@ -16,7 +16,7 @@ async fn no_response_to_a_seat_holds_another_seats_hand_in_any_game() {
     let app = spawn_app().await;
     let (ada, _) = app.guest("Ada").await;
     let (bo, _) = app.guest("Bo").await;
-    let mut rng = engine::simulate::Rng::new(7);
+    let mut rng = engine::random::Rng::new(7);
     for game in engine::playable() {
         let players = *game.player_counts().start();
         let seats: Vec<Value> = (0..players)

@@ -19,7 +19,7 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use actix_web::web::Bytes;
-use engine::simulate::Rng;
+use engine::random::Rng;
 use serde::Deserialize;
 use serde_json::{json, Value};
 

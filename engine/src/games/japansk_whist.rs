@@ -12,7 +12,7 @@ use crate::cards::{decks, is_permutation, rank_value, sorted, take_card, Card, S
 use crate::game::{OptionDoc, Outcome, Rules, SetupError, Status, Viewer};
 use crate::rules::{self, core, RuleViolation, Rulebook, ScoreTerm, Text};
 use crate::seat::{Direction, Seat, Table};
-use crate::simulate::Rng;
+use crate::random::Rng;
 use crate::trick::{self, Play, Trick, TrickRecord, WinReason};
 
 #[derive(Default)]

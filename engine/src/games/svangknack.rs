@@ -2781,7 +2781,7 @@ mod tests {
         for seed in 0..10 {
             let mut m = Match::new(3, SvangknackOptions { rounds: 2, ..Default::default() });
             let mut deck = pack(6);
-            let mut rng = crate::simulate::Rng::new(seed);
+            let mut rng = crate::random::Rng::new(seed);
             while !Svangknack.status(&m.state).is_finished() {
                 rng.shuffle(&mut deck);
                 m.deal(deck.clone());
