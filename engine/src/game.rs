@@ -192,6 +192,20 @@ impl Clone for Box<dyn Match> {
     }
 }
 
+/// The checks every command passes before its game sees it: the match is not over, a deal is
+/// in progress, and the seat is one of those to act. `Rules::decide` can count on them.
+pub fn admit(status: &Status, seat: Seat) -> Result<(), RuleViolation> {
+    match status {
+        Status::Finished { .. } => Err(RuleViolation::new(core::MATCH_OVER, "Partiet är slut.", "The match is over.")),
+        Status::NeedsDeck { .. } => Err(RuleViolation::wrong_phase(
+            "korten har inte delats ut än",
+            "the cards have not been dealt yet",
+        )),
+        Status::ToAct { seats } if !seats.contains(&seat) => Err(RuleViolation::not_your_turn(seat)),
+        Status::ToAct { .. } => Ok(()),
+    }
+}
+
 pub fn erase<R: Rules>(rules: R) -> Box<dyn Game> {
     Box::new(Erased(std::sync::Arc::new(rules)))
 }
@@ -281,25 +295,7 @@ impl<R: Rules> Match for ErasedMatch<R> {
         if seat >= self.players {
             return Err(Refusal::Malformed(format!("there is no seat {seat} at a table of {}", self.players)));
         }
-        match self.status() {
-            Status::Finished { .. } => {
-                return Err(Refusal::Violation(RuleViolation::new(
-                    core::MATCH_OVER,
-                    "Partiet är slut.",
-                    "The match is over.",
-                )))
-            }
-            Status::NeedsDeck { .. } => {
-                return Err(Refusal::Violation(RuleViolation::wrong_phase(
-                    "korten har inte delats ut än",
-                    "the cards have not been dealt yet",
-                )))
-            }
-            Status::ToAct { seats } if !seats.contains(&seat) => {
-                return Err(Refusal::Violation(RuleViolation::not_your_turn(seat)))
-            }
-            Status::ToAct { .. } => {}
-        }
+        admit(&self.status(), seat).map_err(Refusal::Violation)?;
         self.rules
             .decide(&self.state, seat, &command)
             .map(|events| events.iter().map(to_json).collect())

@@ -4,6 +4,7 @@
 
 pub mod bidding;
 pub mod cards;
+pub mod deals;
 pub mod catalog;
 pub mod game;
 pub mod games;

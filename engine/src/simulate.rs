@@ -8,7 +8,7 @@
 use serde_json::Value;
 
 use crate::cards::Card;
-use crate::game::{cards_in, Game, Match, Refusal, Rules, Status, Viewer};
+use crate::game::{admit, cards_in, Game, Match, Refusal, Rules, Status, Viewer};
 use crate::rules::RuleViolation;
 use crate::seat::Seat;
 use crate::random::Rng;
@@ -216,8 +216,14 @@ where
         self.apply(events)
     }
 
+    /// A command as the service would hand it on: through the checks of [`admit`] first.
+    pub fn decide(&self, seat: Seat, command: &R::Command) -> Result<Vec<R::Event>, RuleViolation> {
+        admit(&self.rules.status(&self.state), seat)?;
+        self.rules.decide(&self.state, seat, command)
+    }
+
     pub fn act(&mut self, seat: Seat, command: R::Command) -> Result<Vec<R::Event>, RuleViolation> {
-        let events = self.rules.decide(&self.state, seat, &command)?;
+        let events = self.decide(seat, &command)?;
         Ok(self.apply(events))
     }
 
@@ -230,7 +236,7 @@ where
     /// The rule a refused command breaks. A refused command must not be listed as legal, and
     /// the rule must be in the rulebook for the player to look up.
     pub fn refused(&self, seat: Seat, command: R::Command) -> RuleViolation {
-        let v = match self.rules.decide(&self.state, seat, &command) {
+        let v = match self.decide(seat, &command) {
             Ok(events) => panic!("seat {seat} {command:?} was accepted: {events:?}"),
             Err(v) => v,
         };

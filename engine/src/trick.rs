@@ -4,6 +4,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::cards::{Card, Suit};
+
+pub mod play;
+pub use play::TrickPlay;
 use crate::seat::{Seat, Table};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

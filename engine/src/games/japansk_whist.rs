@@ -1185,7 +1185,7 @@ mod tests {
     fn forehand_chooses_trumps_and_in_the_basic_game_only_a_suit() {
         let mut m = with(json!({}));
         assert_eq!(m.to_act(), vec![1]);
-        assert_eq!(rule_of(&m, 0, Command::ChooseTrump { suit: Suit::Spades }), rule::FOREHAND_CHOOSES);
+        assert_eq!(rule_of(&m, 0, Command::ChooseTrump { suit: Suit::Spades }), core::TURN);
         assert_eq!(rule_of(&m, 1, Command::ChooseSang), rule::TRUMP_ONLY);
         assert_eq!(rule_of(&m, 1, Command::ChoosePass), rule::TRUMP_ONLY);
         assert_eq!(rule_of(&m, 1, play("AH")), core::PHASE);

@@ -2282,7 +2282,7 @@ mod tests {
             assert!(v.explanation.en.contains("between 3 and 21"), "{}", v.explanation.en);
         }
         assert_eq!(g.refused(3, C::Pass).rule, core::PHASE);
-        assert_eq!(g.refused(1, C::Play { card: card("9C") }).rule, core::PHASE);
+        assert_eq!(g.refused(1, C::Play { card: card("9C") }).rule, core::TURN);
         // Cut at 12: clubs and diamonds lifted, the ace of diamonds shown and put underneath.
         let events = g.ok(3, C::Cut { at: 12 });
         assert_eq!(events[0], PolsktPassEvent::PackCut { seat: 3, at: 12, shown_card: card("AD"), cutter_took: false });
@@ -2346,7 +2346,7 @@ mod tests {
         assert_eq!(g.to_act(), [0]);
         assert_eq!(g.deal_ref().hands[0].len(), 6);
         assert_eq!(g.refused(0, C::Accept).rule, core::PHASE);
-        assert_eq!(g.refused(1, C::Play { card: card("9H") }).rule, core::PHASE);
+        assert_eq!(g.refused(1, C::Play { card: card("9H") }).rule, core::TURN);
         g.ok(0, C::Discard { card: card("JD") });
         assert_eq!(g.deal_ref().phase, Phase::Playing);
         assert_eq!(g.to_act(), [1], "forehand leads");
@@ -2457,7 +2457,7 @@ mod tests {
         // The first to accept ends the bidding: nobody holds six, so forehand leads at once.
         assert_eq!(g.deal_ref().phase, Phase::Playing);
         assert_eq!(g.to_act(), [1]);
-        assert_eq!(g.refused(3, C::Pass).rule, core::PHASE);
+        assert_eq!(g.refused(3, C::Pass).rule, core::TURN);
         let view = PolsktPass.view(&g.state, Viewer::Spectator);
         assert_eq!(view["declarers"], json!([2]));
         assert_eq!(view["trumps"], "hearts");

@@ -2932,7 +2932,7 @@ mod tests {
         assert!(events.contains(&TarotEvent::ContractWon { taker: 1, contract: Contract::WithoutDog }));
         assert_eq!(g.d().taker, Some(1));
         assert_eq!(g.to_act(), [1], "the taker may announce a slam");
-        assert_eq!(g.refused(3, bid(Contract::AgainstDog)).rule, core::PHASE);
+        assert_eq!(g.refused(3, bid(Contract::AgainstDog)).rule, core::TURN);
         assert_eq!(g.refused(1, bid(Contract::AgainstDog)).rule, core::PHASE);
         let view = g.view(Viewer::Spectator);
         assert_eq!(view["bids"], json!(["pass", "without_dog", "pass", "big"]));

@@ -1,0 +1,197 @@
+//! A match played as deals one after another, each scored, until a side or a seat reaches a
+//! target or the agreed number of deals is played: the part of a game's state and rules that is
+//! the same whatever the deal itself is (tricks, a pot, melds). A game keeps its deal type and
+//! its events; this keeps the deal count, the dealer, the scores and their books, and the end.
+
+use serde_json::{json, Map, Value};
+
+use crate::cards::Card;
+use crate::game::{Outcome, SetupError, Status, Viewer};
+use crate::rules::{RuleViolation, ScoreTerm, Text};
+use crate::seat::{Seat, Table};
+
+/// What the match needs to know of a deal in progress.
+pub trait Deal {
+    /// The seats that may act now.
+    fn to_act(&self) -> Vec<Seat>;
+    /// False once the deal is over (played out, or cancelled for a redeal).
+    fn is_live(&self) -> bool;
+    /// The deal's phase as the views name it.
+    fn phase(&self) -> &'static str;
+}
+
+#[derive(Clone, Debug)]
+pub struct Deals<D> {
+    /// Deals started, cancelled ones included.
+    pub number: u32,
+    pub next_dealer: Seat,
+    /// By side in partnership games, else by seat.
+    pub scores: Vec<i64>,
+    /// The sum of every score term since the books opened with the first deal replayed (a
+    /// replay may start from any deal): `check_books` holds the scores to it.
+    books: Option<Vec<i64>>,
+    pub deal: Option<D>,
+    pub outcome: Option<Outcome>,
+}
+
+impl<D: Deal> Deals<D> {
+    pub fn new(scorers: usize) -> Deals<D> {
+        Deals { number: 0, next_dealer: 0, scores: vec![0; scorers], books: None, deal: None, outcome: None }
+    }
+
+    /// The deal being played, unless it or the match is over.
+    pub fn live(&self) -> Option<&D> {
+        self.deal.as_ref().filter(|d| d.is_live() && self.outcome.is_none())
+    }
+
+    pub fn live_mut(&mut self) -> Option<&mut D> {
+        let over = self.outcome.is_some();
+        self.deal.as_mut().filter(|d| d.is_live() && !over)
+    }
+
+    /// The deal a command is for. The erased layer passes a command on only while a deal is
+    /// live, so this refuses only a direct call out of place.
+    pub fn current(&self) -> Result<&D, RuleViolation> {
+        self.live().ok_or_else(|| RuleViolation::wrong_phase("ingen giv pågår", "no deal is in progress"))
+    }
+
+    /// The live deal, if `seat` is one of those to act in it.
+    pub fn acting(&self, seat: Seat) -> Option<&D> {
+        self.live().filter(|d| d.to_act().contains(&seat))
+    }
+
+    /// The match is over, or a deal is being played, or the next deal wants this pack.
+    pub fn status(&self, pack: impl FnOnce() -> Vec<Card>) -> Status {
+        if let Some(outcome) = &self.outcome {
+            return Status::Finished { outcome: outcome.clone() };
+        }
+        match self.live() {
+            Some(deal) => Status::ToAct { seats: deal.to_act() },
+            None => Status::NeedsDeck { composition: pack() },
+        }
+    }
+
+    /// A deal started with the scores it inherits.
+    pub fn started(&mut self, number: u32, scores: &[i64], deal: D) {
+        self.books.get_or_insert_with(|| scores.to_vec());
+        self.number = number;
+        self.scores = scores.to_vec();
+        self.deal = Some(deal);
+    }
+
+    /// A deal scored: its terms go on the books, and the scores are as the event says.
+    pub fn scored(&mut self, terms: &[ScoreTerm], scores: &[i64]) {
+        if let Some(books) = &mut self.books {
+            for t in terms {
+                if let Some(p) = books.get_mut(t.to) {
+                    *p += t.points;
+                }
+            }
+        }
+        self.scores = scores.to_vec();
+    }
+
+    pub fn ended(&mut self, winners: &[Seat], explanation: &Text) {
+        self.outcome = Some(Outcome { winners: winners.to_vec(), explanation: explanation.clone() });
+    }
+
+    /// The scores are the sum of the score terms given since the books opened.
+    pub fn check_books(&self) -> Result<(), String> {
+        match &self.books {
+            Some(books) if *books != self.scores => {
+                Err(format!("scores {:?} differ from the sum of score terms {books:?}", self.scores))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// What every view of such a match shows: the phase, the deal count, the dealer, the
+    /// scores, who is to act and how the match ended; a seat is told which it is.
+    pub fn put_view(&self, v: &mut Map<String, Value>, status: &Status, viewer: Viewer, dealer: Option<Seat>) {
+        let phase = match (&self.outcome, &self.deal) {
+            (Some(_), _) => "finished",
+            (None, Some(deal)) => deal.phase(),
+            (None, None) => "waiting-for-deal",
+        };
+        v.insert("phase".into(), json!(phase));
+        v.insert("deal_number".into(), json!(self.number));
+        v.insert("dealer".into(), json!(dealer.unwrap_or(self.next_dealer)));
+        v.insert("next_dealer".into(), json!(self.next_dealer));
+        v.insert("scores".into(), json!(self.scores));
+        v.insert("to_act".into(), json!(status.to_act()));
+        v.insert("outcome".into(), json!(self.outcome));
+        if let Viewer::Seat(s) = viewer {
+            v.insert("seat".into(), json!(s));
+        }
+    }
+}
+
+/// A target score must be one a match can reach.
+pub fn check_target(target: i64) -> Result<(), SetupError> {
+    if target <= 0 {
+        return Err(SetupError(format!("target must be a positive score, not {target}")));
+    }
+    Ok(())
+}
+
+/// The pack dealt one card at a time round the table, starting at the dealer's next seat.
+pub fn deal_singly(table: &Table, dealer: Seat, deck: &[Card]) -> Vec<Vec<Card>> {
+    let mut hands = vec![Vec::new(); table.seats];
+    for (i, &card) in deck.iter().enumerate() {
+        hands[table.after(dealer, 1 + i)].push(card);
+    }
+    hands
+}
+
+/// The winners' seats and the sentence that says they reached the target, for a partnership
+/// (seats `side` and `side + 2`) that reached `target` with `won` points against `lost`.
+pub fn side_reached_target(side: usize, won: i64, lost: i64, target: i64) -> Text {
+    let (a, b) = (side, side + 2);
+    Text::new(
+        format!("Lag {side} (plats {a} och {b}) nådde {won} poäng, minst målet {target}, och vann partiet; det andra laget hade {lost}."),
+        format!("Side {side} (seats {a} and {b}) reached {won} points, at least the target of {target}, and won the match; the other side had {lost}."),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::cards;
+
+    #[derive(Clone, Debug)]
+    struct OneTurn(bool);
+
+    impl Deal for OneTurn {
+        fn to_act(&self) -> Vec<Seat> {
+            vec![1]
+        }
+        fn is_live(&self) -> bool {
+            self.0
+        }
+        fn phase(&self) -> &'static str {
+            "playing"
+        }
+    }
+
+    #[test]
+    fn a_match_of_deals_books_scores_and_ends() {
+        let mut m: Deals<OneTurn> = Deals::new(2);
+        assert!(matches!(m.status(Vec::new), Status::NeedsDeck { .. }));
+        m.started(1, &[3, 0], OneTurn(true));
+        assert_eq!(m.status(Vec::new).to_act(), [1]);
+        m.scored(&[ScoreTerm::new(1, 5, "x.y", "a".into(), "b".into())], &[3, 5]);
+        assert_eq!(m.check_books(), Ok(()));
+        m.scored(&[], &[3, 6]);
+        assert!(m.check_books().is_err());
+        m.ended(&[1, 3], &Text::new("s", "e"));
+        assert!(m.status(Vec::new).is_finished() && m.live().is_none());
+    }
+
+    #[test]
+    fn cards_are_dealt_singly_from_the_dealers_left() {
+        let hands = deal_singly(&Table::new(3), 1, &cards("2C 3C 4C 5C 6C 7C"));
+        assert_eq!(hands[2], cards("2C 5C"));
+        assert_eq!(hands[0], cards("3C 6C"));
+        assert_eq!(hands[1], cards("4C 7C"));
+    }
+}

@@ -1,0 +1,228 @@
+//! The card play of a trick game's deal, shared by every game that plays tricks of one card per
+//! seat: who holds what, the trick on the table, the tricks won and by whom, and the checks,
+//! views and secrets that follow from them. A game keeps its own events (they are a stored
+//! contract) and calls these from its `decide` and `evolve`; what is left in the game module is
+//! its bidding, scoring and odd rules.
+
+use serde_json::{json, Map, Value};
+
+use crate::cards::{is_permutation, take_card, Card};
+use crate::rules::RuleViolation;
+use crate::seat::{Seat, Table};
+use crate::trick::{follow_suit, Play, Trick, TrickRecord, WinReason};
+
+/// Who wins a complete trick, and why: the game's trumps and rank order.
+pub type Winner<'a> = &'a dyn Fn(&Trick) -> (Seat, Card, WinReason);
+
+#[derive(Clone, Debug)]
+pub struct TrickPlay {
+    pub table: Table,
+    /// What each seat still holds.
+    pub hands: Vec<Vec<Card>>,
+    /// The trick on the table (led by the first leader before the play starts).
+    pub trick: Trick,
+    pub tricks: Vec<TrickRecord>,
+    pub taken: Vec<u32>,
+    /// How many tricks the deal has.
+    pub tricks_per_deal: usize,
+}
+
+/// A trick completed by a card, before it is booked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Completed {
+    pub number: usize,
+    pub winner: Seat,
+    pub card: Card,
+    pub reason: WinReason,
+    pub plays: Vec<Play>,
+    /// The tricks each seat has taken with this one counted: what the deal is scored on when
+    /// it was the last.
+    pub taken: Vec<u32>,
+    pub last: bool,
+}
+
+impl TrickPlay {
+    pub fn new(table: Table, hands: Vec<Vec<Card>>, leader: Seat, tricks_per_deal: usize) -> TrickPlay {
+        TrickPlay { table, hands, trick: Trick::led_by(leader), tricks: Vec::new(), taken: vec![0; table.seats], tricks_per_deal }
+    }
+
+    pub fn to_play(&self) -> Seat {
+        self.trick.next_to_play(&self.table)
+    }
+
+    /// The number of the trick being played, 1 for the first.
+    pub fn number(&self) -> usize {
+        self.tricks.len() + 1
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.tricks.len() == self.tricks_per_deal
+    }
+
+    pub fn first_leader(&self) -> Seat {
+        self.tricks.first().map_or(self.trick.leader, |t| t.leader)
+    }
+
+    /// The card must be in the seat's hand.
+    pub fn check_held(&self, seat: Seat, card: Card) -> Result<(), RuleViolation> {
+        if self.hands[seat].contains(&card) {
+            Ok(())
+        } else {
+            Err(RuleViolation::card_not_held(card))
+        }
+    }
+
+    /// The card must follow the suit led when the hand can, under the game's rule id.
+    pub fn check_follow(&self, seat: Seat, card: Card, rule: &str) -> Result<(), RuleViolation> {
+        match self.trick.led_suit() {
+            Some(led) if !card.is_suit(led) && self.hands[seat].iter().any(|c| c.is_suit(led)) => Err(RuleViolation::new(
+                rule,
+                format!("Du lade {card} men har {} på handen och måste bekänna färg.", led.name_sv()),
+                format!("You played {card} but hold {} and must follow suit.", led.name_en()),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// The distinct cards the seat may play when the only duty is to follow suit.
+    pub fn following(&self, seat: Seat) -> Vec<Card> {
+        crate::trick::distinct(follow_suit(&self.hands[seat], &self.trick))
+    }
+
+    /// The trick `card` completes, if it is the last card of one.
+    pub fn completed_by(&self, seat: Seat, card: Card, winner: Winner) -> Option<Completed> {
+        if self.trick.plays.len() + 1 < self.table.seats {
+            return None;
+        }
+        let mut trick = self.trick.clone();
+        trick.plays.push((seat, card));
+        let (winner, card, reason) = winner(&trick);
+        let mut taken = self.taken.clone();
+        taken[winner] += 1;
+        Some(Completed {
+            number: self.number(),
+            winner,
+            card,
+            reason,
+            plays: trick.plays.iter().map(|&(seat, card)| Play { seat, card }).collect(),
+            taken,
+            last: self.number() == self.tricks_per_deal,
+        })
+    }
+
+    /// A card played: it leaves the hand for the trick.
+    pub fn play(&mut self, seat: Seat, card: Card) {
+        take_card(&mut self.hands[seat], card);
+        self.trick.plays.push((seat, card));
+    }
+
+    /// A trick won: it goes on the record, counts for its winner, who leads the next.
+    pub fn won(&mut self, winner: Seat, card: Card, reason: WinReason) {
+        let trick = std::mem::replace(&mut self.trick, Trick::led_by(winner));
+        let plays = trick.plays.iter().map(|&(seat, card)| Play { seat, card }).collect();
+        self.tricks.push(TrickRecord { number: self.tricks.len() + 1, leader: trick.leader, plays, winner, card, reason });
+        self.taken[winner] += 1;
+    }
+
+    /// Every card of the hands, known to its holder only, less those `public` says all know.
+    pub fn hand_secrets(&self, public: impl Fn(Seat, Card) -> bool) -> Vec<(Card, Vec<Seat>)> {
+        let mut secrets = Vec::new();
+        for (s, hand) in self.hands.iter().enumerate() {
+            secrets.extend(hand.iter().filter(|&&c| !public(s, c)).map(|&c| (c, vec![s])));
+        }
+        secrets
+    }
+
+    /// Every card played, in the tricks won and on the table.
+    pub fn played(&self) -> impl Iterator<Item = (Seat, Card)> + '_ {
+        self.tricks.iter().flat_map(|t| t.plays.iter().map(|p| (p.seat, p.card))).chain(self.trick.plays.iter().copied())
+    }
+
+    /// The books of the play: the cards in hands, on the table and in tricks are the pack (with
+    /// `elsewhere`, the cards the game keeps outside the play), each seat holds what it should,
+    /// the tricks are credited to their winners, and the latest trick was played in turn and
+    /// won as the game says (each trick was checked when it was the latest).
+    pub fn check(&self, pack: &[Card], elsewhere: &[Card], hand_size: impl Fn(Seat) -> usize, winner: Winner) -> Result<(), String> {
+        let mut all: Vec<Card> = self.hands.iter().flatten().copied().collect();
+        all.extend(self.played().map(|(_, c)| c));
+        all.extend_from_slice(elsewhere);
+        if !is_permutation(&all, pack) {
+            return Err(format!("{} cards in play instead of the {} of the pack", all.len(), pack.len()));
+        }
+        if self.tricks.len() > self.tricks_per_deal || self.trick.plays.len() > self.table.seats {
+            return Err(format!("{} tricks and {} plays in the trick", self.tricks.len(), self.trick.plays.len()));
+        }
+        for s in 0..self.table.seats {
+            let won = self.tricks.iter().filter(|t| t.winner == s).count();
+            if won != self.taken[s] as usize {
+                return Err(format!("seat {s} is credited {} tricks but won {won}", self.taken[s]));
+            }
+            let in_trick = self.trick.plays.iter().filter(|(p, _)| *p == s).count();
+            let expected = hand_size(s) - self.tricks.len() - in_trick;
+            if self.hands[s].len() != expected {
+                return Err(format!("seat {s} holds {} cards, expected {expected}", self.hands[s].len()));
+            }
+        }
+        crate::trick::check_latest(&self.tricks, &self.trick, &self.table, winner)
+    }
+
+    /// The play as everyone sees it, and a seat's own hand; the record adds every hand and
+    /// every trick.
+    pub fn put_view(&self, v: &mut Map<String, Value>, me: Option<Seat>, record: bool) {
+        v.insert("hand_sizes".into(), json!(self.hands.iter().map(Vec::len).collect::<Vec<_>>()));
+        v.insert("tricks_taken".into(), json!(self.taken));
+        v.insert("tricks_played".into(), json!(self.tricks.len()));
+        v.insert("trick".into(), self.trick_json());
+        v.insert("last_trick".into(), json!(self.tricks.last()));
+        if let Some(s) = me {
+            v.insert("hand".into(), json!(self.hands[s]));
+        }
+        if record {
+            v.insert("hands".into(), json!(self.hands));
+            v.insert("tricks".into(), json!(self.tricks));
+        }
+    }
+
+    pub fn trick_json(&self) -> Value {
+        json!({
+            "leader": self.trick.leader,
+            "plays": self.trick.plays.iter().map(|&(seat, card)| Play { seat, card }).collect::<Vec<_>>(),
+            "led_suit": self.trick.led_suit(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::{card, cards};
+    use crate::trick::winner;
+
+    fn four_hands() -> TrickPlay {
+        let hands = vec![cards("AH 2C"), cards("KH 3C"), cards("2H AC"), cards("3S 4C")];
+        TrickPlay::new(Table::new(4), hands, 1, 2)
+    }
+
+    #[test]
+    fn a_trick_is_played_in_turn_won_and_booked() {
+        let mut p = four_hands();
+        let no_trumps = |t: &Trick| winner(t, None);
+        assert_eq!(p.to_play(), 1);
+        assert_eq!(p.check_held(1, card("AH")), Err(RuleViolation::card_not_held(card("AH"))));
+        for (seat, c) in [(1, "KH"), (2, "2H"), (3, "3S")] {
+            assert!(p.completed_by(seat, card(c), &no_trumps).is_none());
+            p.play(seat, card(c));
+        }
+        assert_eq!(p.following(0), cards("AH"));
+        assert!(p.check_follow(0, card("2C"), "x.follow").is_err());
+        let done = p.completed_by(0, card("AH"), &no_trumps).unwrap();
+        assert_eq!((done.number, done.winner, done.card, done.taken.clone(), done.last), (1, 0, card("AH"), vec![1, 0, 0, 0], false));
+        p.play(0, card("AH"));
+        p.won(done.winner, done.card, done.reason);
+        assert_eq!((p.to_play(), p.number(), p.taken.clone()), (0, 2, vec![1, 0, 0, 0]));
+        let pack: Vec<Card> = cards("AH 2C KH 3C 2H AC 3S 4C");
+        assert_eq!(p.check(&pack, &[], |_| 2, &no_trumps), Ok(()));
+        assert!(p.check(&pack, &[], |_| 2, &|t: &Trick| winner(t, Some(crate::cards::Suit::Spades))).is_err());
+        assert_eq!(p.hand_secrets(|s, _| s != 0), vec![(card("2C"), vec![0])]);
+    }
+}
