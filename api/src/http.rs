@@ -124,3 +124,22 @@ pub fn command_problem(error: CommandError, lang: Lang) -> ApiError {
         CommandError::Other(e) => e,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A stale `If-Match` is a failed precondition even when the body names a version too; a stale
+    /// version in the body alone is a conflict. Clients tell the two apart by status.
+    #[test]
+    fn stale_versions_answer_by_where_they_were_sent() {
+        let stale = |expected| command_problem(CommandError::Stale { current: 7, expected }, Lang::En);
+        let by_header = stale(expected_version(Some(5), Some(6)).unwrap());
+        assert_eq!((by_header.status.as_u16(), by_header.problem.code), (412, "precondition-failed"));
+        assert!(by_header.problem.detail.starts_with("expected version 5,"), "{}", by_header.problem.detail);
+        let in_body = stale(expected_version(None, Some(6)).unwrap());
+        assert_eq!((in_body.status.as_u16(), in_body.problem.code), (409, "version-conflict"));
+        assert_eq!(in_body.problem.current_version, Some(7));
+        assert_eq!(expected_version(None, None), None);
+    }
+}
