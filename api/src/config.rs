@@ -2,6 +2,8 @@
 
 use std::env;
 
+use crate::db::{database_of, with_database};
+
 #[derive(Clone, Debug)]
 pub struct Settings {
     pub host: String,
@@ -20,8 +22,8 @@ pub struct Settings {
 
 impl Settings {
     /// Reads `HOST`, `PORT`, `DATABASE_URL`, `KORTBORD_DB_NAME`, `KORTBORD_JWT_SECRET`,
-    /// `KORTBORD_TOKEN_TTL_SECS`, `KORTBORD_DB_POOL`, `KORTBORD_DB_THREADS` and `KORTBORD_DB_BATCH`. A missing secret gets a random one
-    /// with a warning: fine for a laptop, wrong for a deployment with several nodes.
+    /// `KORTBORD_TOKEN_TTL_SECS`, `KORTBORD_DB_POOL`, `KORTBORD_DB_THREADS` and `KORTBORD_DB_BATCH`. A missing
+    /// secret gets a random one with a warning: fine for a laptop, wrong for a deployment with several nodes.
     pub fn from_env() -> Result<Settings, String> {
         let port = match env::var("PORT") {
             Ok(p) => p.parse().map_err(|_| format!("PORT is not a port number: {p}"))?,
@@ -40,7 +42,9 @@ impl Settings {
             Ok(s) if s.len() >= 16 => s,
             Ok(_) => return Err("KORTBORD_JWT_SECRET must be at least 16 characters".into()),
             Err(_) => {
-                tracing::warn!("KORTBORD_JWT_SECRET is not set: using a random secret; tokens will not survive a restart");
+                tracing::warn!(
+                    "KORTBORD_JWT_SECRET is not set: using a random secret; tokens will not survive a restart"
+                );
                 random_secret()
             }
         };
@@ -49,8 +53,9 @@ impl Settings {
             .and_then(|v| v.parse().ok())
             .unwrap_or(7 * 24 * 3600);
         let pool_size = env::var("KORTBORD_DB_POOL").ok().and_then(|v| v.parse().ok()).unwrap_or(16);
-        let db_threads = env::var("KORTBORD_DB_THREADS").ok().and_then(|v| v.parse().ok()).filter(|n| *n > 0).unwrap_or(2);
-        let db_batch = env::var("KORTBORD_DB_BATCH").ok().and_then(|v| v.parse().ok()).filter(|n| *n > 0).unwrap_or(crate::batch::MAX_BATCH);
+        let positive = |name: &str| env::var(name).ok().and_then(|v| v.parse().ok()).filter(|n| *n > 0);
+        let db_threads = positive("KORTBORD_DB_THREADS").unwrap_or(2);
+        let db_batch = positive("KORTBORD_DB_BATCH").unwrap_or(crate::batch::MAX_BATCH);
         let mut rate_limits = crate::ratelimit::Limits::default();
         let rate = |name: &str| env::var(name).ok().and_then(|v| v.parse::<f64>().ok()).filter(|r| *r > 0.0);
         if let Some(r) = rate("KORTBORD_MOVES_PER_SEC") {
@@ -77,45 +82,4 @@ pub fn random_secret() -> String {
     use rand::Rng;
     let bytes: [u8; 32] = rand::rng().random();
     bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// The same server URL with another database name.
-pub fn with_database(url: &str, name: &str) -> String {
-    let (base, query) = match url.split_once('?') {
-        Some((b, q)) => (b, Some(q)),
-        None => (url, None),
-    };
-    let authority_end = base.find("://").map(|i| i + 3).unwrap_or(0);
-    let base = match base[authority_end..].find('/') {
-        Some(i) => &base[..authority_end + i],
-        None => base,
-    };
-    match query {
-        Some(q) => format!("{base}/{name}?{q}"),
-        None => format!("{base}/{name}"),
-    }
-}
-
-/// The database name in a URL, if any.
-pub fn database_of(url: &str) -> Option<String> {
-    let base = url.split('?').next()?;
-    let after = &base[base.find("://")? + 3..];
-    let name = &after[after.find('/')? + 1..];
-    (!name.is_empty()).then(|| name.to_string())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn database_names_are_swapped_keeping_server_and_query() {
-        assert_eq!(
-            with_database("postgres://u@h:5432/postgres?sslmode=disable", "kb"),
-            "postgres://u@h:5432/kb?sslmode=disable"
-        );
-        assert_eq!(with_database("postgres://h", "kb"), "postgres://h/kb");
-        assert_eq!(database_of("postgres://h:1/x?a=b").as_deref(), Some("x"));
-        assert_eq!(database_of("postgres://h:1"), None);
-    }
 }

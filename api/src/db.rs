@@ -6,8 +6,6 @@ use diesel::prelude::*;
 use diesel::r2d2::{ConnectionManager, ManageConnection, Pool, PooledConnection};
 use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
 
-use crate::config::{database_of, with_database};
-
 pub const MIGRATIONS: EmbeddedMigrations = embed_migrations!("../migrations");
 
 pub type PgPool = Pool<Manager>;
@@ -123,5 +121,47 @@ pub fn redact_url(url: &str) -> String {
             format!("{}{}@{}", &url[..s + 3], user, &url[at + 1..])
         }
         _ => url.to_string(),
+    }
+}
+
+/// The same server URL with another database name. (The URL helpers live with the database they
+/// name, below the settings that read them: `config` uses `db`, never the other way round.)
+pub fn with_database(url: &str, name: &str) -> String {
+    let (base, query) = match url.split_once('?') {
+        Some((b, q)) => (b, Some(q)),
+        None => (url, None),
+    };
+    let authority_end = base.find("://").map(|i| i + 3).unwrap_or(0);
+    let base = match base[authority_end..].find('/') {
+        Some(i) => &base[..authority_end + i],
+        None => base,
+    };
+    match query {
+        Some(q) => format!("{base}/{name}?{q}"),
+        None => format!("{base}/{name}"),
+    }
+}
+
+/// The database name in a URL, if any.
+pub fn database_of(url: &str) -> Option<String> {
+    let base = url.split('?').next()?;
+    let after = &base[base.find("://")? + 3..];
+    let name = &after[after.find('/')? + 1..];
+    (!name.is_empty()).then(|| name.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn database_names_are_swapped_keeping_server_and_query() {
+        assert_eq!(
+            with_database("postgres://u@h:5432/postgres?sslmode=disable", "kb"),
+            "postgres://u@h:5432/kb?sslmode=disable"
+        );
+        assert_eq!(with_database("postgres://h", "kb"), "postgres://h/kb");
+        assert_eq!(database_of("postgres://h:1/x?a=b").as_deref(), Some("x"));
+        assert_eq!(database_of("postgres://h:1"), None);
     }
 }

@@ -4,14 +4,18 @@
 
 pub mod auth;
 pub mod batch;
+pub mod commands;
 pub mod config;
 pub mod db;
+pub mod http;
+pub mod idempotency;
 pub mod matches;
-pub mod openapi;
 pub mod metrics;
+pub mod openapi;
 pub mod problem;
 pub mod ratelimit;
 pub mod routes;
+pub mod state;
 pub mod store;
 pub mod telemetry;
 
@@ -24,18 +28,9 @@ use utoipa_swagger_ui::SwaggerUi;
 
 use crate::auth::Keys;
 use crate::config::Settings;
-use crate::db::PgPool;
 use crate::matches::MatchCache;
 use crate::problem::ApiError;
-
-pub struct AppState {
-    pub pool: PgPool,
-    /// Reads of newer events and appends, batched across requests.
-    pub db: batch::Database,
-    pub cache: MatchCache,
-    pub metrics: std::sync::Arc<metrics::Metrics>,
-    pub limiter: ratelimit::RateLimiter,
-}
+pub use crate::state::AppState;
 
 /// The running service: where it listens and the server future to await.
 pub struct Application {
@@ -74,21 +69,21 @@ impl Application {
                 // The router tries resources in this order, each dynamic one a regular
                 // expression: the requests a match is played with come first (a tenth of the
                 // service's time under load went to routing when they came last).
-                .service(routes::make_move)
-                .service(routes::legal_moves)
-                .service(routes::get_match)
-                .service(health)
-                .service(ready)
-                .service(prometheus)
-                .service(routes::guest)
-                .service(routes::list_games)
-                .service(routes::get_game)
-                .service(routes::get_rules)
-                .service(routes::create_match)
-                .service(routes::join)
-                .service(routes::match_events)
-                .service(routes::deal_record)
-                .service(routes::deal_replay)
+                .service(routes::moves::make_move)
+                .service(routes::matches::legal_moves)
+                .service(routes::matches::get_match)
+                .service(routes::health::health)
+                .service(routes::health::ready)
+                .service(routes::health::prometheus)
+                .service(routes::auth::guest)
+                .service(routes::games::list_games)
+                .service(routes::games::get_game)
+                .service(routes::games::get_rules)
+                .service(routes::matches::create_match)
+                .service(routes::matches::join)
+                .service(routes::history::match_events)
+                .service(routes::history::deal_record)
+                .service(routes::history::deal_replay)
                 .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", openapi.clone()))
                 .route("/docs", web::get().to(|| async {
                     HttpResponse::Found().insert_header(("Location", "/docs/")).finish()
@@ -131,13 +126,16 @@ fn json_config() -> web::JsonConfig {
 
 fn path_config() -> web::PathConfig {
     web::PathConfig::default().error_handler(|err, _req| {
-        ApiError::new(actix_web::http::StatusCode::NOT_FOUND, "not-found", "Not found", format!("no such resource: {err}")).into()
+        let detail = format!("no such resource: {err}");
+        ApiError::new(actix_web::http::StatusCode::NOT_FOUND, "not-found", "Not found", detail).into()
     })
 }
 
 fn query_config() -> web::QueryConfig {
     web::QueryConfig::default()
-        .error_handler(|err, _req| ApiError::bad_request("invalid-query", format!("the query string is not valid: {err}")).into())
+        .error_handler(|err, _req| {
+            ApiError::bad_request("invalid-query", format!("the query string is not valid: {err}")).into()
+        })
 }
 
 /// The methods each documented path takes, read off the API document so they cannot drift.
@@ -182,39 +180,6 @@ async fn not_found(req: HttpRequest, methods: web::Data<MethodsByPath>) -> Resul
     }
 }
 
-/// The process is up.
-#[utoipa::path(get, path = "/healthz", tag = "health", responses((status = 200, description = "alive")))]
-// HEAD too: load balancers probe with it.
-#[actix_web::route("/healthz", method = "GET", method = "HEAD")]
-async fn health() -> HttpResponse {
-    HttpResponse::Ok().json(serde_json::json!({ "status": "ok" }))
-}
-
-/// The service can reach its database.
-#[utoipa::path(get, path = "/readyz", tag = "health",
-    responses((status = 200, description = "ready"),
-              (status = 503, description = "the database does not answer", body = crate::problem::Problem, content_type = "application/problem+json",
-               headers(("Retry-After" = u64, description = "seconds to wait")))))]
-#[actix_web::route("/readyz", method = "GET", method = "HEAD")]
-async fn ready(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
-    let state = state.into_inner();
-    web::block(move || {
-        use diesel::connection::SimpleConnection;
-        let mut conn = state.pool.get()?;
-        conn.batch_execute("SELECT 1").map_err(|_| ApiError::unavailable("the database does not answer"))?;
-        Ok::<_, ApiError>(())
-    })
-    .await??;
-    Ok(HttpResponse::Ok().json(serde_json::json!({ "status": "ready" })))
-}
-
-/// Prometheus metrics in the text exposition format.
-#[utoipa::path(get, path = "/metrics", tag = "health", responses((status = 200, description = "Prometheus text format", content_type = "text/plain")))]
-#[actix_web::get("/metrics")]
-async fn prometheus(state: web::Data<AppState>) -> HttpResponse {
-    HttpResponse::Ok().content_type("text/plain; version=0.0.4").body(state.metrics.render())
-}
-
 #[cfg(test)]
 mod tests {
     use actix_web::{test, web, App};
@@ -229,7 +194,7 @@ mod tests {
             App::new()
                 .app_data(web::Data::new(Keys::new("0123456789abcdef0123", 60)))
                 .app_data(json_config())
-                .service(routes::guest),
+                .service(routes::auth::guest),
         )
         .await;
         // (content type and body sent, status expected, name expected)

@@ -5,7 +5,8 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, Response, ResponseBuilder};
 use utoipa::{Modify, OpenApi};
 
-use crate::{matches, problem, routes};
+use crate::routes::{auth, games, health, history, matches as match_routes, moves};
+use crate::{matches, problem};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -22,16 +23,18 @@ Errors are `application/problem+json` with a stable `code`; a refused move names
         version = "1.0.0"
     ),
     paths(
-        crate::health, crate::ready, crate::prometheus,
-        routes::guest, routes::list_games, routes::get_game, routes::get_rules,
-        routes::create_match, routes::get_match, routes::join, routes::legal_moves, routes::make_move,
-        routes::match_events, routes::deal_record, routes::deal_replay,
+        health::health, health::ready, health::prometheus,
+        auth::guest, games::list_games, games::get_game, games::get_rules,
+        match_routes::create_match, match_routes::get_match, match_routes::join, match_routes::legal_moves,
+        moves::make_move,
+        history::match_events, history::deal_record, history::deal_replay,
     ),
     components(schemas(
-        problem::Problem, matches::Occupant, matches::MatchPhase, matches::SeatOut, matches::MatchView, matches::EventOut,
-        routes::GuestRequest, routes::GuestToken, routes::GameSummary, routes::SeatRequest, routes::CreateMatch,
-        routes::LegalMoves, routes::MoveRequest, routes::MoveResult, routes::DryRun, routes::MoveOutcome, routes::EventPage,
-        routes::DealRecord, routes::ReplayStep,
+        problem::Problem, matches::Occupant, matches::MatchPhase, matches::SeatOut, matches::MatchView,
+        matches::EventOut,
+        auth::GuestRequest, auth::GuestToken, games::GameSummary, match_routes::SeatRequest,
+        match_routes::CreateMatch, match_routes::LegalMoves, moves::MoveRequest, moves::MoveResult, moves::DryRun,
+        moves::MoveOutcome, history::EventPage, history::DealRecord, history::ReplayStep,
     )),
     modifiers(&Bearer, &ExtractorProblems),
     tags(
@@ -72,7 +75,10 @@ struct ExtractorProblems;
 pub fn problem_response(description: &str) -> RefOr<Response> {
     ResponseBuilder::new()
         .description(description)
-        .content("application/problem+json", ContentBuilder::new().schema(Some(Ref::from_schema_name("Problem"))).build())
+        .content(
+            "application/problem+json",
+            ContentBuilder::new().schema(Some(Ref::from_schema_name("Problem"))).build(),
+        )
         .build()
         .into()
 }

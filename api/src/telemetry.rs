@@ -40,7 +40,7 @@ pub async fn request_id(
         .map(str::to_string)
         .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
     let method = req.method().to_string();
-    let state = req.app_data::<web::Data<crate::AppState>>().cloned();
+    let state = req.app_data::<web::Data<crate::state::AppState>>().cloned();
     let span = tracing::info_span!("request", request_id = %id, method = %req.method(), path = %req.path());
     let started = Instant::now();
     let response = next.call(req).instrument(span.clone()).await?;

@@ -8,7 +8,7 @@ use diesel::connection::SimpleConnection;
 use diesel::{Connection, PgConnection};
 use serde_json::{json, Value};
 
-pub use api::config::with_database;
+pub use api::db::with_database;
 
 pub const JWT_SECRET: &str = "test-secret-that-is-long-enough";
 

@@ -1,0 +1,486 @@
+//! The command service: load a match, let the rules decide, append what they decided, answer.
+//! Handlers parse a request, call one function here and render what it returns; everything
+//! between (the node's cache, optimistic retries, idempotent replays, batched appends) is here.
+//!
+//! Reads share the loading half (`load`, `load_with`): a match is the same whether it is about
+//! to be moved in or only looked at.
+
+use std::sync::Arc;
+
+use actix_web::web;
+use engine::cards::Card;
+use engine::catalog::GameInfo;
+use engine::game::Refusal;
+use engine::rules::{RuleViolation, Text};
+use serde_json::Value;
+use uuid::Uuid;
+
+use crate::auth::Player;
+use crate::batch;
+use crate::idempotency::{self, Earlier, EarlierAnswer, Idempotency};
+use crate::matches::{Loaded, Occupant, ServiceEvent};
+use crate::problem::ApiError;
+use crate::state::AppState;
+use crate::store::{self, AppendError, NewEvent, StoredEvent};
+
+/// Runs database work on actix's blocking threads, off the workers that serve requests.
+pub async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    web::block(f).await?
+}
+
+// ---------------------------------------------------------------- loading
+
+/// Loads a match: the node's cached state caught up with the events newer than it, or replayed
+/// from the first event. The read shares its round trip with other requests' (`batch.rs`).
+pub async fn load(state: &Arc<AppState>, id: Uuid) -> Result<Arc<Loaded>, ApiError> {
+    let cached = state.cache.get(id);
+    let newer = state.db.read(id, cached.as_ref().map_or(0, |c| c.version)).await?;
+    if newer.len() > 256 {
+        // A long replay would hold up the other requests on this worker.
+        let state = state.clone();
+        return blocking(move || catch_up(&state, id, cached, newer)).await;
+    }
+    catch_up(state, id, cached, newer)
+}
+
+/// `load` for code that already holds a connection.
+pub fn load_with(conn: &mut store::Conn, state: &AppState, id: Uuid) -> Result<Arc<Loaded>, ApiError> {
+    let cached = state.cache.get(id);
+    let newer = store::read(conn, id, cached.as_ref().map_or(0, |c| c.version), i64::MAX)?;
+    catch_up(state, id, cached, newer)
+}
+
+fn catch_up(
+    state: &AppState,
+    id: Uuid,
+    cached: Option<Arc<Loaded>>,
+    newer: Vec<StoredEvent>,
+) -> Result<Arc<Loaded>, ApiError> {
+    let started = std::time::Instant::now();
+    let loaded = match cached {
+        Some(cached) if newer.is_empty() => return Ok(cached),
+        Some(cached) => {
+            let mut caught_up = Loaded::clone(&cached);
+            caught_up.apply_all(&newer).map_err(ApiError::internal)?;
+            caught_up
+        }
+        None if newer.is_empty() => return Err(ApiError::not_found(&format!("match {id}"))),
+        None => Loaded::replay(id, &newer).map_err(ApiError::internal)?,
+    };
+    state.metrics.replayed(started.elapsed());
+    let loaded = Arc::new(loaded);
+    state.cache.put(loaded.clone());
+    Ok(loaded)
+}
+
+/// The seat a player acts or looks from: the one named, else the only one they hold, else
+/// the one of theirs that is to act.
+pub fn acting_seat(loaded: &Loaded, player: &Player, requested: Option<usize>) -> Result<usize, ApiError> {
+    let held = loaded.seats_of(player.id);
+    if let Some(seat) = requested {
+        if seat >= loaded.seats.len() {
+            return Err(ApiError::bad_request(
+                "no-such-seat",
+                format!("the table has seats 0 to {}", loaded.seats.len() - 1),
+            ));
+        }
+        if !held.contains(&seat) {
+            return Err(ApiError::forbidden("not-your-seat", format!("seat {seat} is not yours")));
+        }
+        return Ok(seat);
+    }
+    match held.as_slice() {
+        [] => Err(ApiError::forbidden("not-your-seat", "you hold no seat in this match")),
+        [only] => Ok(*only),
+        several => {
+            let to_act = loaded.table.status().to_act().to_vec();
+            let mine: Vec<usize> = several.iter().copied().filter(|s| to_act.contains(s)).collect();
+            match mine.as_slice() {
+                [one] => Ok(*one),
+                _ => Err(ApiError::bad_request("seat-required", "you hold several seats: name the seat")),
+            }
+        }
+    }
+}
+
+pub fn game_in_catalog(id: &str) -> Result<&'static GameInfo, ApiError> {
+    engine::catalog::info(id).ok_or_else(|| ApiError::not_found(&format!("game '{id}'")))
+}
+
+// ---------------------------------------------------------------- moves
+
+/// A player's move as the game reads it.
+#[derive(Debug, Clone)]
+pub struct Move {
+    /// The seat to act from; needed only when the player holds several that may act.
+    pub seat: Option<usize>,
+    /// The game's own command, e.g. `{"type":"play","card":"QS"}`.
+    pub command: Value,
+    /// Only ask the rules; record nothing.
+    pub dry_run: bool,
+}
+
+/// The version of the match the player decided on, and how they said so: a stale `If-Match` is a
+/// failed precondition, a stale version in the body a conflict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExpectedVersion {
+    IfMatch(i64),
+    InBody(i64),
+}
+
+impl ExpectedVersion {
+    pub fn version(self) -> i64 {
+        match self {
+            ExpectedVersion::IfMatch(v) | ExpectedVersion::InBody(v) => v,
+        }
+    }
+}
+
+/// Why a move was not recorded.
+#[derive(Debug)]
+pub enum CommandError {
+    /// The rules forbid the move now: which rule, and why.
+    BreaksRule(RuleViolation),
+    /// Not a command of this game at all.
+    NotAMove(String),
+    /// The player decided on a version the match has moved on from.
+    Stale { current: i64, expected: ExpectedVersion },
+    /// Seats are still open: nobody plays until the table is full.
+    NotStarted,
+    /// Other requests kept taking the version first.
+    LostRace { current: Option<i64> },
+    /// The idempotency key was already used for a different request.
+    KeyReused,
+    /// Anything else (no such match, not the player's seat, the database), already a problem.
+    Other(ApiError),
+}
+
+impl From<ApiError> for CommandError {
+    fn from(e: ApiError) -> CommandError {
+        CommandError::Other(e)
+    }
+}
+
+/// What a move was answered.
+pub enum MoveAnswer {
+    /// The move and everything it set off (deals, bots' moves) are in the log now.
+    Recorded(Recorded),
+    /// A dry run's verdict.
+    Checked(Verdict),
+    /// A retry under the same key: the answer the first attempt got, and nothing appended.
+    Replayed { status: u16, answer: EarlierAnswer },
+}
+
+pub struct Recorded {
+    /// The match right after the move.
+    pub after: Arc<Loaded>,
+    /// The events the move appended.
+    pub events: Vec<StoredEvent>,
+    /// The seat the move was made from.
+    pub seat: usize,
+}
+
+/// Whether the rules would take a move now, and if not, which rule forbids it.
+pub struct Verdict {
+    pub legal: bool,
+    pub seat: usize,
+    pub version: i64,
+    pub rule: Option<String>,
+    pub explanation: Option<Text>,
+}
+
+/// Executes a move of `player` in match `match_id`: decides it on the latest state, appends what
+/// it led to at the version it was decided on, and answers. With `keyed`, a retry of a move that
+/// already landed gets the first attempt's answer.
+pub async fn execute_move(
+    state: &Arc<AppState>,
+    match_id: Uuid,
+    player: &Player,
+    command: Move,
+    expected: Option<ExpectedVersion>,
+    keyed: Option<Idempotency>,
+) -> Result<MoveAnswer, CommandError> {
+    // Optimistic: decide on this node's cached state and append at its version. A stale
+    // cache shows up as a refusal or a conflict; then catch up from the database and decide
+    // again, so the answer is always about the latest state.
+    let (mut base, mut fresh) = match state.cache.get(match_id) {
+        Some(cached) => (cached, false),
+        None => (load(state, match_id).await?, true),
+    };
+    // A retry is answered from its stored answer only when an attempt cannot land, so the
+    // common path costs no extra round trip.
+    let keyed = keyed.filter(|_| !command.dry_run);
+    for attempt in 0..4 {
+        if attempt > 0 && !fresh {
+            base = load(state, match_id).await?;
+            fresh = true;
+        }
+        // The move works on its own copy: a refused or lost append leaves the cache as it was.
+        let mut after = Loaded::clone(&base);
+        let (events, before, seat) = match decide(&mut after, player, &command, expected) {
+            Ok(Decision::Checked(verdict)) => return Ok(MoveAnswer::Checked(verdict)),
+            Ok(Decision::Append { events, before, seat }) => (events, before, seat),
+            // Perhaps only this node's copy was behind: catch up and decide again.
+            Err(_) if !fresh => continue,
+            Err(e) => {
+                // A retry of a move that landed is refused by the state it led to: answer it
+                // with what the first attempt got.
+                if let Some(replayed) = earlier_answer(state, match_id, player, keyed.as_ref()).await? {
+                    return Ok(replayed);
+                }
+                if matches!(e, CommandError::Stale { .. }) {
+                    state.metrics.conflicts.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                }
+                return Err(e);
+            }
+        };
+        let appended: Vec<StoredEvent> =
+            events.iter().enumerate().map(|(i, e)| e.stored(before + 1 + i as i64)).collect();
+        let answer =
+            keyed.as_ref().map(|k| idempotency::answer_row(match_id, player.id, k, seat, before, after.version));
+        let count = events.len();
+        let key = keyed.as_ref().map(|k| k.key.clone());
+        let append = batch::Append { stream: match_id, expected: before, events, key, answer };
+        match state.db.append(append).await? {
+            batch::Appended::Done => {
+                state.metrics.appended(count);
+                let after = Arc::new(after);
+                state.cache.put(after.clone());
+                return Ok(MoveAnswer::Recorded(Recorded { after, events: appended, seat }));
+            }
+            batch::Appended::Conflict => {
+                state.metrics.conflicts.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if let Some(replayed) = earlier_answer(state, match_id, player, keyed.as_ref()).await? {
+                    return Ok(replayed);
+                }
+                if let Some(expected) = expected {
+                    // The player named the version they saw, and the match has moved on.
+                    let current = current_version(state, match_id).await?;
+                    return Err(CommandError::Stale { current, expected });
+                }
+                fresh = false;
+            }
+        }
+    }
+    Err(CommandError::LostRace { current: current_version(state, match_id).await.ok() })
+}
+
+enum Decision {
+    /// A dry run: nothing to append.
+    Checked(Verdict),
+    /// These events go after version `before`, for `seat`.
+    Append { events: Vec<NewEvent>, before: i64, seat: usize },
+}
+
+/// Decides a move against `after` and, when it is allowed, applies it and everything that
+/// follows (deals, bots) to `after`.
+fn decide(
+    after: &mut Loaded,
+    player: &Player,
+    command: &Move,
+    expected: Option<ExpectedVersion>,
+) -> Result<Decision, CommandError> {
+    if let Some(expected) = expected {
+        if expected.version() != after.version {
+            return Err(CommandError::Stale { current: after.version, expected });
+        }
+    }
+    if !after.is_full() {
+        return Err(CommandError::NotStarted);
+    }
+    let seat = acting_seat(after, player, command.seat)?;
+    let decided = after.table.decide(seat, &command.command);
+    if command.dry_run {
+        let (rule, explanation) = match &decided {
+            Ok(_) => (None, None),
+            Err(Refusal::Violation(v)) => (Some(v.rule.clone()), Some(v.explanation.clone())),
+            Err(Refusal::Malformed(m)) => return Err(CommandError::NotAMove(m.clone())),
+        };
+        let verdict = Verdict { legal: decided.is_ok(), seat, version: after.version, rule, explanation };
+        return Ok(Decision::Checked(verdict));
+    }
+    let decided = decided.map_err(|r| match r {
+        Refusal::Malformed(m) => CommandError::NotAMove(m),
+        Refusal::Violation(v) => CommandError::BreaksRule(v),
+    })?;
+    let before = after.version;
+    let mut events = Vec::new();
+    after.record(decided, &player.id.to_string(), &mut events).map_err(ApiError::internal)?;
+    after.advance(&mut events).map_err(ApiError::internal)?;
+    after.version = before + events.len() as i64;
+    Ok(Decision::Append { events, before, seat })
+}
+
+/// The answer an earlier request under this key got, if one landed.
+async fn earlier_answer(
+    state: &Arc<AppState>,
+    match_id: Uuid,
+    player: &Player,
+    keyed: Option<&Idempotency>,
+) -> Result<Option<MoveAnswer>, CommandError> {
+    let Some(keyed) = keyed.cloned() else { return Ok(None) };
+    let (state, player_id) = (state.clone(), player.id);
+    let earlier = blocking(move || {
+        let mut conn = state.pool.get()?;
+        idempotency::earlier(&mut conn, match_id, player_id, &keyed)
+    })
+    .await?;
+    match earlier {
+        Earlier::Unanswered => Ok(None),
+        Earlier::KeyReused => Err(CommandError::KeyReused),
+        Earlier::Answered { status, answer } => Ok(Some(MoveAnswer::Replayed { status, answer })),
+    }
+}
+
+async fn current_version(state: &Arc<AppState>, match_id: Uuid) -> Result<i64, ApiError> {
+    let state = state.clone();
+    blocking(move || Ok(store::version(&mut state.pool.get()?, match_id)?)).await
+}
+
+// ---------------------------------------------------------------- creating and joining
+
+/// A match as its creator asked for it.
+pub struct NewMatch {
+    pub game: String,
+    /// Who sits where, in seat order.
+    pub seats: Vec<Occupant>,
+    pub options: Value,
+    /// Deck orders for the first deals, top card first.
+    pub decks: Vec<Vec<Card>>,
+}
+
+pub struct Created {
+    /// The match as it stands once the first deal is dealt and the bots have played (when no
+    /// seat is open).
+    pub after: Arc<Loaded>,
+    /// An earlier request with the same key created it; nothing new was.
+    pub replayed: bool,
+}
+
+/// Creates a match for `creator`. With a key, a retry finds the match the first attempt created.
+pub async fn create_match(
+    state: &Arc<AppState>,
+    creator: &Player,
+    new: NewMatch,
+    key: Option<String>,
+) -> Result<Created, ApiError> {
+    let info = game_in_catalog(&new.game)?;
+    let game = engine::game(info.id)
+        .ok_or_else(|| ApiError::unprocessable("game-planned", format!("{} is not playable yet", info.id)))?;
+    if new.seats.is_empty() {
+        return Err(ApiError::unprocessable("invalid-seats", "a match needs seats"));
+    }
+    let options =
+        game.normalize_options(&new.options).map_err(|e| ApiError::unprocessable("invalid-options", e.0))?;
+    let table = game.setup(new.seats.len(), &options).map_err(|e| ApiError::unprocessable("invalid-options", e.0))?;
+    if let engine::game::Status::NeedsDeck { composition } = table.status() {
+        for (i, deck) in new.decks.iter().enumerate() {
+            if !engine::cards::is_permutation(deck, &composition) {
+                return Err(ApiError::unprocessable(
+                    "invalid-deck",
+                    format!(
+                        "deck {i} is not a full {}-card pack of this game, each card as often as the pack has it",
+                        composition.len()
+                    ),
+                ));
+            }
+        }
+    }
+    let created = ServiceEvent::Created {
+        game: info.id.to_string(),
+        options,
+        seats: new.seats,
+        decks: new.decks,
+        created_by: creator.id,
+    };
+    let (state, creator) = (state.clone(), creator.id);
+    blocking(move || {
+        let mut conn = state.pool.get()?;
+        if let Some(key) = &key {
+            if let Some(id) = store::created_with_key(&mut conn, creator, key)? {
+                return Ok(Created { after: load_with(&mut conn, &state, id)?, replayed: true });
+            }
+        }
+        let id = Uuid::new_v4();
+        let data = serde_json::to_value(&created).map_err(ApiError::internal)?;
+        let first = vec![StoredEvent {
+            seq: 1,
+            event_type: "match.created".into(),
+            deal: 0,
+            data: data.clone(),
+            actor: creator.to_string(),
+            recorded_at: chrono::SubsecRound::trunc_subsecs(chrono::Utc::now(), 6),
+        }];
+        let mut after = Loaded::replay(id, &first).map_err(ApiError::internal)?;
+        let mut events = vec![NewEvent {
+            event_type: "match.created".into(),
+            deal: 0,
+            data,
+            actor: creator.to_string(),
+            recorded_at: first[0].recorded_at,
+        }];
+        after.advance(&mut events).map_err(ApiError::internal)?;
+        after.version = events.len() as i64;
+        match store::append(&mut conn, id, 0, &events, key.as_deref(), None) {
+            Ok(()) => state.metrics.appended(events.len()),
+            // The same key raced in from a retry that is still being processed.
+            Err(AppendError::Conflict) => {
+                return Err(ApiError::conflict(
+                    "duplicate-request",
+                    "a request with this Idempotency-Key is being processed; retry it",
+                ))
+            }
+            Err(AppendError::Db(e)) => return Err(e.into()),
+        }
+        let after = Arc::new(after);
+        state.cache.put(after.clone());
+        Ok(Created { after, replayed: false })
+    })
+    .await
+}
+
+/// Seats `player` in the open seat `seat`; a full table deals at once and bots play until a
+/// person is to act.
+pub async fn join(
+    state: &Arc<AppState>,
+    match_id: Uuid,
+    player: &Player,
+    seat: usize,
+) -> Result<Arc<Loaded>, ApiError> {
+    let (state, player) = (state.clone(), player.clone());
+    blocking(move || {
+        let mut conn = state.pool.get()?;
+        let mut after = Loaded::clone(&*load_with(&mut conn, &state, match_id)?);
+        match after.seats.get(seat) {
+            None => {
+                return Err(ApiError::bad_request(
+                    "no-such-seat",
+                    format!("the table has seats 0 to {}", after.seats.len() - 1),
+                ))
+            }
+            Some(Occupant::Open) => {}
+            Some(_) => return Err(ApiError::conflict("seat-taken", format!("seat {seat} is already taken"))),
+        }
+        let before = after.version;
+        let joined = ServiceEvent::SeatJoined { seat, player_id: player.id, name: player.name.clone() };
+        let joined = serde_json::to_value(&joined).map_err(ApiError::internal)?;
+        let mut events = Vec::new();
+        after.record(vec![joined], &player.id.to_string(), &mut events).map_err(ApiError::internal)?;
+        after.advance(&mut events).map_err(ApiError::internal)?;
+        after.version = before + events.len() as i64;
+        match store::append(&mut conn, match_id, before, &events, None, None) {
+            Ok(()) => state.metrics.appended(events.len()),
+            Err(AppendError::Conflict) => {
+                state.metrics.conflicts.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                return Err(ApiError::lost_race(store::version(&mut conn, match_id).ok()));
+            }
+            Err(AppendError::Db(e)) => return Err(e.into()),
+        }
+        let after = Arc::new(after);
+        state.cache.put(after.clone());
+        Ok(after)
+    })
+    .await
+}

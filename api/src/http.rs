@@ -1,0 +1,145 @@
+//! What every handler shares on the HTTP side: the language a reader wants, versions as ETags and
+//! `If-Match`, rate limits, and turning the command service's errors into problem documents.
+
+use actix_web::http::{header, StatusCode};
+use actix_web::{HttpRequest, HttpResponse};
+use engine::rules::Lang;
+use serde::Serialize;
+
+use crate::auth::Player;
+use crate::commands::{CommandError, ExpectedVersion};
+use crate::problem::ApiError;
+use crate::ratelimit::Action;
+use crate::state::AppState;
+
+pub fn lang(req: &HttpRequest) -> Lang {
+    let wanted = req.headers().get(header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok()).unwrap_or("");
+    if wanted.trim_start().to_ascii_lowercase().starts_with("sv") {
+        Lang::Sv
+    } else {
+        Lang::En
+    }
+}
+
+/// `If-Match: "12"` (or `W/"12"`): the version the client expects.
+pub fn if_match(req: &HttpRequest) -> Result<Option<i64>, ApiError> {
+    let Some(v) = req.headers().get(header::IF_MATCH) else { return Ok(None) };
+    let text = v.to_str().unwrap_or("").trim();
+    let text = text.strip_prefix("W/").unwrap_or(text).trim_matches('"');
+    text.parse::<i64>().map(Some).map_err(|_| {
+        ApiError::bad_request("invalid-if-match", "If-Match must be a version as sent in the ETag, e.g. \"12\"")
+    })
+}
+
+/// The version a move was decided on. `If-Match` wins over the body, and its staleness is a
+/// failed precondition (412) rather than a conflict (409).
+pub fn expected_version(if_match: Option<i64>, in_body: Option<i64>) -> Option<ExpectedVersion> {
+    match (if_match, in_body) {
+        (Some(v), _) => Some(ExpectedVersion::IfMatch(v)),
+        (None, Some(v)) => Some(ExpectedVersion::InBody(v)),
+        (None, None) => None,
+    }
+}
+
+pub fn etag(version: i64) -> (header::HeaderName, String) {
+    (header::ETAG, format!("\"{version}\""))
+}
+
+/// Whether the request carries a body: a non-zero length, or a chunked one. (A content type
+/// alone does not make a body.)
+pub fn has_body(req: &HttpRequest) -> bool {
+    let headers = req.headers();
+    let length = headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).map(str::trim);
+    headers.contains_key(header::TRANSFER_ENCODING) || length.is_some_and(|l| l != "0")
+}
+
+/// A JSON answer with its version as the ETag. The body is written with `serde_json::to_vec`, the
+/// way idempotent replays are, so a retry gets the very bytes the first attempt got.
+pub struct Reply {
+    status: StatusCode,
+    body: Vec<u8>,
+    version: Option<i64>,
+    headers: Vec<(&'static str, String)>,
+}
+
+impl Reply {
+    pub fn new(status: StatusCode, body: &impl Serialize) -> Result<Reply, ApiError> {
+        let body = serde_json::to_vec(body).map_err(ApiError::internal)?;
+        Ok(Reply { status, body, version: None, headers: Vec::new() })
+    }
+
+    pub fn version(mut self, version: i64) -> Reply {
+        self.version = Some(version);
+        self
+    }
+
+    pub fn header(mut self, name: &'static str, value: String) -> Reply {
+        self.headers.push((name, value));
+        self
+    }
+
+    pub fn into_response(self) -> HttpResponse {
+        let mut r = HttpResponse::build(self.status);
+        if let Some(v) = self.version {
+            r.insert_header(etag(v));
+        }
+        for (name, value) in self.headers {
+            r.insert_header((name, value));
+        }
+        r.content_type(header::ContentType::json()).body(self.body)
+    }
+}
+
+pub fn rate_limit(state: &AppState, player: &Player, action: Action) -> Result<(), ApiError> {
+    state.limiter.check(player.id, action).map_err(|wait| {
+        state.metrics.rate_limited.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let mut e = ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "rate-limited",
+            "Too many requests",
+            format!("too many requests from this player: wait {wait} s"),
+        );
+        e.retry_after = Some(wait);
+        e
+    })
+}
+
+/// The problem document for a command that did not go through, in the reader's language (only
+/// the rules' own explanations are translated).
+pub fn command_problem(error: CommandError, lang: Lang) -> ApiError {
+    match error {
+        CommandError::BreaksRule(v) => ApiError::violation(v, lang),
+        CommandError::NotAMove(m) => ApiError::bad_request("invalid-move", m),
+        CommandError::Stale { current, expected } => {
+            ApiError::stale(current, expected.version(), matches!(expected, ExpectedVersion::IfMatch(_)))
+        }
+        CommandError::NotStarted => {
+            ApiError::conflict("match-not-started", "the match is waiting for players to join")
+        }
+        CommandError::LostRace { current } => ApiError::lost_race(current),
+        CommandError::KeyReused => ApiError::unprocessable(
+            "idempotency-key-reused",
+            "this Idempotency-Key was already used for a different request",
+        ),
+        CommandError::Other(e) => e,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A stale `If-Match` is a failed precondition even when the body names a version too; a stale
+    /// version in the body alone is a conflict. Clients tell the two apart by status.
+    #[test]
+    fn stale_versions_answer_by_where_they_were_sent() {
+        let stale = |expected| command_problem(CommandError::Stale { current: 7, expected }, Lang::En);
+        let by_header = stale(expected_version(Some(5), Some(6)).unwrap());
+        assert_eq!((by_header.status.as_u16(), by_header.problem.code), (412, "precondition-failed"));
+        assert!(by_header.problem.detail.starts_with("expected version 5,"), "{}", by_header.problem.detail);
+        let in_body = stale(expected_version(None, Some(6)).unwrap());
+        assert_eq!((in_body.status.as_u16(), in_body.problem.code), (409, "version-conflict"));
+        assert_eq!(in_body.problem.current_version, Some(7));
+        assert_eq!(expected_version(None, None), None);
+    }
+}

@@ -1,0 +1,75 @@
+//! The catalog and the rulebooks.
+
+use actix_web::http::StatusCode;
+use actix_web::{get, web, HttpResponse};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::commands::game_in_catalog;
+use crate::problem::{ApiError, Problem};
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GameSummary {
+    pub id: &'static str,
+    pub name_sv: &'static str,
+    pub name_en: &'static str,
+    pub min_players: usize,
+    pub max_players: usize,
+    pub deck: &'static str,
+    pub family: &'static str,
+    pub source: &'static str,
+    /// `playable` or `planned`.
+    pub status: &'static str,
+    /// Variant options with their defaults (empty for planned games).
+    #[schema(value_type = Vec<Object>)]
+    pub options: Vec<engine::game::OptionDoc>,
+}
+
+fn summary(info: &'static engine::catalog::GameInfo) -> GameSummary {
+    let game = engine::game(info.id);
+    GameSummary {
+        id: info.id,
+        name_sv: info.name_sv,
+        name_en: info.name_en,
+        min_players: info.min_players,
+        max_players: info.max_players,
+        deck: info.deck,
+        family: info.family,
+        source: info.source,
+        status: if game.is_some() { "playable" } else { "planned" },
+        options: game.map(|g| g.options()).unwrap_or_default(),
+    }
+}
+
+/// Every game in the catalog, playable or planned.
+#[utoipa::path(get, path = "/v1/games", tag = "games", responses((status = 200, body = Vec<GameSummary>)))]
+#[get("/v1/games")]
+pub async fn list_games() -> HttpResponse {
+    HttpResponse::Ok().json(engine::catalog::CATALOG.iter().map(summary).collect::<Vec<_>>())
+}
+
+/// One game of the catalog.
+#[utoipa::path(get, path = "/v1/games/{game}", tag = "games",
+    params(("game" = String, Path, description = "game id, e.g. plump")),
+    responses((status = 200, body = GameSummary),
+              (status = 404, description = "no such game", body = Problem, content_type = "application/problem+json")))]
+#[get("/v1/games/{game}")]
+pub async fn get_game(path: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    Ok(HttpResponse::Ok().json(summary(game_in_catalog(&path)?)))
+}
+
+/// A game's rulebook: every rule with its stable id and its text in Swedish and English.
+#[utoipa::path(get, path = "/v1/games/{game}/rules", tag = "games",
+    params(("game" = String, Path, description = "game id")),
+    responses((status = 200, description = "the rulebook: sections of rules with ids and sv/en texts", body = Object),
+              (status = 404, description = "no such game (`not-found`), or one that is planned (`game-planned`)",
+               body = Problem, content_type = "application/problem+json")))]
+#[get("/v1/games/{game}/rules")]
+pub async fn get_rules(path: web::Path<String>) -> Result<HttpResponse, ApiError> {
+    let info = game_in_catalog(&path)?;
+    let game = engine::game(info.id).ok_or_else(|| {
+        let detail = format!("{} is planned: its rulebook is not written yet", info.id);
+        ApiError::new(StatusCode::NOT_FOUND, "game-planned", "Not playable yet", detail)
+    })?;
+    Ok(HttpResponse::Ok().json(game.rulebook()))
+}

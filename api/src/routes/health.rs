@@ -1,0 +1,41 @@
+//! Liveness, readiness and metrics, for load balancers and Prometheus.
+
+use actix_web::{web, HttpResponse};
+
+use crate::problem::{ApiError, Problem};
+use crate::state::AppState;
+
+/// The process is up.
+#[utoipa::path(get, path = "/healthz", tag = "health", responses((status = 200, description = "alive")))]
+// HEAD too: load balancers probe with it.
+#[actix_web::route("/healthz", method = "GET", method = "HEAD")]
+pub async fn health() -> HttpResponse {
+    HttpResponse::Ok().json(serde_json::json!({ "status": "ok" }))
+}
+
+/// The service can reach its database.
+#[utoipa::path(get, path = "/readyz", tag = "health",
+    responses((status = 200, description = "ready"),
+              (status = 503, description = "the database does not answer",
+               body = Problem, content_type = "application/problem+json",
+               headers(("Retry-After" = u64, description = "seconds to wait")))))]
+#[actix_web::route("/readyz", method = "GET", method = "HEAD")]
+pub async fn ready(state: web::Data<AppState>) -> Result<HttpResponse, ApiError> {
+    let state = state.into_inner();
+    web::block(move || {
+        use diesel::connection::SimpleConnection;
+        let mut conn = state.pool.get()?;
+        conn.batch_execute("SELECT 1").map_err(|_| ApiError::unavailable("the database does not answer"))?;
+        Ok::<_, ApiError>(())
+    })
+    .await??;
+    Ok(HttpResponse::Ok().json(serde_json::json!({ "status": "ready" })))
+}
+
+/// Prometheus metrics in the text exposition format.
+#[utoipa::path(get, path = "/metrics", tag = "health",
+    responses((status = 200, description = "Prometheus text format", content_type = "text/plain")))]
+#[actix_web::get("/metrics")]
+pub async fn prometheus(state: web::Data<AppState>) -> HttpResponse {
+    HttpResponse::Ok().content_type("text/plain; version=0.0.4").body(state.metrics.render())
+}

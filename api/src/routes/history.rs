@@ -1,0 +1,210 @@
+//! A match's history: its events as the caller may see them, and finished deals in full.
+
+use std::sync::Arc;
+
+use actix_web::{get, web, HttpResponse};
+use engine::game::Viewer;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::{IntoParams, ToSchema};
+use uuid::Uuid;
+
+use super::viewer_of;
+use crate::auth::Caller;
+use crate::commands::{blocking, load_with};
+use crate::http::etag;
+use crate::matches::{EventOut, Loaded};
+use crate::problem::{ApiError, Problem};
+use crate::state::AppState;
+use crate::store::{self, StoredEvent};
+
+/// The longest page of events one request returns.
+const MAX_PAGE: i64 = 1000;
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct EventsQuery {
+    /// Only events after this sequence number (what a reconnecting app has already seen).
+    #[serde(default)]
+    #[param(minimum = 0)]
+    pub since: i64,
+    /// At most this many (1 to 1000, default 500).
+    #[param(minimum = 1, maximum = 1000)]
+    pub limit: Option<i64>,
+    /// The seat to read as, when you hold several.
+    pub seat: Option<usize>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct EventPage {
+    /// The match's version now.
+    pub version: i64,
+    pub events: Vec<EventOut>,
+}
+
+/// The match's history as the caller may see it: hidden cards are left out until their deal is
+/// over.
+#[utoipa::path(get, path = "/v1/matches/{id}/events", tag = "history", params(("id" = Uuid, Path), EventsQuery),
+    security((), ("bearer" = [])),
+    responses((status = 200, body = EventPage, headers(("ETag" = String, description = "the match's version"))),
+              (status = 400, description = "a malformed query, or `since`/`limit` out of range",
+               body = Problem, content_type = "application/problem+json"),
+              (status = 401, description = "a token was sent, but not a valid one",
+               body = Problem, content_type = "application/problem+json"),
+              (status = 403, description = "the seat asked for is not the caller's",
+               body = Problem, content_type = "application/problem+json"),
+              (status = 404, description = "no such match", body = Problem, content_type = "application/problem+json"),
+              (status = 503, description = "the database cannot be reached",
+               body = Problem, content_type = "application/problem+json",
+               headers(("Retry-After" = u64, description = "seconds to wait")))))]
+#[get("/v1/matches/{id}/events")]
+pub async fn match_events(
+    state: web::Data<AppState>,
+    caller: Caller,
+    path: web::Path<Uuid>,
+    query: web::Query<EventsQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path.into_inner();
+    let query = query.into_inner();
+    if query.since < 0 {
+        return Err(ApiError::bad_request("invalid-since", "since is a sequence number, 0 or more"));
+    }
+    let limit = query.limit.unwrap_or(500);
+    if !(1..=MAX_PAGE).contains(&limit) {
+        return Err(ApiError::bad_request("invalid-limit", format!("limit is 1 to {MAX_PAGE}")));
+    }
+    let state = state.into_inner();
+    let (loaded, rows) = blocking(move || {
+        let mut conn = state.pool.get()?;
+        let loaded = load_with(&mut conn, &state, id)?;
+        let rows = store::read(&mut conn, id, query.since, limit)?;
+        Ok((loaded, rows))
+    })
+    .await?;
+    let (viewer, _) = viewer_of(&loaded, &caller, query.seat)?;
+    // Rows read after the match was loaded may run past it: the page stops at its version.
+    let events = rows.iter().filter(|e| e.seq <= loaded.version).map(|e| loaded.event_out(e, viewer)).collect();
+    Ok(HttpResponse::Ok().insert_header(etag(loaded.version)).json(EventPage { version: loaded.version, events }))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DealRecord {
+    pub deal: i32,
+    /// Every event of the deal, with the cards that were hidden during play.
+    pub events: Vec<EventOut>,
+    /// The table as the deal ended, every hand shown.
+    #[schema(value_type = Object)]
+    pub end: Value,
+}
+
+/// Replays a match's events up to the end of `deal` or up to `steps` events into it.
+fn replay_deal(
+    loaded: &Loaded,
+    rows: &[StoredEvent],
+    deal: i32,
+    steps: Option<usize>,
+) -> Result<(Loaded, Vec<StoredEvent>), ApiError> {
+    // Deals are numbered from 1; the events before the first deal (the match's creation, seats
+    // joined) are tagged deal 0 but are no deal: there is no table before them to replay from.
+    let deal_rows: Vec<StoredEvent> =
+        if deal < 1 { Vec::new() } else { rows.iter().filter(|e| e.deal == deal).cloned().collect() };
+    if deal_rows.is_empty() {
+        return Err(ApiError::not_found(&format!("deal {deal} of match {}", loaded.id)));
+    }
+    if !loaded.deal_over(deal) {
+        return Err(ApiError::conflict(
+            "deal-in-progress",
+            format!("deal {deal} is still being played: its record opens when it is over"),
+        ));
+    }
+    let first_seq = deal_rows[0].seq;
+    let upto = match steps {
+        Some(n) if n > deal_rows.len() => {
+            return Err(ApiError::bad_request("invalid-step", format!("deal {deal} has {} steps", deal_rows.len())))
+        }
+        Some(n) => first_seq - 1 + n as i64,
+        None => deal_rows.last().map(|e| e.seq).unwrap_or(first_seq),
+    };
+    let prefix: Vec<StoredEvent> = rows.iter().filter(|e| e.seq <= upto).cloned().collect();
+    let replayed = Loaded::replay(loaded.id, &prefix).map_err(ApiError::internal)?;
+    Ok((replayed, deal_rows))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ReplayQuery {
+    /// How many of the deal's events to apply (0 = the table before the deal's first event).
+    pub at: usize,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReplayStep {
+    pub deal: i32,
+    pub at: usize,
+    /// How many events the deal has.
+    pub steps: usize,
+    /// The event applied last (null at step 0).
+    pub event: Option<EventOut>,
+    /// The table after `at` events, every hand shown.
+    #[schema(value_type = Object)]
+    pub table: Value,
+}
+
+async fn load_all(state: web::Data<AppState>, id: Uuid) -> Result<(Arc<Loaded>, Vec<StoredEvent>), ApiError> {
+    let state = state.into_inner();
+    blocking(move || {
+        let mut conn = state.pool.get()?;
+        let loaded = load_with(&mut conn, &state, id)?;
+        let rows = store::read(&mut conn, id, 0, loaded.version)?;
+        Ok((loaded, rows))
+    })
+    .await
+}
+
+/// A finished deal in full: every event with the cards that were hidden in play, and the end.
+#[utoipa::path(get, path = "/v1/matches/{id}/deals/{deal}", tag = "history",
+    params(("id" = Uuid, Path), ("deal" = i32, Path, minimum = 1, description = "the deal's number, from 1")),
+    responses((status = 200, body = DealRecord),
+              (status = 404, description = "no such match, or no such deal in it",
+               body = Problem, content_type = "application/problem+json"),
+              (status = 409, description = "the deal is still being played",
+               body = Problem, content_type = "application/problem+json"),
+              (status = 503, description = "the database cannot be reached",
+               body = Problem, content_type = "application/problem+json",
+               headers(("Retry-After" = u64, description = "seconds to wait")))))]
+#[get("/v1/matches/{id}/deals/{deal}")]
+pub async fn deal_record(state: web::Data<AppState>, path: web::Path<(Uuid, i32)>) -> Result<HttpResponse, ApiError> {
+    let (id, deal) = path.into_inner();
+    let (loaded, rows) = load_all(state, id).await?;
+    let (end, deal_rows) = replay_deal(&loaded, &rows, deal, None)?;
+    let events = deal_rows.iter().map(|e| loaded.event_out(e, Viewer::Record)).collect();
+    Ok(HttpResponse::Ok().json(DealRecord { deal, events, end: end.table.view(Viewer::Record) }))
+}
+
+/// The table at any step of a finished deal.
+#[utoipa::path(get, path = "/v1/matches/{id}/deals/{deal}/replay", tag = "history",
+    params(("id" = Uuid, Path), ("deal" = i32, Path, minimum = 1, description = "the deal's number, from 1"),
+           ReplayQuery),
+    responses((status = 200, body = ReplayStep),
+              (status = 400, description = "`at` is missing, malformed or beyond the deal's last step",
+               body = Problem, content_type = "application/problem+json"),
+              (status = 404, description = "no such match, or no such deal in it",
+               body = Problem, content_type = "application/problem+json"),
+              (status = 409, description = "the deal is still being played",
+               body = Problem, content_type = "application/problem+json"),
+              (status = 503, description = "the database cannot be reached",
+               body = Problem, content_type = "application/problem+json",
+               headers(("Retry-After" = u64, description = "seconds to wait")))))]
+#[get("/v1/matches/{id}/deals/{deal}/replay")]
+pub async fn deal_replay(
+    state: web::Data<AppState>,
+    path: web::Path<(Uuid, i32)>,
+    query: web::Query<ReplayQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, deal) = path.into_inner();
+    let (loaded, rows) = load_all(state, id).await?;
+    let (at_step, deal_rows) = replay_deal(&loaded, &rows, deal, Some(query.at))?;
+    let event = query.at.checked_sub(1).map(|i| loaded.event_out(&deal_rows[i], Viewer::Record));
+    let table = at_step.table.view(Viewer::Record);
+    Ok(HttpResponse::Ok().json(ReplayStep { deal, at: query.at, steps: deal_rows.len(), event, table }))
+}

@@ -1,0 +1,212 @@
+//! Matches: creating one, taking a seat, looking at the table, the legal moves now.
+//! (Making a move is `moves.rs`.)
+
+use std::sync::Arc;
+
+use actix_web::http::{header, StatusCode};
+use actix_web::{get, post, web, HttpRequest, HttpResponse};
+use engine::cards::Card;
+use engine::game::Viewer;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::{IntoParams, ToSchema};
+use uuid::Uuid;
+
+use super::viewer_of;
+use crate::auth::{Caller, Player};
+use crate::commands::{self, acting_seat, NewMatch};
+use crate::http::{etag, rate_limit, Reply};
+use crate::idempotency;
+use crate::matches::{MatchView, Occupant};
+use crate::problem::{ApiError, Problem};
+use crate::ratelimit::Action;
+use crate::state::AppState;
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum SeatRequest {
+    /// The caller sits here.
+    Me,
+    /// Left open for another player to join.
+    Open,
+    /// A bot plays this seat.
+    Bot,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({
+    "game": "plump", "seats": [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}], "options": {"back_up": true}
+}))]
+pub struct CreateMatch {
+    /// A game id from `GET /v1/games`.
+    pub game: String,
+    /// One entry per seat, in seat order (seat numbers grow clockwise).
+    #[schema(min_items = 1)]
+    pub seats: Vec<SeatRequest>,
+    /// Variant options; defaults for anything left out.
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    pub options: Value,
+    /// Deck orders for the first deals, top card first, as card codes (`TD`, `JC`, `JK1`):
+    /// for tests and for replaying deals played at a real table.
+    #[serde(default)]
+    #[schema(value_type = Option<Vec<Vec<String>>>)]
+    pub decks: Vec<Vec<Card>>,
+}
+
+/// Creates a match. With no open seats the first deal is dealt at once and bots play until a
+/// person is to act. `Idempotency-Key` makes a retry return the same match.
+#[utoipa::path(post, path = "/v1/matches", tag = "matches", request_body = CreateMatch,
+    params(("Idempotency-Key" = Option<String>, Header, description = "makes retries safe (1 to 200 characters)")),
+    security(("bearer" = [])),
+    responses((status = 201, body = MatchView, headers(("ETag" = String, description = "the match's version"),
+                                                        ("Location" = String, description = "the match's URL"))),
+              (status = 400, description = "a malformed Idempotency-Key or body",
+               body = Problem, content_type = "application/problem+json"),
+              (status = 404, description = "no such game", body = Problem, content_type = "application/problem+json"),
+              (status = 409, description = "a request with the same Idempotency-Key is still being processed",
+               body = Problem, content_type = "application/problem+json"),
+              (status = 422, description = "a planned game, no seats, or invalid options or decks",
+               body = Problem, content_type = "application/problem+json"),
+              (status = 429, description = "too many matches created by this player",
+               body = Problem, content_type = "application/problem+json",
+               headers(("Retry-After" = u64, description = "seconds to wait"))),
+              (status = 503, description = "the database cannot be reached",
+               body = Problem, content_type = "application/problem+json",
+               headers(("Retry-After" = u64, description = "seconds to wait")))))]
+#[post("/v1/matches")]
+pub async fn create_match(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    player: Player,
+    body: web::Json<CreateMatch>,
+) -> Result<HttpResponse, ApiError> {
+    rate_limit(&state, &player, Action::CreateMatch)?;
+    let body = body.into_inner();
+    let key = idempotency::key(&req)?;
+    let viewer = body.seats.iter().position(|s| matches!(s, SeatRequest::Me)).map_or(Viewer::Spectator, Viewer::Seat);
+    let seats = body
+        .seats
+        .iter()
+        .map(|s| match s {
+            SeatRequest::Me => Occupant::Player { player_id: player.id, name: player.name.clone() },
+            SeatRequest::Open => Occupant::Open,
+            SeatRequest::Bot => Occupant::Bot,
+        })
+        .collect();
+    let new = NewMatch { game: body.game, seats, options: body.options, decks: body.decks };
+    let created = commands::create_match(&state.into_inner(), &player, new, key).await?;
+    let after = created.after;
+    let mut reply =
+        Reply::new(StatusCode::CREATED, &after.view(viewer, after.seats_of(player.id)))?.version(after.version);
+    if created.replayed {
+        reply = reply.header("Idempotent-Replayed", "true".into());
+    }
+    Ok(reply.header("Location", format!("/v1/matches/{}", after.id)).into_response())
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct SeatQuery {
+    /// The seat to act or look from, when you hold several.
+    pub seat: Option<usize>,
+}
+
+/// The match as the caller may see it: their own hand only, the public table, whose turn, scores.
+/// Without a token (or holding no seat) the spectator's view. The version is the ETag.
+#[utoipa::path(get, path = "/v1/matches/{id}", tag = "matches",
+    params(("id" = Uuid, Path), SeatQuery,
+           ("If-None-Match" = Option<String>, Header, description = "an ETag seen before")),
+    security((), ("bearer" = [])),
+    responses((status = 200, body = MatchView, headers(("ETag" = String, description = "the match's version"))),
+              (status = 304, description = "unchanged since If-None-Match", headers(("ETag" = String))),
+              (status = 401, description = "a token was sent, but not a valid one",
+               body = Problem, content_type = "application/problem+json"),
+              (status = 403, description = "the seat asked for is not the caller's",
+               body = Problem, content_type = "application/problem+json"),
+              (status = 404, description = "no such match", body = Problem, content_type = "application/problem+json"),
+              (status = 503, description = "the database cannot be reached",
+               body = Problem, content_type = "application/problem+json",
+               headers(("Retry-After" = u64, description = "seconds to wait")))))]
+#[get("/v1/matches/{id}")]
+pub async fn get_match(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    caller: Caller,
+    path: web::Path<Uuid>,
+    query: web::Query<SeatQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path.into_inner();
+    let loaded = commands::load(&state.into_inner(), id).await?;
+    let (viewer, held) = viewer_of(&loaded, &caller, query.seat)?;
+    let tag = format!("\"{}\"", loaded.version);
+    if req.headers().get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok()) == Some(tag.as_str()) {
+        return Ok(HttpResponse::NotModified().insert_header(etag(loaded.version)).finish());
+    }
+    Ok(HttpResponse::Ok().insert_header(etag(loaded.version)).json(loaded.view(viewer, held)))
+}
+
+/// Takes an open seat.
+#[utoipa::path(post, path = "/v1/matches/{id}/seats/{seat}/join", tag = "matches",
+    params(("id" = Uuid, Path), ("seat" = usize, Path)), security(("bearer" = [])),
+    responses((status = 200, body = MatchView, headers(("ETag" = String, description = "the match's version"))),
+              (status = 400, description = "the table has no such seat",
+               body = Problem, content_type = "application/problem+json"),
+              (status = 404, description = "no such match", body = Problem, content_type = "application/problem+json"),
+              (status = 409, description = "the seat is taken, or another request changed the match first",
+               body = Problem, content_type = "application/problem+json"),
+              (status = 429, description = "too many requests from this player",
+               body = Problem, content_type = "application/problem+json",
+               headers(("Retry-After" = u64, description = "seconds to wait"))),
+              (status = 503, description = "the database cannot be reached",
+               body = Problem, content_type = "application/problem+json",
+               headers(("Retry-After" = u64, description = "seconds to wait")))))]
+#[post("/v1/matches/{id}/seats/{seat}/join")]
+pub async fn join(
+    state: web::Data<AppState>,
+    player: Player,
+    path: web::Path<(Uuid, usize)>,
+) -> Result<HttpResponse, ApiError> {
+    rate_limit(&state, &player, Action::Move)?;
+    let (id, seat) = path.into_inner();
+    let after: Arc<_> = commands::join(&state.into_inner(), id, &player, seat).await?;
+    let view = after.view(Viewer::Seat(seat), after.seats_of(player.id));
+    Ok(Reply::new(StatusCode::OK, &view)?.version(after.version).into_response())
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LegalMoves {
+    pub seat: usize,
+    pub version: i64,
+    /// Every move the rules accept from this seat now (empty when it is not the seat's turn).
+    #[schema(value_type = Vec<Object>)]
+    pub moves: Vec<Value>,
+}
+
+/// The caller's legal moves now.
+#[utoipa::path(get, path = "/v1/matches/{id}/legal-moves", tag = "matches", params(("id" = Uuid, Path), SeatQuery),
+    security(("bearer" = [])),
+    responses((status = 200, body = LegalMoves, headers(("ETag" = String, description = "the match's version"))),
+              (status = 400, description = "no such seat, or the caller holds several and named none",
+               body = Problem, content_type = "application/problem+json"),
+              (status = 403, description = "the caller holds no seat here, or not the one named",
+               body = Problem, content_type = "application/problem+json"),
+              (status = 404, description = "no such match", body = Problem, content_type = "application/problem+json"),
+              (status = 503, description = "the database cannot be reached",
+               body = Problem, content_type = "application/problem+json",
+               headers(("Retry-After" = u64, description = "seconds to wait")))))]
+#[get("/v1/matches/{id}/legal-moves")]
+pub async fn legal_moves(
+    state: web::Data<AppState>,
+    player: Player,
+    path: web::Path<Uuid>,
+    query: web::Query<SeatQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path.into_inner();
+    let loaded = commands::load(&state.into_inner(), id).await?;
+    let seat = acting_seat(&loaded, &player, query.seat)?;
+    let moves = if loaded.is_full() { loaded.table.legal_moves(seat) } else { Vec::new() };
+    let legal = LegalMoves { seat, version: loaded.version, moves };
+    Ok(HttpResponse::Ok().insert_header(etag(loaded.version)).json(legal))
+}

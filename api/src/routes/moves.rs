@@ -1,0 +1,164 @@
+//! Making a move: the request is parsed here, executed by `commands::execute_move`, and its
+//! answer rendered here.
+
+use actix_web::http::StatusCode;
+use actix_web::{post, web, HttpRequest, HttpResponse};
+use engine::game::Viewer;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use crate::auth::Player;
+use crate::commands::{self, Move, MoveAnswer, Recorded, Verdict};
+use crate::http::{command_problem, expected_version, if_match, lang, rate_limit, Reply};
+use crate::idempotency::{self, EarlierAnswer, Idempotency};
+use crate::matches::{EventOut, Loaded, MatchView};
+use crate::problem::{ApiError, Problem};
+use crate::ratelimit::Action;
+use crate::state::AppState;
+use crate::store::StoredEvent;
+
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(examples(
+    json!({"move": {"type": "bid", "tricks": 0}, "dry_run": true}),
+    json!({"move": {"type": "bid", "tricks": 0}}),
+))]
+pub struct MoveRequest {
+    /// The seat to act from; needed only when you hold several that may act.
+    pub seat: Option<usize>,
+    /// The game's command, e.g. `{"type":"play","card":"QS"}` or `{"type":"bid","tricks":3}`;
+    /// `GET .../legal-moves` lists the ones allowed now.
+    #[serde(rename = "move")]
+    #[schema(value_type = Object)]
+    pub command: Value,
+    /// The version you last saw (or send it as `If-Match`): a stale one is refused.
+    pub expected_version: Option<i64>,
+    /// Only check the move: answers whether it is legal, or which rule forbids it.
+    #[serde(default)]
+    pub dry_run: bool,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MoveResult {
+    pub version: i64,
+    /// The events this move led to (including deals and bots' moves after it), as you may see them.
+    pub events: Vec<EventOut>,
+    #[serde(rename = "match")]
+    pub match_view: MatchView,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DryRun {
+    pub legal: bool,
+    pub seat: usize,
+    pub version: i64,
+    /// When not legal: the rule that forbids the move.
+    pub rule: Option<String>,
+    #[schema(value_type = Option<Object>)]
+    pub explanation: Option<engine::rules::Text>,
+}
+
+/// What a move answers (documentation only): the recorded move, or a dry run's verdict.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum MoveOutcome {
+    Recorded(Box<MoveResult>),
+    DryRun(DryRun),
+}
+
+/// Makes a move. Send an `Idempotency-Key` so a retry returns the stored result and appends
+/// nothing, and the version you saw as `If-Match` (or `expected_version`) so a stale screen
+/// cannot move: a stale version gets 412 (If-Match) or 409 with the current version.
+#[utoipa::path(post, path = "/v1/matches/{id}/moves", tag = "matches", request_body = MoveRequest,
+    params(("id" = Uuid, Path),
+           ("Idempotency-Key" = Option<String>, Header, description = "makes retries safe (1 to 200 characters)"),
+           ("If-Match" = Option<String>, Header, description = "the version (ETag) the move was decided on")),
+    security(("bearer" = [])),
+    responses((status = 200, description = "the move was recorded (`MoveResult`), or a dry run's verdict (`DryRun`)",
+               body = MoveOutcome, headers(("ETag" = String, description = "the match's version"))),
+              (status = 400, description = "a malformed move, seat, If-Match, Idempotency-Key or body",
+               body = Problem, content_type = "application/problem+json"),
+              (status = 403, description = "the caller holds no seat here, or not the one named",
+               body = Problem, content_type = "application/problem+json"),
+              (status = 404, description = "no such match", body = Problem, content_type = "application/problem+json"),
+              (status = 409, description = "the version in the body is stale, another move landed first, or the \
+                                            match has not started",
+               body = Problem, content_type = "application/problem+json"),
+              (status = 412, description = "the version in If-Match is stale",
+               body = Problem, content_type = "application/problem+json"),
+              (status = 422, description = "the rules forbid the move (`rule-violation`), the body does not fit the \
+                                            schema, or an Idempotency-Key is reused",
+               body = Problem, content_type = "application/problem+json"),
+              (status = 429, description = "too many moves from this player",
+               body = Problem, content_type = "application/problem+json",
+               headers(("Retry-After" = u64, description = "seconds to wait"))),
+              (status = 503, description = "the database cannot be reached",
+               body = Problem, content_type = "application/problem+json",
+               headers(("Retry-After" = u64, description = "seconds to wait")))))]
+#[post("/v1/matches/{id}/moves")]
+pub async fn make_move(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    player: Player,
+    path: web::Path<Uuid>,
+    body: web::Json<MoveRequest>,
+) -> Result<HttpResponse, ApiError> {
+    rate_limit(&state, &player, Action::Move)?;
+    let id = path.into_inner();
+    let body = body.into_inner();
+    let key = idempotency::key(&req)?;
+    let header_version = if_match(&req)?;
+    let lang = lang(&req);
+    // The parts and their order are those of the hashes already stored: retries must match them.
+    let request_hash = idempotency::fingerprint(&[
+        &body.seat.map(|s| s.to_string()).unwrap_or_default(),
+        &body.command.to_string(),
+        &body.expected_version.or(header_version).map(|v| v.to_string()).unwrap_or_default(),
+        if body.dry_run { "dry" } else { "" },
+    ]);
+    let keyed = key.map(|key| Idempotency { key, request_hash });
+    let expected = expected_version(header_version, body.expected_version);
+    let command = Move { seat: body.seat, command: body.command, dry_run: body.dry_run };
+    let answer = commands::execute_move(&state.into_inner(), id, &player, command, expected, keyed)
+        .await
+        .map_err(|e| command_problem(e, lang))?;
+    let reply = match answer {
+        MoveAnswer::Recorded(Recorded { after, events, seat }) => {
+            Reply::new(StatusCode::OK, &move_result(&after, &events, seat, player.id))?.version(after.version)
+        }
+        // No ETag: nothing was recorded.
+        MoveAnswer::Checked(verdict) => Reply::new(StatusCode::OK, &dry_run(verdict))?,
+        MoveAnswer::Replayed { status, answer } => {
+            let status = StatusCode::from_u16(status).unwrap_or(StatusCode::OK);
+            let reply = match answer {
+                EarlierAnswer::Rebuilt { after, events, seat } => {
+                    Reply::new(status, &move_result(&after, &events, seat, player.id))?.version(after.version)
+                }
+                EarlierAnswer::Kept(body) => {
+                    let version = body.get("version").and_then(Value::as_i64).unwrap_or(0);
+                    Reply::new(status, &body)?.version(version)
+                }
+            };
+            reply.header("Idempotent-Replayed", "true".into())
+        }
+    };
+    Ok(reply.into_response())
+}
+
+/// What a recorded move answers: the events it led to and the match after them, as the seat
+/// that moved may see them.
+fn move_result(after: &Loaded, appended: &[StoredEvent], seat: usize, player: Uuid) -> MoveResult {
+    let viewer = Viewer::Seat(seat);
+    MoveResult {
+        version: after.version,
+        events: appended.iter().map(|e| after.event_out(e, viewer)).collect(),
+        match_view: after.view(viewer, after.seats_of(player)),
+    }
+}
+
+fn dry_run(verdict: Verdict) -> DryRun {
+    let Verdict { legal, seat, version, rule, explanation } = verdict;
+    DryRun { legal, seat, version, rule, explanation }
+}
