@@ -134,6 +134,14 @@ pub fn check_target(target: i64) -> Result<(), SetupError> {
     Ok(())
 }
 
+/// A deal's first event as `viewer` may see it while the deal lasts: no deck, each seat's own
+/// hand only, and every hand's size.
+pub fn hide_hands(event: &mut Value, hands: &[Vec<Card>], viewer: Viewer) {
+    event["deck"] = Value::Null;
+    event["hands"] = hands.iter().enumerate().map(|(s, h)| if viewer == Viewer::Seat(s) { json!(h) } else { Value::Null }).collect();
+    event["hand_sizes"] = json!(hands.iter().map(Vec::len).collect::<Vec<_>>());
+}
+
 /// The pack dealt one card at a time round the table, starting at the dealer's next seat.
 pub fn deal_singly(table: &Table, dealer: Seat, deck: &[Card]) -> Vec<Vec<Card>> {
     let mut hands = vec![Vec::new(); table.seats];

@@ -67,6 +67,49 @@ impl Rulebook {
     }
 }
 
+/// Reads a rulebook kept as text beside its game (`games/rulebooks/<game>.txt`), so that the
+/// prose can be read and translated without reading Rust. The format, line by line:
+/// `core` (the shared section), `section <id>` or `house <id>` (a section of house rules)
+/// followed by its titles as `sv …` and `en …` lines (a house section may leave them out), and
+/// for each rule its id alone on a line followed by `sv …` and `en …`. Lines starting with `#`
+/// and blank lines are skipped. A malformed file is a bug that every test meets at once.
+pub fn parse_rulebook(game: &'static str, text: &'static str) -> Rulebook {
+    let mut sections: Vec<Section> = Vec::new();
+    let mut house = false;
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).peekable();
+    let texts = |lines: &mut std::iter::Peekable<_>| -> Option<(&'static str, &'static str)> {
+        let take = |lines: &mut std::iter::Peekable<_>, lang: &str| -> Option<&'static str> {
+            let line: &'static str = *lines.peek()?;
+            let rest = line.strip_prefix(lang)?.strip_prefix(' ')?;
+            lines.next();
+            Some(rest)
+        };
+        let sv = take(lines, "sv")?;
+        let en = take(lines, "en").unwrap_or_else(|| panic!("{game}: {sv:?} has no English text"));
+        Some((sv, en))
+    };
+    while let Some(line) = lines.next() {
+        let (word, id) = line.split_once(' ').unwrap_or((line, ""));
+        match word {
+            "core" => sections.push(core::section()),
+            "section" | "house" => {
+                house = word == "house";
+                let (title_sv, title_en) = texts(&mut lines).unwrap_or_else(|| {
+                    assert!(house, "{game}: section {id} has no titles");
+                    ("Husregler och tolkningar", "House rules and interpretations")
+                });
+                sections.push(Section { id, title_sv, title_en, rules: Vec::new() });
+            }
+            _ => {
+                let (sv, en) = texts(&mut lines).unwrap_or_else(|| panic!("{game}: rule {line} has no texts"));
+                let section = sections.last_mut().unwrap_or_else(|| panic!("{game}: rule {line} outside a section"));
+                section.rules.push(Rule { id: line, sv, en, house_rule: house });
+            }
+        }
+    }
+    Rulebook { game, sections }
+}
+
 /// Builds a section from `(id, sv, en)` triples; ids are written in full so that a grep for a
 /// rule id finds its text.
 pub fn section(

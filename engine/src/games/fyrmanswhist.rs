@@ -12,7 +12,7 @@ use serde_json::{json, Map, Value};
 use crate::cards::{decks, is_permutation, rank_value, sorted, Card, Suit};
 use crate::deals::{self, Deals};
 use crate::game::{OptionDoc, Rules, SetupError, Status, Viewer};
-use crate::rules::{self, core, RuleViolation, Rulebook, ScoreTerm, Text};
+use crate::rules::{self, RuleViolation, Rulebook, ScoreTerm, Text};
 use crate::seat::{Direction, Seat, Table};
 use crate::random::Rng;
 use crate::trick::{self, Play, Trick, TrickPlay, WinReason};
@@ -193,7 +193,6 @@ struct Deal {
     /// Settled when the showing ends; until then everyone is choosing a bottom card.
     contract: Option<Contract>,
     declarer: Option<Seat>,
-    first_lead: Option<Seat>,
     play: TrickPlay,
 }
 
@@ -242,6 +241,11 @@ impl deals::Deal for Deal {
 impl Deal {
     fn forehand(&self) -> Seat {
         TABLE.forehand(self.dealer)
+    }
+
+    /// Who led the first trick, once the contract is settled.
+    fn first_lead(&self) -> Option<Seat> {
+        self.contract.map(|_| self.play.first_leader())
     }
 
     fn declaring_side(&self) -> Option<usize> {
@@ -525,104 +529,6 @@ fn bot_play(deal: &Deal, seat: Seat, rng: &mut Rng) -> Card {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Rulebook
-
-fn rulebook() -> Rulebook {
-    Rulebook {
-        game: "fyrmanswhist",
-        sections: vec![
-            core::section(),
-            rules::section(
-                "fyrmanswhist.deal",
-                "Spelare och giv",
-                "Players and the deal",
-                &[
-                    (rule::PLAYERS, "Fyra spelare i två lag om två; partnerna sitter mitt emot varandra och håller ihop hela partiet.", "Four players in two sides of two; partners sit opposite each other and stay together for the whole match."),
-                    (rule::THIRTEEN_CARDS, "En vanlig kortlek med 52 kort delas ut helt, 13 kort till var och en.", "An ordinary pack of 52 cards is dealt out in full, 13 cards to each player."),
-                    (rule::NO_TRUMPS, "Det finns aldrig någon trumf i fyrmanswhist.", "Fyrmanswhist never has a trump suit."),
-                ],
-            ),
-            rules::section(
-                "fyrmanswhist.bottom",
-                "Bottenkortet",
-                "The bottom card",
-                &[
-                    (rule::BOTTOM_CHOOSE, "När korten är sedda väljer var och en ett kort ur sin hand och lägger det underst i den hopslagna handen, utan att någon annan ser vilket.", "Once the cards have been looked at, each player picks one card of their hand and puts it at the bottom of the closed-up hand, without anyone else seeing which."),
-                    (rule::BOTTOM_BLACK, "Ett svart bottenkort (klöver eller spader) säger att man vill ha pass: ett misärspel där man försöker ta så få stick som möjligt.", "A black bottom card (clubs or spades) says the player wants pass: a misère deal in which everyone tries to take as few tricks as possible."),
-                    (rule::BOTTOM_RED, "Ett rött bottenkort (hjärter eller ruter) säger att man vill ha spel, där man försöker ta så många stick som möjligt.", "A red bottom card (hearts or diamonds) says the player wants spel, in which everyone tries to take as many tricks as possible."),
-                ],
-            ),
-            rules::section(
-                "fyrmanswhist.show",
-                "Visning av bottenkorten",
-                "Showing the bottom cards",
-                &[
-                    (rule::SHOW_IN_TURN, "När alla har valt visar spelarna sina bottenkort ett i taget, först förhand (spelaren till vänster om given) och sedan medsols.", "When everyone has chosen, the players show their bottom cards one at a time, forehand (the player on the dealer's left) first and then clockwise."),
-                    (rule::SHOW_FIRST_RED, "Så snart ett rött kort visas blir det spel och visningen avbryts; de som ännu inte visat sitt kort behöver aldrig göra det.", "As soon as a red card is shown the deal is spel and the showing stops; those who have not shown their card yet never do."),
-                    (rule::SHOW_ALL_BLACK, "Visar alla fyra svarta kort blir det pass, och given har ingen spelförare.", "If all four show black cards the deal is pass, with no declarer."),
-                    (rule::DECLARER, "Den som visade rött blir spelförare; spelföraren och partnern spelar mot det andra laget, motspelarna.", "The player who showed red becomes the declarer; declarer and partner play against the other side, the opponents."),
-                ],
-            ),
-            rules::section(
-                "fyrmanswhist.play",
-                "Spelet",
-                "Play",
-                &[
-                    (rule::LEAD_SPEL, "I spel spelar spelaren till vänster om spelföraren ut till första sticket.", "In spel the player on the declarer's left leads to the first trick."),
-                    (rule::LEAD_PASS, "I pass spelar förhand ut till första sticket.", "In pass forehand leads to the first trick."),
-                    (rule::FOLLOW_SUIT, "Man måste bekänna färg: har man kort i den utspelade färgen ska man lägga ett sådant.", "You must follow suit: if you hold a card of the suit led, you play one."),
-                    (rule::VOID, "Den som saknar utspelad färg får lägga vilket kort som helst, men det kan inte ta sticket.", "A player without the suit led may play any card, but it cannot win the trick."),
-                    (rule::TRICK_WINNER, "Högsta kortet i utspelad färg tar sticket; ess är högst och tvåan lägst.", "The highest card of the suit led takes the trick; aces are high and twos low."),
-                    (rule::WINNER_LEADS, "Den som tog sticket spelar ut till nästa.", "Whoever took a trick leads to the next one."),
-                ],
-            ),
-            rules::section(
-                "fyrmanswhist.score",
-                "Poäng",
-                "Scoring",
-                &[
-                    (rule::SPEL_WON, "Tar spelförarens lag minst sju stick i spel vinner det given och får en poäng per trick, alltså per stick utöver de första sex: nio stick ger tre poäng.", "If the declarer's side takes at least seven tricks in spel it wins the deal and scores one point per odd trick, that is per trick beyond the first six: nine tricks give three points."),
-                    (rule::SPEL_DEFEATED, "Tar motspelarna minst sju stick i spel vinner de given och får två poäng per stick utöver sex.", "If the opponents take at least seven tricks in spel they win the deal and score two points for each trick beyond six."),
-                    (rule::PASS, "I pass vinner laget som tar färre stick och får en poäng per stick under sju: fyra stick ger tre poäng.", "In pass the side taking fewer tricks wins and scores one point for each trick below seven: four tricks give three points."),
-                    (rule::LOSER_NOTHING, "Laget som förlorar given får inga poäng; poängen räknas per lag.", "The side that loses the deal scores nothing; points are kept per side."),
-                ],
-            ),
-            rules::section(
-                "fyrmanswhist.end",
-                "Partiets slut",
-                "End of the match",
-                &[(rule::TARGET, "Man spelar giv efter giv, och det lag som först kommer upp i 13 poäng eller mer vinner partiet.", "Deals are played one after another, and the first side to reach 13 points or more wins the match.")],
-            ),
-            rules::section(
-                "fyrmanswhist.variant",
-                "Varianter",
-                "Variants",
-                &[
-                    (rule::SIMULTANEOUS_REVEAL, "Tillval simultaneous_reveal: alla visar sina bottenkort på en gång i stället för i tur och ordning, så alla fyra kort blir synliga.", "Option simultaneous_reveal: everyone shows their bottom card at once instead of in turn, so all four cards are seen."),
-                    (rule::OPTION_TARGET, "Tillval target: partiet kan spelas till ett annat överenskommet poängmål än 13.", "Option target: the match may be played to another agreed score than 13."),
-                ],
-            ),
-            rules::house_rules(
-                "fyrmanswhist.house",
-                &[
-                    (rule::PARTNERSHIPS, "Plats 0 och 2 är lag 0 och plats 1 och 3 är lag 1; lagen är desamma hela partiet.", "Seats 0 and 2 are side 0 and seats 1 and 3 are side 1; the sides stay the same for the whole match."),
-                    (rule::DEALER, "Plats 0 ger i första given; sedan går given ett steg åt vänster (medsols) inför varje ny giv.", "Seat 0 deals the first deal; the deal then passes one seat to the left (clockwise) for each new deal."),
-                    (rule::ONE_AT_A_TIME, "Korten delas ut ett i taget medsols, med början hos förhand.", "The cards are dealt one at a time clockwise, starting with forehand."),
-                    (rule::CHOOSE_TOGETHER, "Alla väljer bottenkort samtidigt och i vilken ordning som helst; bordet ser vem som har valt men aldrig vad.", "Everyone chooses a bottom card at the same time and in any order; the table sees who has chosen but never what."),
-                    (rule::CHOICE_FINAL, "Ett valt bottenkort kan inte bytas.", "A bottom card once chosen cannot be changed."),
-                    (rule::ONE_COLOUR, "Den som bara har svarta kort kan bara önska pass, och den som bara har röda kan bara önska spel.", "A player holding only black cards can only ask for pass, and one holding only red cards can only ask for spel."),
-                    (rule::SHOWING_AUTOMATIC, "Visningen sköts av bordet så snart det sista bottenkortet är valt, eftersom ingen har något val i den.", "The showing is done by the table as soon as the last bottom card is chosen, since nobody has a choice in it."),
-                    (rule::SHOWN_PUBLIC, "Ett visat bottenkort är fortfarande ett kort på handen och spelas som vilket annat som helst; alla vet att ägaren har det tills det spelas.", "A shown bottom card is still a card in the hand and is played like any other; everyone knows its owner holds it until it is played."),
-                    (rule::UNSHOWN_SECRET, "Ett bottenkort som aldrig visades förblir hemligt för alltid, även i givens protokoll efteråt; bara ägaren vet vilket kort det var.", "A bottom card that was never shown stays secret for ever, even in the deal's record afterwards; only its owner knows which card it was."),
-                    (rule::SIMULTANEOUS_DECLARER, "Visas flera röda kort på en gång blir den av dem som sitter först räknat medsols från förhand spelförare; det andra laget är motspelare även om det också visade rött.", "When several red cards are shown at once, the one of them seated first counting clockwise from forehand becomes the declarer; the other side are the opponents even if it showed red too."),
-                    (rule::TARGET_REACHED, "Partiet slutar efter den giv där ett lag når målet. Bara ett lag får poäng per giv, så det blir aldrig lika; poäng över målet står kvar men ger inget extra.", "The match ends after the deal in which a side reaches the target. Only one side scores per deal, so there is never a tie; points beyond the target stand but give nothing extra."),
-                ],
-            ),
-        ],
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
 // Rules
 
 impl Rules for Fyrmanswhist {
@@ -636,7 +542,7 @@ impl Rules for Fyrmanswhist {
     }
 
     fn rulebook(&self) -> Rulebook {
-        rulebook()
+        rules::parse_rulebook("fyrmanswhist", include_str!("rulebooks/fyrmanswhist.txt"))
     }
 
     fn options(&self) -> Vec<OptionDoc> {
@@ -709,7 +615,6 @@ impl Rules for Fyrmanswhist {
                     shown: [None; SEATS],
                     contract: None,
                     declarer: None,
-                    first_lead: None,
                     play: TrickPlay::new(TABLE, hands.to_vec(), TABLE.forehand(*dealer), TRICKS as usize),
                 };
                 state.deals.started(*deal_number, scores, deal);
@@ -727,7 +632,6 @@ impl Rules for Fyrmanswhist {
                     Event::BiddingEnded { contract, declarer, first_lead, .. } => {
                         deal.contract = Some(*contract);
                         deal.declarer = *declarer;
-                        deal.first_lead = Some(*first_lead);
                         deal.play.trick = Trick::led_by(*first_lead);
                     }
                     Event::CardPlayed { seat, card, .. } => deal.play.play(*seat, *card),
@@ -787,7 +691,7 @@ impl Rules for Fyrmanswhist {
             put("contract", json!(deal.contract));
             put("declarer", json!(deal.declarer));
             put("declaring_side", json!(deal.declaring_side()));
-            put("first_lead", json!(deal.first_lead));
+            put("first_lead", json!(deal.first_lead()));
             let t = &deal.play.taken;
             put("side_tricks", json!([t[0] + t[2], t[1] + t[3]]));
             if let Some(s) = me {
@@ -816,11 +720,7 @@ impl Rules for Fyrmanswhist {
                     && !deal_over
                     && state.deals.live().is_some_and(|d| d.number == *deal_number) =>
             {
-                full["deck"] = Value::Null;
-                full["hands"] = Value::Array(
-                    (0..SEATS).map(|s| if viewer == Viewer::Seat(s) { json!(hands[s]) } else { Value::Null }).collect(),
-                );
-                full["hand_sizes"] = json!(hands.iter().map(Vec::len).collect::<Vec<_>>());
+                deals::hide_hands(&mut full, hands, viewer)
             }
             _ => {}
         }
@@ -865,39 +765,29 @@ impl Rules for Fyrmanswhist {
                 return Err(format!("seat {s} showed {:?} but chose {:?}", deal.shown[s], deal.bottom[s]));
             }
         }
-        let bottom: Vec<Card> = deal.bottom.iter().flatten().copied().collect();
         let shown_now: Vec<Seat> = (0..SEATS).filter(|&s| deal.shown[s].is_some()).collect();
-        let Ok(bottom) = <[Card; SEATS]>::try_from(bottom) else {
-            if deal.contract.is_some() || !shown_now.is_empty() {
-                return Err("cards were shown or played before every bottom card was chosen".into());
-            }
-            return Ok(());
+        let Ok(bottom) = <[Card; SEATS]>::try_from(deal.bottom.iter().flatten().copied().collect::<Vec<_>>()) else {
+            return match deal.contract.is_none() && shown_now.is_empty() {
+                true => Ok(()),
+                false => Err("cards were shown or played before every bottom card was chosen".into()),
+            };
         };
+        // Between the last choice and the end of the bidding, only part of the showing is done.
         let (shown, declarer) = show(deal.forehand(), &bottom, deal.simultaneous);
-        if deal.contract.is_none() {
-            // Between the last choice and the end of the bidding, part of the showing is done.
-            let mut so_far = shown[..shown_now.len().min(shown.len())].to_vec();
-            so_far.sort_unstable();
-            if so_far != shown_now || !deal.play.trick.is_empty() {
-                return Err(format!("seats {shown_now:?} have shown, but the showing goes {shown:?}"));
-            }
-            return Ok(());
-        }
-        let mut expected = shown.clone();
+        let done = if deal.contract.is_some() { shown.len() } else { shown_now.len().min(shown.len()) };
+        let mut expected = shown[..done].to_vec();
         expected.sort_unstable();
-        if shown_now != expected || deal.declarer != declarer {
-            return Err(format!(
-                "shown {shown_now:?} with declarer {:?}, but the bottom cards give {shown:?} and {declarer:?}",
-                deal.declarer
-            ));
-        }
         let contract = if declarer.is_some() { Contract::Spel } else { Contract::Pass };
         let lead = first_lead(deal.forehand(), declarer);
-        if deal.contract != Some(contract) || deal.first_lead != Some(lead) {
-            return Err(format!("contract {:?} led by {:?}, expected {contract:?} led by {lead}", deal.contract, deal.first_lead));
-        }
-        if deal.play.first_leader() != lead {
-            return Err(format!("seat {} led the first trick instead of seat {lead}", deal.play.first_leader()));
+        let settled = deal.contract.is_none() || (deal.contract == Some(contract) && deal.declarer == declarer);
+        if shown_now != expected || !settled || deal.first_lead().is_some_and(|l| l != lead) {
+            return Err(format!(
+                "shown {shown_now:?}, {:?} by {:?} led by {:?}, but the bottom cards give {shown:?}, {contract:?} by \
+                 {declarer:?} led by {lead}",
+                deal.contract,
+                deal.declarer,
+                deal.first_lead()
+            ));
         }
         Ok(())
     }
@@ -919,6 +809,7 @@ mod tests {
     use super::*;
     use crate::cards::{card, cards};
     use crate::game::{cards_in, erase};
+    use crate::rules::core;
     use crate::simulate::{play_match, Checks, Driver};
 
     /// The shared test driver: every event taken through JSON (as it is stored) and the books
@@ -1609,7 +1500,7 @@ mod tests {
 
     #[test]
     fn every_declared_rule_id_is_in_the_rulebook_once() {
-        let book = rulebook();
+        let book = Fyrmanswhist.rulebook();
         let ids: Vec<&str> = book.rule_ids().collect();
         let unique: BTreeSet<&str> = ids.iter().copied().collect();
         assert_eq!(ids.len(), unique.len(), "duplicate rule ids");
@@ -1633,7 +1524,7 @@ mod tests {
 
     /// What every match's log must show, and (into `seen`) what kinds of deal it had.
     fn check_log(options: &Value, log: &[Value], seen: &mut BTreeSet<String>) {
-        let book = rulebook();
+        let book = Fyrmanswhist.rulebook();
         let simultaneous = options["simultaneous_reveal"] == true;
         let target = options["target"].as_i64().unwrap_or(DEFAULT_TARGET);
         let blank = Fyrmanswhist.setup(4, Options::default()).unwrap();
