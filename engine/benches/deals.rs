@@ -4,7 +4,8 @@
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use engine::game::{Rules, Status};
 use engine::games::{plump::Plump, spader::Spader};
-use engine::simulate::{play_match, Checks, Rng};
+use engine::random::Rng;
+use engine::simulate::{play_match, Checks};
 use serde_json::Value;
 
 /// Plays one whole match with random legal moves through the typed interface (no JSON).

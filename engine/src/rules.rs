@@ -79,7 +79,7 @@ pub fn parse_rulebook(game: &'static str, text: &'static str) -> Rulebook {
     let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).peekable();
     let texts = |lines: &mut std::iter::Peekable<_>| -> Option<(&'static str, &'static str)> {
         let take = |lines: &mut std::iter::Peekable<_>, lang: &str| -> Option<&'static str> {
-            let line: &'static str = *lines.peek()?;
+            let line: &'static str = lines.peek().copied()?;
             let rest = line.strip_prefix(lang)?.strip_prefix(' ')?;
             lines.next();
             Some(rest)
