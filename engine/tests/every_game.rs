@@ -113,6 +113,19 @@ fn test_option_sets_are_valid_distinct_and_normalized() {
                 game.setup(players, options).unwrap_or_else(|e| panic!("{} {players} {options}: {e}", game.id()));
             }
         }
+        // A game that lists variants at all lists every one: no option goes unplayed.
+        let defaults = game.normalize_options(&Value::Null).unwrap();
+        let sets: Vec<Value> = game.player_counts().flat_map(|n| game.test_option_sets(n)).collect();
+        if sets.iter().any(|set| *set != defaults) {
+            for doc in game.options() {
+                assert!(
+                    sets.iter().any(|set| set[doc.name] != defaults[doc.name]),
+                    "{}: option {} keeps its default in every test option set",
+                    game.id(),
+                    doc.name
+                );
+            }
+        }
     }
 }
 

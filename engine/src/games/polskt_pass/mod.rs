@@ -146,6 +146,138 @@ pub fn composition(players: usize) -> Vec<Card> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// State
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Phase {
+    /// The cutter is to cut.
+    Cutting,
+    /// The turned card lies face up: the dealer decides on an ace (a forced take or a card
+    /// that stays follows at once, in the same batch of events).
+    TurnedCard,
+    Bidding,
+    /// Players with six cards put one away.
+    Discarding,
+    Playing,
+    Over,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct CutRecord {
+    pub at: usize,
+    pub shown_card: Card,
+    pub cutter_took: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DealResult {
+    pub outcome: DealOutcome,
+    pub winner: Option<Seat>,
+    pub rule: String,
+    pub amount_played_for: i64,
+    pub payments: Vec<Payment>,
+    pub explanation: Text,
+}
+
+#[derive(Clone, Debug)]
+pub struct Deal {
+    pub number: u32,
+    pub dealer: Seat,
+    pub cutter: Seat,
+    pub forehand: Seat,
+    pub deck: Vec<Card>,
+    /// What is left of the pack: the whole deck before the cut, the undealt rest after it.
+    pub pack: Vec<Card>,
+    pub cut: Option<CutRecord>,
+    pub dealt: Vec<Vec<Card>>,
+    pub hands: Vec<Vec<Card>>,
+    pub turned_card: Option<Card>,
+    pub turned_taken: bool,
+    pub bet_in_play: Option<u32>,
+    /// Round one, then round two once round one is all passes.
+    pub rounds: Vec<Auction<CallRecord>>,
+    pub trumps: Option<Suit>,
+    pub trumps_from: Option<TrumpsFrom>,
+    pub declarers: Vec<Seat>,
+    pub to_discard: Vec<Seat>,
+    pub discards: Vec<(Seat, Card)>,
+    pub phase: Phase,
+    pub trick: Trick,
+    pub tricks: Vec<TrickRecord>,
+    pub tricks_taken: Vec<u32>,
+    pub la_vola: Option<Seat>,
+    pub result: Option<DealResult>,
+}
+
+impl Deal {
+    fn calls(&self) -> impl Iterator<Item = &CallRecord> {
+        self.rounds.iter().flat_map(|a| a.bids.iter().map(|(_, c)| c))
+    }
+
+    /// The bidding round under way (1 or 2), and who speaks next.
+    fn bidding_turn(&self) -> Option<(u8, Seat)> {
+        let round = self.rounds.last()?;
+        round.next_bidder().map(|s| (self.rounds.len() as u8, s))
+    }
+
+    /// Cards whose identity everyone knows: the card shown at the cut and the turned card.
+    fn public_cards(&self) -> Vec<Card> {
+        self.cut.map(|c| c.shown_card).into_iter().chain(self.turned_card).collect()
+    }
+
+    fn turned_suit(&self) -> Option<Suit> {
+        self.turned_card.and_then(|c| c.suit())
+    }
+
+    /// The dealer may choose: an ace is up, the cutter took nothing, nothing is decided yet.
+    fn ace_choice_open(&self) -> bool {
+        self.phase == Phase::TurnedCard
+            && !self.turned_taken
+            && self.turned_card.and_then(|c| c.rank()) == Some(Rank::ACE)
+            && !self.cut.is_some_and(|c| c.cutter_took)
+    }
+
+    /// True when `seat` may announce la vola now.
+    fn la_vola_open(&self, seat: Seat) -> bool {
+        self.phase == Phase::Playing
+            && self.la_vola.is_none()
+            && self.tricks.len() == 2
+            && self.trick.is_empty()
+            && self.trick.leader == seat
+            && self.tricks.iter().all(|t| t.winner == seat)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct State {
+    pub table: Table,
+    pub options: Options,
+    pub deals_started: u32,
+    pub ledger: Ledger,
+    /// The money as the latest money event stated it: must match the ledger built from the
+    /// payments alone.
+    pub reported: Books,
+    pub next_bet: u32,
+    pub deal: Option<Deal>,
+    pub winners: Option<Vec<Seat>>,
+}
+
+impl State {
+    fn players(&self) -> usize {
+        self.table.seats
+    }
+
+    fn deals_total(&self) -> u32 {
+        self.options.rounds * self.players() as u32
+    }
+
+    fn books(&self) -> Books {
+        Books::of(&self.ledger, self.players())
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Commands and events
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -403,138 +535,6 @@ pub enum Event {
         books: Books,
         winners: Vec<Seat>,
     },
-}
-
-// ---------------------------------------------------------------------------------------------
-// State
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Phase {
-    /// The cutter is to cut.
-    Cutting,
-    /// The turned card lies face up: the dealer decides on an ace (a forced take or a card
-    /// that stays follows at once, in the same batch of events).
-    TurnedCard,
-    Bidding,
-    /// Players with six cards put one away.
-    Discarding,
-    Playing,
-    Over,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct CutRecord {
-    pub at: usize,
-    pub shown_card: Card,
-    pub cutter_took: bool,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct DealResult {
-    pub outcome: DealOutcome,
-    pub winner: Option<Seat>,
-    pub rule: String,
-    pub amount_played_for: i64,
-    pub payments: Vec<Payment>,
-    pub explanation: Text,
-}
-
-#[derive(Clone, Debug)]
-pub struct Deal {
-    pub number: u32,
-    pub dealer: Seat,
-    pub cutter: Seat,
-    pub forehand: Seat,
-    pub deck: Vec<Card>,
-    /// What is left of the pack: the whole deck before the cut, the undealt rest after it.
-    pub pack: Vec<Card>,
-    pub cut: Option<CutRecord>,
-    pub dealt: Vec<Vec<Card>>,
-    pub hands: Vec<Vec<Card>>,
-    pub turned_card: Option<Card>,
-    pub turned_taken: bool,
-    pub bet_in_play: Option<u32>,
-    /// Round one, then round two once round one is all passes.
-    pub rounds: Vec<Auction<CallRecord>>,
-    pub trumps: Option<Suit>,
-    pub trumps_from: Option<TrumpsFrom>,
-    pub declarers: Vec<Seat>,
-    pub to_discard: Vec<Seat>,
-    pub discards: Vec<(Seat, Card)>,
-    pub phase: Phase,
-    pub trick: Trick,
-    pub tricks: Vec<TrickRecord>,
-    pub tricks_taken: Vec<u32>,
-    pub la_vola: Option<Seat>,
-    pub result: Option<DealResult>,
-}
-
-impl Deal {
-    fn calls(&self) -> impl Iterator<Item = &CallRecord> {
-        self.rounds.iter().flat_map(|a| a.bids.iter().map(|(_, c)| c))
-    }
-
-    /// The bidding round under way (1 or 2), and who speaks next.
-    fn bidding_turn(&self) -> Option<(u8, Seat)> {
-        let round = self.rounds.last()?;
-        round.next_bidder().map(|s| (self.rounds.len() as u8, s))
-    }
-
-    /// Cards whose identity everyone knows: the card shown at the cut and the turned card.
-    fn public_cards(&self) -> Vec<Card> {
-        self.cut.map(|c| c.shown_card).into_iter().chain(self.turned_card).collect()
-    }
-
-    fn turned_suit(&self) -> Option<Suit> {
-        self.turned_card.and_then(|c| c.suit())
-    }
-
-    /// The dealer may choose: an ace is up, the cutter took nothing, nothing is decided yet.
-    fn ace_choice_open(&self) -> bool {
-        self.phase == Phase::TurnedCard
-            && !self.turned_taken
-            && self.turned_card.and_then(|c| c.rank()) == Some(Rank::ACE)
-            && !self.cut.is_some_and(|c| c.cutter_took)
-    }
-
-    /// True when `seat` may announce la vola now.
-    fn la_vola_open(&self, seat: Seat) -> bool {
-        self.phase == Phase::Playing
-            && self.la_vola.is_none()
-            && self.tricks.len() == 2
-            && self.trick.is_empty()
-            && self.trick.leader == seat
-            && self.tricks.iter().all(|t| t.winner == seat)
-    }
-}
-
-#[derive(Clone, Debug)]
-pub struct State {
-    pub table: Table,
-    pub options: Options,
-    pub deals_started: u32,
-    pub ledger: Ledger,
-    /// The money as the latest money event stated it: must match the ledger built from the
-    /// payments alone.
-    pub reported: Books,
-    pub next_bet: u32,
-    pub deal: Option<Deal>,
-    pub winners: Option<Vec<Seat>>,
-}
-
-impl State {
-    fn players(&self) -> usize {
-        self.table.seats
-    }
-
-    fn deals_total(&self) -> u32 {
-        self.options.rounds * self.players() as u32
-    }
-
-    fn books(&self) -> Books {
-        Books::of(&self.ledger, self.players())
-    }
 }
 
 // ---------------------------------------------------------------------------------------------

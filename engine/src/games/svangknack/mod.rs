@@ -159,183 +159,6 @@ pub fn pack(lowest_rank: u8) -> Vec<Card> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Commands and events
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Command {
-    /// Knock to play for the pot and choose trumps (forehand, then the next player).
-    Swing,
-    /// Decline to swing, or, after the swing, decline to join and throw in the hand.
-    Pass,
-    /// The swinger picks trumps from the suits of the two turned cards.
-    ChooseTrumps { suit: Suit },
-    /// Knock to play along with the swinger.
-    Join,
-    /// Put these cards away and draw as many from the talon.
-    Buy { discard: Vec<Card> },
-    /// Keep the hand ("nöjd").
-    Stand,
-    /// Play a card face up.
-    Play { card: Card },
-    /// Play a card face down (second trick only).
-    Blank { card: Card },
-}
-
-/// Why a trick went to its winner.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Won {
-    HighestOfSuitLed,
-    HighestTrump,
-    /// The second trick was led face down and nobody played a trump.
-    BlankedLead,
-}
-
-/// One card in a trick as the stored record has it: a blanked card has no identity there.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TrickPlay {
-    pub seat: Seat,
-    pub card: Option<Card>,
-    pub blanked: bool,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Event {
-    /// Everything a deal starts from, so that it can be replayed and explained on its own.
-    DealStarted {
-        deal_number: u32,
-        /// Deals in the scheduled rounds; the match goes on past them until the pot is out.
-        deals_scheduled: u32,
-        dealer: Seat,
-        forehand: Seat,
-        /// The pot was empty before the stakes: a forced deal.
-        forced: bool,
-        lowest_rank: u8,
-        /// The pack as it was dealt, top card first.
-        deck: Vec<Card>,
-        /// Every seat's three cards, sorted by suit and rank.
-        hands: Vec<Vec<Card>>,
-        /// The cards left after dealing, top first.
-        talon: Vec<Card>,
-        /// The pot before this deal's stakes.
-        pot: i64,
-        /// Seat balances before this deal's stakes.
-        balances: Vec<i64>,
-        options: Options,
-    },
-    StakesPaid {
-        payments: Vec<Payment>,
-        pot: i64,
-    },
-    /// Forced deal: the dealer turned the talon's top card, and its suit is trumps.
-    TrumpCardTurned {
-        card: Card,
-        trumps: Suit,
-    },
-    SwingPassed {
-        seat: Seat,
-    },
-    /// Both players who could swing passed: the deal ends and the pot stays.
-    NobodySwung {
-        pot: i64,
-    },
-    Swung {
-        seat: Seat,
-    },
-    /// The dealer turned the talon's two top cards for the swinger to choose trumps from.
-    CardsTurned {
-        cards: Vec<Card>,
-    },
-    TrumpsChosen {
-        seat: Seat,
-        suit: Suit,
-        /// Both turned cards had this suit, so there was no choice.
-        automatic: bool,
-    },
-    Joined {
-        seat: Seat,
-        /// The last to speak had to join because everyone else had passed.
-        forced: bool,
-    },
-    /// A player declined to join and threw in these cards face down.
-    Folded {
-        deal_number: u32,
-        seat: Seat,
-        cards: Vec<Card>,
-    },
-    Bought {
-        deal_number: u32,
-        seat: Seat,
-        /// How many cards were exchanged: public, unlike the cards themselves.
-        count: usize,
-        discarded: Vec<Card>,
-        drawn: Vec<Card>,
-    },
-    Stood {
-        seat: Seat,
-    },
-    /// The talon is empty: these players in the buying order could not buy.
-    TalonRanOut {
-        skipped: Vec<Seat>,
-    },
-    CardPlayed {
-        seat: Seat,
-        card: Card,
-    },
-    /// A card played face down to the second trick; only its owner ever learns which.
-    CardBlanked {
-        deal_number: u32,
-        seat: Seat,
-        card: Card,
-    },
-    TrickWon {
-        /// 1 for the first trick of the deal.
-        trick_number: usize,
-        winner: Seat,
-        /// The winning card; `null` when a blanked lead won.
-        card: Option<Card>,
-        reason: Won,
-        plays: Vec<TrickPlay>,
-    },
-    DealSettled {
-        deal_number: u32,
-        /// The seats that played for the pot.
-        in_play: Vec<Seat>,
-        tricks_taken: Vec<u32>,
-        /// The pot before it was shared.
-        pot_before: i64,
-        /// Shares first, then what those without a trick paid in, each with its rule.
-        payments: Vec<Payment>,
-        /// The seat that took all three tricks ("rivet").
-        rivet: Option<Seat>,
-        /// Everyone in took a trick, so nothing was paid in and the next pot starts empty.
-        pot_went_out: bool,
-        /// The pot the next deal inherits.
-        pot: i64,
-        balances: Vec<i64>,
-    },
-    MatchEnded {
-        winners: Vec<Seat>,
-        balances: Vec<i64>,
-    },
-}
-
-impl Event {
-    /// The deal an event with hidden cards belongs to (the others show only public facts).
-    fn deal_number(&self) -> Option<u32> {
-        match self {
-            Event::DealStarted { deal_number, .. }
-            | Event::Folded { deal_number, .. }
-            | Event::Bought { deal_number, .. }
-            | Event::CardBlanked { deal_number, .. } => Some(*deal_number),
-            _ => None,
-        }
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
 // State
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -537,6 +360,183 @@ impl State {
 
     fn pack(&self) -> Vec<Card> {
         pack(self.lowest_rank)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Commands and events
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Command {
+    /// Knock to play for the pot and choose trumps (forehand, then the next player).
+    Swing,
+    /// Decline to swing, or, after the swing, decline to join and throw in the hand.
+    Pass,
+    /// The swinger picks trumps from the suits of the two turned cards.
+    ChooseTrumps { suit: Suit },
+    /// Knock to play along with the swinger.
+    Join,
+    /// Put these cards away and draw as many from the talon.
+    Buy { discard: Vec<Card> },
+    /// Keep the hand ("nöjd").
+    Stand,
+    /// Play a card face up.
+    Play { card: Card },
+    /// Play a card face down (second trick only).
+    Blank { card: Card },
+}
+
+/// Why a trick went to its winner.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Won {
+    HighestOfSuitLed,
+    HighestTrump,
+    /// The second trick was led face down and nobody played a trump.
+    BlankedLead,
+}
+
+/// One card in a trick as the stored record has it: a blanked card has no identity there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TrickPlay {
+    pub seat: Seat,
+    pub card: Option<Card>,
+    pub blanked: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// Everything a deal starts from, so that it can be replayed and explained on its own.
+    DealStarted {
+        deal_number: u32,
+        /// Deals in the scheduled rounds; the match goes on past them until the pot is out.
+        deals_scheduled: u32,
+        dealer: Seat,
+        forehand: Seat,
+        /// The pot was empty before the stakes: a forced deal.
+        forced: bool,
+        lowest_rank: u8,
+        /// The pack as it was dealt, top card first.
+        deck: Vec<Card>,
+        /// Every seat's three cards, sorted by suit and rank.
+        hands: Vec<Vec<Card>>,
+        /// The cards left after dealing, top first.
+        talon: Vec<Card>,
+        /// The pot before this deal's stakes.
+        pot: i64,
+        /// Seat balances before this deal's stakes.
+        balances: Vec<i64>,
+        options: Options,
+    },
+    StakesPaid {
+        payments: Vec<Payment>,
+        pot: i64,
+    },
+    /// Forced deal: the dealer turned the talon's top card, and its suit is trumps.
+    TrumpCardTurned {
+        card: Card,
+        trumps: Suit,
+    },
+    SwingPassed {
+        seat: Seat,
+    },
+    /// Both players who could swing passed: the deal ends and the pot stays.
+    NobodySwung {
+        pot: i64,
+    },
+    Swung {
+        seat: Seat,
+    },
+    /// The dealer turned the talon's two top cards for the swinger to choose trumps from.
+    CardsTurned {
+        cards: Vec<Card>,
+    },
+    TrumpsChosen {
+        seat: Seat,
+        suit: Suit,
+        /// Both turned cards had this suit, so there was no choice.
+        automatic: bool,
+    },
+    Joined {
+        seat: Seat,
+        /// The last to speak had to join because everyone else had passed.
+        forced: bool,
+    },
+    /// A player declined to join and threw in these cards face down.
+    Folded {
+        deal_number: u32,
+        seat: Seat,
+        cards: Vec<Card>,
+    },
+    Bought {
+        deal_number: u32,
+        seat: Seat,
+        /// How many cards were exchanged: public, unlike the cards themselves.
+        count: usize,
+        discarded: Vec<Card>,
+        drawn: Vec<Card>,
+    },
+    Stood {
+        seat: Seat,
+    },
+    /// The talon is empty: these players in the buying order could not buy.
+    TalonRanOut {
+        skipped: Vec<Seat>,
+    },
+    CardPlayed {
+        seat: Seat,
+        card: Card,
+    },
+    /// A card played face down to the second trick; only its owner ever learns which.
+    CardBlanked {
+        deal_number: u32,
+        seat: Seat,
+        card: Card,
+    },
+    TrickWon {
+        /// 1 for the first trick of the deal.
+        trick_number: usize,
+        winner: Seat,
+        /// The winning card; `null` when a blanked lead won.
+        card: Option<Card>,
+        reason: Won,
+        plays: Vec<TrickPlay>,
+    },
+    DealSettled {
+        deal_number: u32,
+        /// The seats that played for the pot.
+        in_play: Vec<Seat>,
+        tricks_taken: Vec<u32>,
+        /// The pot before it was shared.
+        pot_before: i64,
+        /// Shares first, then what those without a trick paid in, each with its rule.
+        payments: Vec<Payment>,
+        /// The seat that took all three tricks ("rivet").
+        rivet: Option<Seat>,
+        /// Everyone in took a trick, so nothing was paid in and the next pot starts empty.
+        pot_went_out: bool,
+        /// The pot the next deal inherits.
+        pot: i64,
+        balances: Vec<i64>,
+    },
+    MatchEnded {
+        winners: Vec<Seat>,
+        balances: Vec<i64>,
+    },
+}
+
+impl Event {
+    /// The deal an event with hidden cards belongs to (the others show only public facts).
+    fn deal_number(&self) -> Option<u32> {
+        match self {
+            Event::DealStarted { deal_number, .. }
+            | Event::Folded { deal_number, .. }
+            | Event::Bought { deal_number, .. }
+            | Event::CardBlanked { deal_number, .. } => Some(*deal_number),
+            _ => None,
+        }
     }
 }
 

@@ -350,209 +350,6 @@ fn capitalized(text: &str) -> String {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Commands and events
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Command {
-    Bid {
-        contract: Contract,
-    },
-    Pass,
-    /// Five players: the taker names the suit of the card to call; its rank follows from the
-    /// hand (a king, or a queen when holding all four kings, and so on). Whoever holds that
-    /// card becomes the secret partner.
-    Call {
-        suit: Suit,
-    },
-    /// Small and big games: one card from the taker's hand to the taker's pile, as many
-    /// times as the dog has cards.
-    Discard {
-        card: Card,
-    },
-    AnnounceSlam,
-    DeclineSlam,
-    /// Shown before one's first card: the level's number of trumps (8 to 18 by the player
-    /// count), the lowest the player holds, the Excuse only when one trump short.
-    DeclarePoignee {
-        level: Poignee,
-    },
-    /// Claimed before one's first card, with a hand without court cards.
-    DeclareTrost,
-    Play {
-        card: Card,
-    },
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum CancelReason {
-    /// Everybody passed.
-    AllPassed,
-    /// A player had the Petit as their only trump and no Excuse.
-    PetitSec,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ShownHand {
-    pub seat: Seat,
-    pub hand: Vec<Card>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PoigneeShown {
-    pub seat: Seat,
-    pub level: Poignee,
-    pub trumps: Vec<Card>,
-}
-
-/// Where the Excuse ended up, and the half point given for it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ExcuseFate {
-    pub played_by: Seat,
-    pub trick_number: usize,
-    /// The side whose cards the Excuse is counted with.
-    pub counted_for: Side,
-    /// The side that received a half-point card in exchange, if any.
-    pub half_point_to: Option<Side>,
-    pub rule: String,
-}
-
-/// The count of a deal: who played with whom and what each side took.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Count {
-    pub taker: Seat,
-    pub contract: Contract,
-    pub called_card: Option<Card>,
-    /// The called partner, `null` when the taker played alone (and in 3 or 4 player games).
-    pub partner: Option<Seat>,
-    pub taker_side: Vec<Seat>,
-    pub dog: Vec<Card>,
-    pub discards: Vec<Card>,
-    /// Who counted the dog (or the discards made from it).
-    pub dog_to: Side,
-    pub bouts: usize,
-    pub taker_half_points: u32,
-    pub defence_half_points: u32,
-    pub taker_points: String,
-    pub defence_points: String,
-    pub excuse: Option<ExcuseFate>,
-    pub petit_au_bout: Option<Side>,
-    pub slam_announced: bool,
-    pub slam: Option<Side>,
-    pub poignees: Vec<PoigneeShown>,
-    pub trost: Vec<Seat>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Event {
-    /// Everything a deal starts from, so that it can be replayed and explained on its own.
-    DealStarted {
-        deal_number: u32,
-        /// Deals scored before this one (cancelled deals do not count).
-        deals_played: u32,
-        dealer: Seat,
-        /// The pack as it was dealt, top card first.
-        deck: Vec<Card>,
-        /// Every seat's hand, sorted.
-        hands: Vec<Vec<Card>>,
-        dog: Vec<Card>,
-        /// Positions in the deck of the dog's cards.
-        dog_positions: Vec<usize>,
-        bidding_order: Vec<Seat>,
-        /// Scores before this deal.
-        scores: Vec<i64>,
-        options: Options,
-    },
-    /// The deal is void; the next dealer deals again and the deal does not count.
-    DealCancelled {
-        reason: CancelReason,
-        /// Hands shown for a petit sec.
-        shown: Vec<ShownHand>,
-        next_dealer: Seat,
-    },
-    BidMade {
-        seat: Seat,
-        contract: Contract,
-    },
-    Passed {
-        seat: Seat,
-    },
-    ContractWon {
-        taker: Seat,
-        contract: Contract,
-    },
-    CardCalled {
-        taker: Seat,
-        card: Card,
-    },
-    /// Small and big games: the dog, turned up for all, goes into the taker's hand.
-    DogShown {
-        cards: Vec<Card>,
-        /// Five players: the called card was in the dog, so the taker plays alone.
-        taker_alone: bool,
-    },
-    /// Without and against the dog: it stays face down, counted for `to` at the end.
-    DogSetAside {
-        contract: Contract,
-        to: Side,
-    },
-    Discarded {
-        seat: Seat,
-        /// `null` as seen by the others, unless the card is a trump, which is shown.
-        card: Card,
-        shown: bool,
-    },
-    SlamAnnounced {
-        seat: Seat,
-    },
-    SlamDeclined {
-        seat: Seat,
-    },
-    PoigneeDeclared {
-        seat: Seat,
-        level: Poignee,
-        trumps: Vec<Card>,
-    },
-    TrostDeclared {
-        seat: Seat,
-    },
-    CardPlayed {
-        seat: Seat,
-        card: Card,
-    },
-    /// Five players: the called card was played; `taker_alone` when the taker played it.
-    PartnerRevealed {
-        seat: Seat,
-        card: Card,
-        taker_alone: bool,
-    },
-    TrickWon {
-        /// 1 for the first trick of the deal.
-        trick_number: usize,
-        winner: Seat,
-        card: Card,
-        reason: WinReason,
-        plays: Vec<Play>,
-        /// The Excuse went back to this seat rather than with the trick.
-        excuse_to: Option<Seat>,
-        half_points: u32,
-    },
-    DealScored {
-        deal_number: u32,
-        count: Count,
-        scoring: Scoring,
-        /// Scores after this deal.
-        totals: Vec<i64>,
-    },
-    MatchEnded {
-        winners: Vec<Seat>,
-        scores: Vec<i64>,
-    },
-}
-
-// ---------------------------------------------------------------------------------------------
 // State
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -810,6 +607,209 @@ pub fn facts(count: &Count, players: usize) -> Facts {
         slam_announced: count.slam_announced,
         slam: count.slam,
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Commands and events
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Command {
+    Bid {
+        contract: Contract,
+    },
+    Pass,
+    /// Five players: the taker names the suit of the card to call; its rank follows from the
+    /// hand (a king, or a queen when holding all four kings, and so on). Whoever holds that
+    /// card becomes the secret partner.
+    Call {
+        suit: Suit,
+    },
+    /// Small and big games: one card from the taker's hand to the taker's pile, as many
+    /// times as the dog has cards.
+    Discard {
+        card: Card,
+    },
+    AnnounceSlam,
+    DeclineSlam,
+    /// Shown before one's first card: the level's number of trumps (8 to 18 by the player
+    /// count), the lowest the player holds, the Excuse only when one trump short.
+    DeclarePoignee {
+        level: Poignee,
+    },
+    /// Claimed before one's first card, with a hand without court cards.
+    DeclareTrost,
+    Play {
+        card: Card,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CancelReason {
+    /// Everybody passed.
+    AllPassed,
+    /// A player had the Petit as their only trump and no Excuse.
+    PetitSec,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShownHand {
+    pub seat: Seat,
+    pub hand: Vec<Card>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PoigneeShown {
+    pub seat: Seat,
+    pub level: Poignee,
+    pub trumps: Vec<Card>,
+}
+
+/// Where the Excuse ended up, and the half point given for it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExcuseFate {
+    pub played_by: Seat,
+    pub trick_number: usize,
+    /// The side whose cards the Excuse is counted with.
+    pub counted_for: Side,
+    /// The side that received a half-point card in exchange, if any.
+    pub half_point_to: Option<Side>,
+    pub rule: String,
+}
+
+/// The count of a deal: who played with whom and what each side took.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Count {
+    pub taker: Seat,
+    pub contract: Contract,
+    pub called_card: Option<Card>,
+    /// The called partner, `null` when the taker played alone (and in 3 or 4 player games).
+    pub partner: Option<Seat>,
+    pub taker_side: Vec<Seat>,
+    pub dog: Vec<Card>,
+    pub discards: Vec<Card>,
+    /// Who counted the dog (or the discards made from it).
+    pub dog_to: Side,
+    pub bouts: usize,
+    pub taker_half_points: u32,
+    pub defence_half_points: u32,
+    pub taker_points: String,
+    pub defence_points: String,
+    pub excuse: Option<ExcuseFate>,
+    pub petit_au_bout: Option<Side>,
+    pub slam_announced: bool,
+    pub slam: Option<Side>,
+    pub poignees: Vec<PoigneeShown>,
+    pub trost: Vec<Seat>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// Everything a deal starts from, so that it can be replayed and explained on its own.
+    DealStarted {
+        deal_number: u32,
+        /// Deals scored before this one (cancelled deals do not count).
+        deals_played: u32,
+        dealer: Seat,
+        /// The pack as it was dealt, top card first.
+        deck: Vec<Card>,
+        /// Every seat's hand, sorted.
+        hands: Vec<Vec<Card>>,
+        dog: Vec<Card>,
+        /// Positions in the deck of the dog's cards.
+        dog_positions: Vec<usize>,
+        bidding_order: Vec<Seat>,
+        /// Scores before this deal.
+        scores: Vec<i64>,
+        options: Options,
+    },
+    /// The deal is void; the next dealer deals again and the deal does not count.
+    DealCancelled {
+        reason: CancelReason,
+        /// Hands shown for a petit sec.
+        shown: Vec<ShownHand>,
+        next_dealer: Seat,
+    },
+    BidMade {
+        seat: Seat,
+        contract: Contract,
+    },
+    Passed {
+        seat: Seat,
+    },
+    ContractWon {
+        taker: Seat,
+        contract: Contract,
+    },
+    CardCalled {
+        taker: Seat,
+        card: Card,
+    },
+    /// Small and big games: the dog, turned up for all, goes into the taker's hand.
+    DogShown {
+        cards: Vec<Card>,
+        /// Five players: the called card was in the dog, so the taker plays alone.
+        taker_alone: bool,
+    },
+    /// Without and against the dog: it stays face down, counted for `to` at the end.
+    DogSetAside {
+        contract: Contract,
+        to: Side,
+    },
+    Discarded {
+        seat: Seat,
+        /// `null` as seen by the others, unless the card is a trump, which is shown.
+        card: Card,
+        shown: bool,
+    },
+    SlamAnnounced {
+        seat: Seat,
+    },
+    SlamDeclined {
+        seat: Seat,
+    },
+    PoigneeDeclared {
+        seat: Seat,
+        level: Poignee,
+        trumps: Vec<Card>,
+    },
+    TrostDeclared {
+        seat: Seat,
+    },
+    CardPlayed {
+        seat: Seat,
+        card: Card,
+    },
+    /// Five players: the called card was played; `taker_alone` when the taker played it.
+    PartnerRevealed {
+        seat: Seat,
+        card: Card,
+        taker_alone: bool,
+    },
+    TrickWon {
+        /// 1 for the first trick of the deal.
+        trick_number: usize,
+        winner: Seat,
+        card: Card,
+        reason: WinReason,
+        plays: Vec<Play>,
+        /// The Excuse went back to this seat rather than with the trick.
+        excuse_to: Option<Seat>,
+        half_points: u32,
+    },
+    DealScored {
+        deal_number: u32,
+        count: Count,
+        scoring: Scoring,
+        /// Scores after this deal.
+        totals: Vec<i64>,
+    },
+    MatchEnded {
+        winners: Vec<Seat>,
+        scores: Vec<i64>,
+    },
 }
 
 // ---------------------------------------------------------------------------------------------
