@@ -106,7 +106,8 @@ fn test_option_sets_are_valid_distinct_and_normalized() {
         for players in game.player_counts() {
             let sets = game.test_option_sets(players);
             assert!(!sets.is_empty(), "{}", game.id());
-            assert_eq!(sets[0], game.normalize_options(&Value::Null).unwrap(), "{}: the defaults come first", game.id());
+            let defaults = game.normalize_options(&Value::Null).unwrap();
+            assert_eq!(sets[0], defaults, "{}: the defaults come first", game.id());
             for (i, options) in sets.iter().enumerate() {
                 assert_eq!(&game.normalize_options(options).unwrap(), options, "{}: {options}", game.id());
                 assert!(!sets[..i].contains(options), "{}: {options} twice", game.id());

@@ -720,7 +720,8 @@ fn the_called_partner_is_revealed_by_nothing_before_the_card_is_played() {
             if let Viewer::Seat(s) = viewer {
                 assert_eq!(Tarot.legal_moves(&a.state, s), Tarot.legal_moves(&b.state, s), "{step}: moves of {s}");
                 for c in Tarot.move_space(&a.state, s) {
-                    let decide = |g: &Game| check_turn(&Tarot.status(&g.state), s).and_then(|_| Tarot.decide(&g.state, s, &c));
+                    let decide =
+                        |g: &Game| check_turn(&Tarot.status(&g.state), s).and_then(|_| Tarot.decide(&g.state, s, &c));
                     let (ra, rb) = (decide(a), decide(b));
                     assert_eq!(ra.is_ok(), rb.is_ok(), "{step}: {c:?} by {s}");
                     if let (Err(x), Err(y)) = (ra, rb) {
