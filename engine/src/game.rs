@@ -116,10 +116,13 @@ pub trait Rules: Send + Sync + 'static {
     fn status(&self, state: &Self::State) -> Status;
     /// How many deals have been started, including cancelled ones (0 before the first).
     fn deal_number(&self, state: &Self::State) -> u32;
-    /// Starts the next deal from a deck order the service drew (or a caller supplied). The
-    /// deck has already been checked to be a permutation of the composition asked for.
+    /// Starts the next deal from a deck order the service drew (or a caller supplied). Called
+    /// only while [`Status::NeedsDeck`] holds and with a deck already checked to be a permutation
+    /// of the composition asked for ([`check_deal`]), so a game repeats neither check.
     fn deal(&self, state: &Self::State, deck: Vec<Card>) -> Result<Vec<Self::Event>, RuleViolation>;
-    /// `seat` is one of the seats in [`Status::ToAct`]; the game checks the rest.
+    /// Called only for a seat listed in [`Status::ToAct`] (so never before a deal or after the
+    /// match, see [`check_turn`]); the game checks the rest, such as a command that does not fit
+    /// the phase.
     fn decide(
         &self,
         state: &Self::State,
@@ -145,6 +148,59 @@ pub trait Rules: Send + Sync + 'static {
         let moves = self.legal_moves(state, seat);
         (!moves.is_empty()).then(|| moves[(seed % moves.len() as u64) as usize].clone())
     }
+
+    /// The finished deal's record as a seated player (`Some`) or anyone else (`None`) may see
+    /// it. Only games that hide part of the record for ever need more than the default, which
+    /// shows everyone the same record.
+    fn record_view(&self, state: &Self::State, seat: Option<Seat>) -> Value {
+        let _ = seat;
+        self.view(state, Viewer::Record)
+    }
+
+    /// One event of the finished deal's record as a seated player (`Some`) or anyone else
+    /// (`None`) may see it; see [`Rules::record_view`].
+    fn record_event(&self, state: &Self::State, event: &Self::Event, seat: Option<Seat>) -> Value {
+        let _ = seat;
+        self.redact(state, event, Viewer::Record, true)
+    }
+
+    /// The option sets the generic tests play random matches with at `players`: each variant
+    /// and the combinations worth playing together. A game with options overrides the default,
+    /// which is the defaults alone, so that no variant goes untested.
+    fn test_option_sets(&self, players: usize) -> Vec<Self::Options> {
+        let _ = players;
+        vec![Self::Options::default()]
+    }
+}
+
+/// The turn guard every command passes before [`Rules::decide`]: the match must go on, the
+/// cards must be dealt and `seat` must be listed in [`Status::ToAct`].
+pub fn check_turn(status: &Status, seat: Seat) -> Result<(), RuleViolation> {
+    match status {
+        Status::Finished { .. } => Err(RuleViolation::new(core::MATCH_OVER, "Partiet är slut.", "The match is over.")),
+        Status::NeedsDeck { .. } => Err(RuleViolation::wrong_phase(
+            "korten har inte delats ut än",
+            "the cards have not been dealt yet",
+        )),
+        Status::ToAct { seats } if !seats.contains(&seat) => Err(RuleViolation::not_your_turn(seat)),
+        Status::ToAct { .. } => Ok(()),
+    }
+}
+
+/// The guard every deck passes before [`Rules::deal`]: a deal must be due and the deck must be
+/// a permutation of the composition asked for.
+pub fn check_deal(status: &Status, deck: &[Card]) -> Result<(), RuleViolation> {
+    let Status::NeedsDeck { composition } = status else {
+        return Err(RuleViolation::wrong_phase("ingen ny giv behövs", "no new deal is due"));
+    };
+    if !is_permutation(deck, composition) {
+        return Err(RuleViolation::new(
+            core::DECK,
+            format!("Kortleken måste bestå av exakt dessa {} kort, var och ett en gång per lek.", composition.len()),
+            format!("The deck must hold exactly these {} cards, each as often as the pack has it.", composition.len()),
+        ));
+    }
+    Ok(())
 }
 
 /// Why the service could not act on a command.
@@ -165,6 +221,8 @@ pub trait Game: Send + Sync {
     /// Options with every default filled in, as they are stored with the match.
     fn normalize_options(&self, options: &Value) -> Result<Value, SetupError>;
     fn setup(&self, players: usize, options: &Value) -> Result<Box<dyn Match>, SetupError>;
+    /// [`Rules::test_option_sets`], normalized.
+    fn test_option_sets(&self, players: usize) -> Vec<Value>;
 }
 
 /// A match in progress, as derived by replaying its events.
@@ -181,6 +239,10 @@ pub trait Match: Send + Sync {
     fn move_space(&self, seat: Seat) -> Vec<Value>;
     fn view(&self, viewer: Viewer) -> Value;
     fn redact(&self, event: &Value, viewer: Viewer, deal_over: bool) -> Value;
+    /// See [`Rules::record_view`].
+    fn record_view(&self, seat: Option<Seat>) -> Value;
+    /// See [`Rules::record_event`].
+    fn record_event(&self, event: &Value, seat: Option<Seat>) -> Value;
     fn secrets(&self) -> Vec<(Card, Vec<Seat>)>;
     fn check_invariants(&self) -> Result<(), String>;
     fn bot_move(&self, seat: Seat, seed: u64) -> Option<Value>;
@@ -189,20 +251,6 @@ pub trait Match: Send + Sync {
 impl Clone for Box<dyn Match> {
     fn clone(&self) -> Self {
         self.clone_box()
-    }
-}
-
-/// The checks every command passes before its game sees it: the match is not over, a deal is
-/// in progress, and the seat is one of those to act. `Rules::decide` can count on them.
-pub fn admit(status: &Status, seat: Seat) -> Result<(), RuleViolation> {
-    match status {
-        Status::Finished { .. } => Err(RuleViolation::new(core::MATCH_OVER, "Partiet är slut.", "The match is over.")),
-        Status::NeedsDeck { .. } => Err(RuleViolation::wrong_phase(
-            "korten har inte delats ut än",
-            "the cards have not been dealt yet",
-        )),
-        Status::ToAct { seats } if !seats.contains(&seat) => Err(RuleViolation::not_your_turn(seat)),
-        Status::ToAct { .. } => Ok(()),
     }
 }
 
@@ -258,6 +306,9 @@ impl<R: Rules> Game for Erased<R> {
         let state = self.0.setup(players, self.parse_options(options)?)?;
         Ok(Box::new(ErasedMatch { rules: self.0.clone(), players, state }))
     }
+    fn test_option_sets(&self, players: usize) -> Vec<Value> {
+        self.0.test_option_sets(players).iter().map(to_json).collect()
+    }
 }
 
 impl<R: Rules> Match for ErasedMatch<R> {
@@ -277,16 +328,7 @@ impl<R: Rules> Match for ErasedMatch<R> {
         self.rules.deal_number(&self.state)
     }
     fn deal(&self, deck: &[Card]) -> Result<Vec<Value>, RuleViolation> {
-        let Status::NeedsDeck { composition } = self.status() else {
-            return Err(RuleViolation::wrong_phase("ingen ny giv behövs", "no new deal is due"));
-        };
-        if !is_permutation(deck, &composition) {
-            return Err(RuleViolation::new(
-                core::DECK,
-                format!("Kortleken måste bestå av exakt dessa {} kort, var och ett en gång per lek.", composition.len()),
-                format!("The deck must hold exactly these {} cards, each as often as the pack has it.", composition.len()),
-            ));
-        }
+        check_deal(&self.status(), deck)?;
         Ok(self.rules.deal(&self.state, deck.to_vec())?.iter().map(to_json).collect())
     }
     fn decide(&self, seat: Seat, command: &Value) -> Result<Vec<Value>, Refusal> {
@@ -295,7 +337,7 @@ impl<R: Rules> Match for ErasedMatch<R> {
         if seat >= self.players {
             return Err(Refusal::Malformed(format!("there is no seat {seat} at a table of {}", self.players)));
         }
-        admit(&self.status(), seat).map_err(Refusal::Violation)?;
+        check_turn(&self.status(), seat).map_err(Refusal::Violation)?;
         self.rules
             .decide(&self.state, seat, &command)
             .map(|events| events.iter().map(to_json).collect())
@@ -323,6 +365,15 @@ impl<R: Rules> Match for ErasedMatch<R> {
         match serde_json::from_value::<R::Event>(event.clone()) {
             Ok(e) => self.rules.redact(&self.state, &e, viewer, deal_over),
             // An event this build cannot read shows nothing rather than something secret.
+            Err(_) => serde_json::json!({ "type": "unreadable" }),
+        }
+    }
+    fn record_view(&self, seat: Option<Seat>) -> Value {
+        self.rules.record_view(&self.state, seat)
+    }
+    fn record_event(&self, event: &Value, seat: Option<Seat>) -> Value {
+        match serde_json::from_value::<R::Event>(event.clone()) {
+            Ok(e) => self.rules.record_event(&self.state, &e, seat),
             Err(_) => serde_json::json!({ "type": "unreadable" }),
         }
     }

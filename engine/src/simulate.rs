@@ -1,14 +1,18 @@
 //! Random legal play through the object-safe interface, with every check the engine promises:
-//! used by each game's property tests, the benchmarks and the service's load generator. And
-//! [`Driver`], which plays scripted moves through one game's typed interface for its own tests.
+//! used by the generic tests every game passes (`tests/every_game.rs`, through [`random_matches`]
+//! over each game's [`Game::test_option_sets`]), by games' own checks of their match logs, the
+//! benchmarks and the service's load generator. And [`Driver`], which plays scripted moves
+//! through one game's typed interface for its own tests.
 //!
 //! Shuffles here come from [`Rng`], the same small generator the bots draw their choices from;
 //! the rules themselves never draw randomness.
 
+use std::collections::BTreeSet;
+
 use serde_json::Value;
 
 use crate::cards::Card;
-use crate::game::{admit, cards_in, Game, Match, Refusal, Rules, Status, Viewer};
+use crate::game::{cards_in, check_deal, check_turn, Game, Match, Refusal, Rules, Status, Viewer};
 use crate::rules::RuleViolation;
 use crate::seat::Seat;
 use crate::random::Rng;
@@ -36,6 +40,71 @@ pub struct Report {
     pub events: u64,
     /// Every event in order, as stored: for replay tests and benchmarks.
     pub log: Vec<Value>,
+    /// Where each deal starts in `log`.
+    pub deal_starts: Vec<usize>,
+    /// Every rule id met: named by a refusal in the agreement check or by a `rule` in an event.
+    pub rules: BTreeSet<String>,
+}
+
+/// How many random matches [`random_matches`] plays per player count and option set, by how
+/// much each one checks. The cheaper tiers buy more matches in the same time.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Plan {
+    /// Every check.
+    pub all: u64,
+    /// Leaks and invariants, no agreement check.
+    pub leaks: u64,
+    /// Invariants (and the events' JSON round trip) only.
+    pub invariants: u64,
+    /// No check on the way: for the caller's checks of the log.
+    pub log_only: u64,
+}
+
+/// Plays random matches of `game` at every player count with every one of its test option
+/// sets, as `plan` says, and hands each report to `check` with the player count and options.
+/// Returns how many were played, or the first broken promise.
+pub fn random_matches(
+    game: &dyn Game,
+    plan: Plan,
+    mut check: impl FnMut(usize, &Value, &Report),
+) -> Result<u64, String> {
+    let tiers = [
+        (plan.all, Checks::ALL),
+        (plan.leaks, Checks { agreement: false, ..Checks::ALL }),
+        (plan.invariants, Checks { invariants: true, ..Checks::NONE }),
+        (plan.log_only, Checks::NONE),
+    ];
+    let mut played = 0;
+    for players in game.player_counts() {
+        for (i, options) in game.test_option_sets(players).iter().enumerate() {
+            let mut n = 0u64;
+            for (count, checks) in tiers {
+                for _ in 0..count {
+                    n += 1;
+                    let seed = n * 1000 + i as u64 * 20 + players as u64;
+                    let report = play_match(game, players, options, seed, checks)
+                        .map_err(|e| format!("{} with {players} players, {options}, seed {seed}: {e}", game.id()))?;
+                    check(players, options, &report);
+                    played += 1;
+                }
+            }
+        }
+    }
+    Ok(played)
+}
+
+/// Every value of a `rule` field in an event: the rules its payments and score terms name.
+fn rules_named(value: &Value, found: &mut BTreeSet<String>) {
+    match value {
+        Value::Object(map) => {
+            if let Some(Value::String(rule)) = map.get("rule") {
+                found.insert(rule.clone());
+            }
+            map.values().for_each(|v| rules_named(v, found));
+        }
+        Value::Array(items) => items.iter().for_each(|v| rules_named(v, found)),
+        _ => {}
+    }
 }
 
 /// Safety net against a game that never ends; far above any real match.
@@ -65,6 +134,7 @@ pub fn play_match(
                 let mut deck = composition;
                 rng.shuffle(&mut deck);
                 report.deals += 1;
+                report.deal_starts.push(report.log.len());
                 m.deal(&deck).map_err(|v| format!("deal refused: {v}"))?
             }
             Status::ToAct { seats } => {
@@ -73,7 +143,7 @@ pub fn play_match(
                 }
                 let seat = seats[rng.below(seats.len())];
                 if checks.agreement {
-                    check_agreement(m.as_ref(), seat)?;
+                    report.rules.extend(check_agreement(m.as_ref(), seat)?);
                 }
                 let command = m
                     .bot_move(seat, rng.next_u64())
@@ -100,13 +170,15 @@ pub fn play_match(
                 check_leaks(m.as_ref(), &event)?;
             }
             report.events += 1;
+            rules_named(&event, &mut report.rules);
             report.log.push(event);
         }
     }
 }
 
-/// `decide` must accept every legal move and refuse every other move of the move space.
-pub fn check_agreement(m: &dyn Match, seat: Seat) -> Result<(), String> {
+/// `decide` must accept every legal move and refuse every other move of the move space. Returns
+/// the rules the refusals named.
+pub fn check_agreement(m: &dyn Match, seat: Seat) -> Result<BTreeSet<String>, String> {
     let legal = m.legal_moves(seat);
     if legal.is_empty() {
         return Err(format!("seat {seat} is to act but legal_moves is empty"));
@@ -116,8 +188,13 @@ pub fn check_agreement(m: &dyn Match, seat: Seat) -> Result<(), String> {
             return Err(format!("legal move {command} refused: {r:?}"));
         }
     }
+    let mut rules = BTreeSet::new();
     for command in m.move_space(seat) {
-        let accepted = m.decide(seat, &command).is_ok();
+        let result = m.decide(seat, &command);
+        if let Err(Refusal::Violation(v)) = &result {
+            rules.insert(v.rule.clone());
+        }
+        let accepted = result.is_ok();
         if accepted != legal.contains(&command) {
             return Err(format!(
                 "decide {} {command} but legal_moves {} it",
@@ -138,7 +215,7 @@ pub fn check_agreement(m: &dyn Match, seat: Seat) -> Result<(), String> {
             }
         }
     }
-    Ok(())
+    Ok(rules)
 }
 
 /// No seat sees a card it may not know; spectators see no secret at all.
@@ -211,14 +288,21 @@ where
         events
     }
 
-    pub fn deal(&mut self, deck: Vec<Card>) -> Vec<R::Event> {
-        let events = self.rules.deal(&self.state, deck).unwrap_or_else(|v| panic!("deal refused: {v}"));
-        self.apply(events)
+    /// A deal through the guard the erased layer puts before [`Rules::deal`].
+    pub fn try_deal(&mut self, deck: Vec<Card>) -> Result<Vec<R::Event>, RuleViolation> {
+        check_deal(&self.rules.status(&self.state), &deck)?;
+        let events = self.rules.deal(&self.state, deck)?;
+        Ok(self.apply(events))
     }
 
-    /// A command as the service would hand it on: through the checks of [`admit`] first.
+    pub fn deal(&mut self, deck: Vec<Card>) -> Vec<R::Event> {
+        self.try_deal(deck).unwrap_or_else(|v| panic!("deal refused: {v}"))
+    }
+
+    /// A command as the service hands it on: through the turn guard of the erased layer first,
+    /// since a game's `decide` counts on it.
     pub fn decide(&self, seat: Seat, command: &R::Command) -> Result<Vec<R::Event>, RuleViolation> {
-        admit(&self.rules.status(&self.state), seat)?;
+        check_turn(&self.rules.status(&self.state), seat)?;
         self.rules.decide(&self.state, seat, command)
     }
 

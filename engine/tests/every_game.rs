@@ -1,9 +1,14 @@
-//! The same generic tests against every playable game (as OpenSpiel does): random legal
-//! matches for every player count end with balanced books and no leaks; rulebooks and options
-//! are complete; a stored log replays to the same state.
+//! The generic tests every playable game passes, in one place (as OpenSpiel's basic tests):
+//! random legal matches for every player count and every test option set of the game end with
+//! balanced books, no leaks, `decide` and `legal_moves` in agreement and events that survive
+//! JSON; every rule met in play or named in the game's source is in its rulebook; rulebooks and
+//! options are complete; a stored log, and each deal from its first event, replays to the same
+//! state; garbage is refused. A game's own test module keeps only its own rules.
+
+use std::collections::BTreeSet;
 
 use engine::game::{Game, Status, Viewer};
-use engine::simulate::{play_match, Checks};
+use engine::simulate::{play_match, random_matches, Checks, Plan, Report};
 use serde_json::{json, Value};
 
 fn games() -> impl Iterator<Item = &'static dyn Game> {
@@ -59,39 +64,151 @@ fn options_are_documented_and_unknown_options_refused() {
     }
 }
 
+/// Matches per player count and option set are shared out of a budget per game, so a game with
+/// many player counts or variants plays shorter runs of each but as many matches in all.
+fn plan(game: &dyn Game, all: u64, leaks: u64, invariants: u64) -> Plan {
+    let cells: u64 = game.player_counts().map(|n| game.test_option_sets(n).len() as u64).sum();
+    let share = |budget: u64| budget.div_ceil(cells.max(1));
+    Plan { all: share(all), leaks: share(leaks), invariants: share(invariants), log_only: 0 }
+}
+
+/// Random matches as `plan` says for every game, with every rule met in play in the rulebook.
+fn random_matches_of_every_game(plan: fn(&dyn Game) -> Plan) {
+    for game in games() {
+        let book = game.rulebook();
+        let mut met = BTreeSet::new();
+        let played = random_matches(game, plan(game), |players, options, report: &Report| {
+            assert!(report.deals >= 1 && report.moves > 0, "{} {players} {options}", game.id());
+            assert_eq!(report.deal_starts.len() as u32, report.deals);
+            met.extend(report.rules.iter().cloned());
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert!(played > 0);
+        for rule in met {
+            assert!(book.rule(&rule).is_some(), "{}: rule {rule} met in play is not in the rulebook", game.id());
+        }
+    }
+}
+
 #[test]
-fn random_matches_for_every_player_count_end_balanced_and_leak_nothing() {
+fn random_matches_keep_every_promise() {
+    random_matches_of_every_game(|g| plan(g, 60, 0, 0));
+}
+
+#[test]
+fn more_random_matches_leak_nothing_and_keep_the_books() {
+    random_matches_of_every_game(|g| plan(g, 0, 60, 240));
+}
+
+#[test]
+fn test_option_sets_are_valid_distinct_and_normalized() {
     for game in games() {
         for players in game.player_counts() {
-            for seed in 0..20u64 {
-                let report = play_match(game, players, &Value::Null, seed * 7919 + players as u64, Checks::ALL)
-                    .unwrap_or_else(|e| panic!("{} with {players} players, seed {seed}: {e}", game.id()));
-                assert!(report.deals >= 1 && report.moves > 0);
+            let sets = game.test_option_sets(players);
+            assert!(!sets.is_empty(), "{}", game.id());
+            let defaults = game.normalize_options(&Value::Null).unwrap();
+            assert_eq!(sets[0], defaults, "{}: the defaults come first", game.id());
+            for (i, options) in sets.iter().enumerate() {
+                assert_eq!(&game.normalize_options(options).unwrap(), options, "{}: {options}", game.id());
+                assert!(!sets[..i].contains(options), "{}: {options} twice", game.id());
+                game.setup(players, options).unwrap_or_else(|e| panic!("{} {players} {options}: {e}", game.id()));
             }
         }
+        // A game that lists variants at all lists every one: no option goes unplayed.
+        let defaults = game.normalize_options(&Value::Null).unwrap();
+        let sets: Vec<Value> = game.player_counts().flat_map(|n| game.test_option_sets(n)).collect();
+        if sets.iter().any(|set| *set != defaults) {
+            for doc in game.options() {
+                assert!(
+                    sets.iter().any(|set| set[doc.name] != defaults[doc.name]),
+                    "{}: option {} keeps its default in every test option set",
+                    game.id(),
+                    doc.name
+                );
+            }
+        }
+    }
+}
+
+/// The module of a game: `src/games/<id>.rs` or the files of `src/games/<id>/`.
+fn source_of(id: &str) -> String {
+    let base = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/games").join(id.replace('-', "_"));
+    if let Ok(text) = std::fs::read_to_string(base.with_extension("rs")) {
+        return text;
+    }
+    let mut files: Vec<_> = std::fs::read_dir(&base)
+        .unwrap_or_else(|e| panic!("{id} has no module at {}: {e}", base.display()))
+        .map(|f| f.unwrap().path())
+        .collect();
+    files.sort();
+    files.iter().map(|f| std::fs::read_to_string(f).unwrap()).collect()
+}
+
+#[test]
+fn every_rule_id_named_in_a_games_source_is_in_its_rulebook() {
+    for game in games() {
+        let book = game.rulebook();
+        let source = source_of(game.id());
+        let prefix = format!("\"{}.", game.id());
+        let mut found = 0;
+        for (at, _) in source.match_indices(prefix.as_str()) {
+            let id = source[at + 1..].split('"').next().unwrap();
+            // A prefix matched against rule ids is not an id.
+            let looks_like_an_id = !source[..at].ends_with("starts_with(")
+                && id.matches('.').count() == 2
+                && !id.ends_with('.')
+                && id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "-_.".contains(c));
+            if looks_like_an_id {
+                assert!(book.rule(&id).is_some(), "{id} is named in the source but not in the rulebook");
+                found += 1;
+            }
+        }
+        assert!(found > 0, "{}: no rule id found in its source", game.id());
     }
 }
 
 #[test]
 fn a_stored_log_replays_to_the_same_state() {
     for game in games() {
-        let players = *game.player_counts().start();
-        let report = play_match(game, players, &Value::Null, 42, Checks::NONE).unwrap();
-        let replay = || {
-            let mut m = game.setup(players, &Value::Null).unwrap();
-            for event in &report.log {
-                m.apply(event).unwrap();
+        for players in game.player_counts() {
+            let options = &game.test_option_sets(players)[0];
+            let report = play_match(game, players, options, 42, Checks::NONE).unwrap();
+            let replay = |from: usize| {
+                let mut m = game.setup(players, options).unwrap();
+                for event in &report.log[from..] {
+                    m.apply(event).unwrap();
+                }
+                m
+            };
+            let (a, b) = (replay(0), replay(0));
+            assert!(matches!(a.status(), Status::Finished { .. }), "{}: the replayed match is over", game.id());
+            assert_eq!(a.view(Viewer::Record), b.view(Viewer::Record));
+            for seat in 0..players {
+                assert_eq!(a.view(Viewer::Seat(seat)), b.view(Viewer::Seat(seat)));
             }
-            m
-        };
-        let (a, b) = (replay(), replay());
-        assert!(matches!(a.status(), Status::Finished { .. }), "{}: the replayed match is over", game.id());
-        assert_eq!(a.view(Viewer::Record), b.view(Viewer::Record));
-        for seat in 0..players {
-            assert_eq!(a.view(Viewer::Seat(seat)), b.view(Viewer::Seat(seat)));
+            // A finished match takes no more moves.
+            assert!((0..players).all(|s| a.legal_moves(s).is_empty()));
+            // A deal's first event carries all it inherits, so the deal replays on its own.
+            let last = *report.deal_starts.last().unwrap();
+            let alone = replay(last);
+            for viewer in [Viewer::Record, Viewer::Spectator, Viewer::Seat(0)] {
+                assert_eq!(alone.view(viewer), a.view(viewer), "{} {players}: the last deal alone", game.id());
+            }
         }
-        // A finished match takes no more moves.
-        assert!(a.legal_moves(0).is_empty());
+    }
+}
+
+#[test]
+fn nobody_in_particular_sees_the_record_every_game_showed_before() {
+    for game in games() {
+        let players = *game.player_counts().end();
+        let report = play_match(game, players, &Value::Null, 7, Checks::NONE).unwrap();
+        let mut m = game.setup(players, &Value::Null).unwrap();
+        for event in &report.log {
+            m.apply(event).unwrap();
+            assert_eq!(m.record_event(event, None), m.redact(event, Viewer::Record, true), "{}", game.id());
+        }
+        assert_eq!(m.record_view(None), m.view(Viewer::Record), "{}", game.id());
     }
 }
 

@@ -1,0 +1,1694 @@
+//! Tarot (French tarot) for 3, 4 and 5 players: the 78-card pack, one round of bidding for a
+//! contract (small, big, without the dog, against the dog), the dog, in five-player games a
+//! called king and a secret partner, trick play with trumps and the Excuse, and the scoring of
+//! file 004 with its advanced rules (petit au bout, poignée, tröst) and the federation's slam.
+//!
+//! Play and dealing go counter-clockwise. A match is a fixed number of deals (one round by
+//! default) or runs to a score limit. Card points are kept in half points throughout, so that
+//! the 91 points of the pack are 182 whole units and no rounding happens until the count.
+
+use std::collections::BTreeSet;
+use std::ops::RangeInclusive;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+
+use crate::bidding::Auction;
+use crate::cards::{decks, take_card, Card, Rank, Suit};
+use crate::game::{OptionDoc, Outcome, Rules, SetupError, Status, Viewer};
+use crate::rules::{self, core, RuleViolation, Rulebook, ScoreTerm};
+use crate::seat::{match_winners, Seat, Table};
+use crate::trick::Trick;
+pub use crate::trick::Play;
+
+mod cards;
+pub use cards::*;
+mod scoring;
+pub use scoring::*;
+mod rulebook;
+mod view;
+mod invariants;
+#[cfg(test)]
+mod tests;
+
+/// The rules of Tarot. Register with `erase(tarot::Tarot)`.
+#[derive(Default)]
+pub struct Tarot;
+
+pub const DECK_SIZE: usize = 78;
+pub const MIN_PLAYERS: usize = 3;
+pub const MAX_PLAYERS: usize = 5;
+/// All the card points of the pack, in half points (91 points).
+pub const TOTAL_HALF_POINTS: u32 = 182;
+
+/// Rule ids, written out in full so that a grep for an id finds both its text and its uses.
+pub mod rule {
+    pub const PACK: &str = "tarot.cards.pack";
+    pub const CARD_ORDER: &str = "tarot.cards.order";
+    pub const BOUTS: &str = "tarot.cards.bouts";
+    pub const CARD_POINTS: &str = "tarot.cards.points";
+
+    pub const PLAYERS: &str = "tarot.deal.players";
+    pub const DEALER: &str = "tarot.deal.dealer";
+    pub const PACKETS: &str = "tarot.deal.packets";
+    pub const DOG_SINGLY: &str = "tarot.deal.dog-singly";
+    pub const PETIT_SEC: &str = "tarot.deal.petit-sec";
+
+    pub const BID_ORDER: &str = "tarot.bidding.order";
+    pub const CONTRACTS: &str = "tarot.bidding.contracts";
+    pub const BID_HIGHER: &str = "tarot.bidding.higher";
+    pub const ALL_PASS: &str = "tarot.bidding.all-pass";
+
+    pub const CALL_KING: &str = "tarot.call.king";
+    pub const SECRET_PARTNER: &str = "tarot.call.secret-partner";
+    pub const CALLED_ALONE: &str = "tarot.call.alone";
+
+    pub const DOG_SHOWN: &str = "tarot.dog.shown";
+    pub const DISCARD: &str = "tarot.dog.discard";
+    pub const NO_KINGS_OR_BOUTS: &str = "tarot.dog.no-kings-or-bouts";
+    pub const TRUMPS_IF_FORCED: &str = "tarot.dog.trumps-if-forced";
+    pub const DOG_WITHOUT: &str = "tarot.dog.without";
+    pub const DOG_AGAINST: &str = "tarot.dog.against";
+
+    pub const FIRST_LEAD: &str = "tarot.play.first-lead";
+    pub const CALLED_SUIT_LEAD: &str = "tarot.play.called-suit-lead";
+    pub const FOLLOW_SUIT: &str = "tarot.play.follow-suit";
+    pub const MUST_TRUMP: &str = "tarot.play.must-trump";
+    pub const OVERTRUMP: &str = "tarot.play.overtrump";
+    pub const TRICK_WINNER: &str = "tarot.play.trick-winner";
+    pub const WINNER_LEADS: &str = "tarot.play.winner-leads";
+
+    pub const EXCUSE_ANY_TIME: &str = "tarot.excuse.any-time";
+    pub const EXCUSE_LED: &str = "tarot.excuse.led";
+    pub const EXCUSE_NEVER_WINS: &str = "tarot.excuse.never-wins";
+    pub const EXCUSE_KEPT: &str = "tarot.excuse.kept";
+    pub const EXCUSE_LAST_TRICK: &str = "tarot.excuse.last-trick";
+    pub const EXCUSE_SLAM: &str = "tarot.excuse.slam";
+
+    pub const TARGETS: &str = "tarot.score.targets";
+    pub const HALF_POINT: &str = "tarot.score.half-point";
+    pub const BASE: &str = "tarot.score.base";
+    pub const DIFFERENCE: &str = "tarot.score.difference";
+    pub const MULTIPLIER: &str = "tarot.score.multiplier";
+    pub const SHARES: &str = "tarot.score.shares";
+    pub const PARTNER_SHARE: &str = "tarot.score.partner-share";
+    pub const ZERO_SUM: &str = "tarot.score.zero-sum";
+
+    pub const PETIT_AU_BOUT: &str = "tarot.advanced.petit-au-bout";
+    pub const POIGNEE: &str = "tarot.advanced.poignee";
+    pub const POIGNEE_SIZES: &str = "tarot.advanced.poignee-sizes";
+    pub const POIGNEE_TRUMPS: &str = "tarot.advanced.poignee-trumps";
+    pub const POIGNEE_EXCUSE: &str = "tarot.advanced.poignee-excuse";
+    pub const POIGNEE_WHEN: &str = "tarot.advanced.poignee-when";
+    pub const TROST: &str = "tarot.advanced.trost";
+    pub const SLAM: &str = "tarot.advanced.slam";
+    pub const SLAM_LEAD: &str = "tarot.advanced.slam-lead";
+    pub const DEFENCE_SLAM: &str = "tarot.advanced.defence-slam";
+
+    pub const MATCH_DEALS: &str = "tarot.end.deals";
+    pub const SCORE_LIMIT: &str = "tarot.end.score-limit";
+    pub const MATCH_WINNER: &str = "tarot.end.winner";
+
+    pub const FFT_HALF_POINT: &str = "tarot.variant.fft-half-point";
+    pub const ADVANCED_OFF: &str = "tarot.variant.advanced-off";
+
+    pub const DOG_POSITIONS: &str = "tarot.house.dog-positions";
+    pub const CANCELLED_DEAL: &str = "tarot.house.cancelled-deal";
+    pub const DISCARD_SINGLY: &str = "tarot.house.discard-singly";
+    pub const CALL_OWN_CARD: &str = "tarot.house.call-own-card";
+    pub const SLAM_AFTER_DOG: &str = "tarot.house.slam-after-dog";
+    pub const CALLED_LEAD_ONLY: &str = "tarot.house.called-lead-only";
+    pub const EXCHANGE_AT_COUNT: &str = "tarot.house.excuse-exchange-at-count";
+    pub const EXCUSE_NO_CARD: &str = "tarot.house.excuse-no-card";
+    pub const PETIT_CAPTURED: &str = "tarot.house.petit-au-bout-captured";
+    pub const ONE_POIGNEE: &str = "tarot.house.one-poignee";
+    pub const LOWEST_TRUMPS_SHOWN: &str = "tarot.house.lowest-trumps-shown";
+    pub const TROST_UNSEEN: &str = "tarot.house.trost-unseen";
+    pub const SLAM_BOTH_WAYS: &str = "tarot.house.slam-both-ways";
+    pub const DOG_HIDDEN_UNTIL_END: &str = "tarot.house.dog-hidden-until-end";
+    pub const TIES_SHARE: &str = "tarot.house.ties-share";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Contracts, sides, options
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Contract {
+    /// "Litet spel", prise: ×1.
+    #[serde(alias = "prise", alias = "litet_spel")]
+    Small,
+    /// "Stort spel", garde: ×2.
+    #[serde(alias = "garde", alias = "stort_spel")]
+    Big,
+    /// "Spel utan hund", garde sans: ×4, the dog unseen and counted for the taker.
+    #[serde(alias = "garde_sans", alias = "without-dog", alias = "utan_hund")]
+    WithoutDog,
+    /// "Spel mot hunden", garde contre: ×6, the dog unseen and counted for the defence.
+    #[serde(alias = "garde_contre", alias = "against-dog", alias = "mot_hunden")]
+    AgainstDog,
+}
+
+impl Contract {
+    pub const ALL: [Contract; 4] = [Contract::Small, Contract::Big, Contract::WithoutDog, Contract::AgainstDog];
+
+    pub fn multiplier(self) -> i64 {
+        match self {
+            Contract::Small => 1,
+            Contract::Big => 2,
+            Contract::WithoutDog => 4,
+            Contract::AgainstDog => 6,
+        }
+    }
+
+    pub fn names(self) -> (&'static str, &'static str) {
+        match self {
+            Contract::Small => ("litet spel", "small game"),
+            Contract::Big => ("stort spel", "big game"),
+            Contract::WithoutDog => ("spel utan hund", "game without the dog"),
+            Contract::AgainstDog => ("spel mot hunden", "game against the dog"),
+        }
+    }
+
+    /// The dog is shown and taken into the taker's hand.
+    pub fn takes_dog(self) -> bool {
+        matches!(self, Contract::Small | Contract::Big)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Side {
+    /// The taker, with the called partner in a five-player game.
+    Taker,
+    Defence,
+}
+
+impl Side {
+    fn names(self) -> (&'static str, &'static str) {
+        match self {
+            Side::Taker => ("spelande sidan", "the taker's side"),
+            Side::Defence => ("motspelarna", "the defence"),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum HalfPoint {
+    /// File 004: an odd half point is always taken from the taker and given to the defence.
+    #[default]
+    Text,
+    /// The federation: the half point goes to the side that wins the deal.
+    Fft,
+}
+
+/// Variants and match length. The advanced rules are all on by default; each can be turned off.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Options {
+    /// Deals to play (cancelled deals do not count). `null`: one round, a deal per player,
+    /// unless `score_limit` is set, which then alone ends the match.
+    pub deals: Option<u32>,
+    /// End the match after the deal in which a player's total reaches this. `null`: no limit.
+    #[serde(alias = "score-limit")]
+    pub score_limit: Option<u32>,
+    #[serde(alias = "half-point")]
+    pub half_point: HalfPoint,
+    /// Ettan sist: 10 (multiplied) to the side taking the last trick holding the Petit.
+    #[serde(alias = "petit-au-bout")]
+    pub petit_au_bout: bool,
+    /// Enkel, dubbel, trippel hand: 20, 30 or 40 for showing many trumps.
+    pub poignee: bool,
+    /// 10 from each other player to one who shows a hand without court cards.
+    pub trost: bool,
+    /// Slam: announced and made +400, made +200, announced and failed -200.
+    pub slam: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            deals: None,
+            score_limit: None,
+            half_point: HalfPoint::Text,
+            petit_au_bout: true,
+            poignee: true,
+            trost: true,
+            slam: true,
+        }
+    }
+}
+
+impl Options {
+    /// How many deals the match has, or `None` when only the score limit ends it.
+    pub fn deals_total(&self, players: usize) -> Option<u32> {
+        match (self.deals, self.score_limit) {
+            (Some(n), _) => Some(n),
+            (None, None) => Some(players as u32),
+            (None, Some(_)) => None,
+        }
+    }
+}
+
+/// Cards per hand, cards per packet and cards in the dog.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Layout {
+    pub hand: usize,
+    pub packet: usize,
+    pub dog: usize,
+}
+
+pub fn layout(players: usize) -> Layout {
+    match players {
+        3 => Layout { hand: 24, packet: 4, dog: 6 },
+        4 => Layout { hand: 18, packet: 3, dog: 6 },
+        _ => Layout { hand: 15, packet: 3, dog: 3 },
+    }
+}
+
+/// Where each card of the pack goes, in dealing order: a seat, or `None` for the dog. Packets
+/// go round from the dealer's right; the dog cards are laid down singly, spread evenly between
+/// packets, so never as the first or the last card.
+pub fn deal_plan(table: &Table, dealer: Seat) -> Vec<Option<Seat>> {
+    let l = layout(table.seats);
+    let packets = table.seats * l.hand / l.packet;
+    let dog_after: Vec<usize> = (1..=l.dog).map(|k| k * packets / (l.dog + 1)).collect();
+    let mut plan = Vec::with_capacity(DECK_SIZE);
+    for p in 0..packets {
+        let seat = table.after(dealer, 1 + p % table.seats);
+        plan.extend(std::iter::repeat_n(Some(seat), l.packet));
+        plan.extend(dog_after.iter().filter(|&&a| a == p + 1).map(|_| None));
+    }
+    plan
+}
+
+/// Trumps a poignée shows: single, double, triple.
+pub fn poignee_sizes(players: usize) -> [usize; 3] {
+    match players {
+        3 => [13, 15, 18],
+        4 => [10, 13, 15],
+        _ => [8, 10, 13],
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Poignee {
+    Single,
+    Double,
+    Triple,
+}
+
+impl Poignee {
+    pub const ALL: [Poignee; 3] = [Poignee::Single, Poignee::Double, Poignee::Triple];
+
+    pub fn bonus(self) -> i64 {
+        match self {
+            Poignee::Single => 20,
+            Poignee::Double => 30,
+            Poignee::Triple => 40,
+        }
+    }
+
+    pub fn size(self, players: usize) -> usize {
+        poignee_sizes(players)[self as usize]
+    }
+
+    pub fn names(self) -> (&'static str, &'static str) {
+        match self {
+            Poignee::Single => ("enkel hand", "single poignée"),
+            Poignee::Double => ("dubbel hand", "double poignée"),
+            Poignee::Triple => ("trippel hand", "triple poignée"),
+        }
+    }
+}
+
+/// A petit sec: the Petit as the only trump, without the Excuse.
+pub fn is_petit_sec(hand: &[Card]) -> bool {
+    hand.contains(&PETIT) && !hand.contains(&EXCUSE) && hand.iter().filter(|&&c| is_trump(c)).count() == 1
+}
+
+/// Points a taker needs with 0, 1, 2 or 3 bouts.
+pub fn target(bouts: usize) -> u32 {
+    [56, 51, 41, 36][bouts.min(3)]
+}
+
+/// The court card the taker must call: a king, or a queen when holding all four kings, and so on.
+pub fn callable_value(hand: &[Card]) -> u8 {
+    for value in [KING, QUEEN, KNIGHT] {
+        if !Suit::ALL.iter().all(|&s| hand.contains(&suit_card(s, value))) {
+            return value;
+        }
+    }
+    JACK
+}
+
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}
+
+// ---------------------------------------------------------------------------------------------
+// State
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Phase {
+    Bidding,
+    /// Five players: the taker calls a card.
+    Calling,
+    /// Passing moment between the contract (or the call) and the dog's fate.
+    Dog,
+    Discarding,
+    /// The taker may announce a slam.
+    Slam,
+    Playing,
+    /// Played out or cancelled; the next deal (or nothing) follows.
+    Over,
+}
+
+/// The shared [`crate::trick::TrickRecord`] and where the Excuse went, with Tarot's own
+/// [`WinReason`] (the Excuse may complete a slam): the extra field and the reason are why it is a type of
+/// its own.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TrickRecord {
+    pub number: usize,
+    pub leader: Seat,
+    pub plays: Vec<Play>,
+    pub winner: Seat,
+    pub card: Card,
+    pub reason: WinReason,
+    pub excuse_to: Option<Seat>,
+}
+
+impl TrickRecord {
+    fn contains(&self, card: Card) -> bool {
+        self.plays.iter().any(|p| p.card == card)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Deal {
+    pub number: u32,
+    pub dealer: Seat,
+    pub deck: Vec<Card>,
+    pub dealt: Vec<Vec<Card>>,
+    pub hands: Vec<Vec<Card>>,
+    pub dog: Vec<Card>,
+    pub dog_positions: Vec<usize>,
+    pub auction: Auction<Option<Contract>>,
+    pub phase: Phase,
+    pub cancelled: Option<CancelReason>,
+    pub taker: Option<Seat>,
+    pub contract: Option<Contract>,
+    pub called: Option<Card>,
+    /// The holder of the called card: known to the engine, secret at the table until played.
+    pub partner: Option<Seat>,
+    pub partner_revealed: bool,
+    /// The dog is in the taker's hand (small and big games).
+    pub dog_taken: bool,
+    pub discards: Vec<Card>,
+    /// Cards whose identity every seat has seen (the shown dog, shown trumps, the called card,
+    /// played cards): no longer secret, wherever they are.
+    pub public: BTreeSet<Card>,
+    pub slam_announced: Option<bool>,
+    pub poignees: Vec<Option<PoigneeShown>>,
+    pub trost: Vec<bool>,
+    pub trick: Trick,
+    pub tricks: Vec<TrickRecord>,
+    /// The cards each seat has won (the Excuse with its owner, until the count).
+    pub won: Vec<Vec<Card>>,
+    pub result: Option<(Count, Scoring)>,
+}
+
+impl Deal {
+    fn highest_bid(&self) -> Option<Contract> {
+        self.auction.bids.iter().filter_map(|(_, b)| *b).max()
+    }
+
+    fn side_of(&self, seat: Seat) -> Side {
+        if Some(seat) == self.taker || (self.partner == Some(seat)) {
+            Side::Taker
+        } else {
+            Side::Defence
+        }
+    }
+
+    fn has_played(&self, seat: Seat) -> bool {
+        self.trick.plays.iter().any(|&(s, _)| s == seat) || !self.tricks.is_empty()
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct State {
+    pub table: Table,
+    pub options: Options,
+    /// Deals started, cancelled ones included.
+    pub deals_started: u32,
+    /// Deals played out and scored.
+    pub deals_played: u32,
+    pub next_dealer: Seat,
+    pub scores: Vec<i64>,
+    /// Scores rebuilt from the score terms alone: the books `scores` must balance against.
+    pub ledger: Vec<i64>,
+    pub deal: Option<Deal>,
+    pub winners: Option<Vec<Seat>>,
+}
+
+impl State {
+    fn players(&self) -> usize {
+        self.table.seats
+    }
+
+    fn deals_total(&self) -> Option<u32> {
+        self.options.deals_total(self.players())
+    }
+
+    /// The match is over after a deal with these totals.
+    fn match_over(&self, deals_played: u32, totals: &[i64]) -> bool {
+        self.deals_total().is_some_and(|n| deals_played >= n)
+            || self.options.score_limit.is_some_and(|l| totals.iter().any(|&t| t >= l as i64))
+    }
+}
+
+/// The trumps a poignée of `level` shows from `hand`: the lowest `size` trumps, or every trump
+/// and the Excuse when one short; `None` when the hand does not reach the level.
+pub fn poignee_show(hand: &[Card], players: usize, level: Poignee) -> Option<Vec<Card>> {
+    let mut trumps: Vec<Card> = hand.iter().copied().filter(|&c| is_trump(c)).collect();
+    trumps.sort_by_key(|&c| trump_number(c));
+    let size = level.size(players);
+    if trumps.len() >= size {
+        trumps.truncate(size);
+        Some(trumps)
+    } else if trumps.len() + 1 == size && hand.contains(&EXCUSE) {
+        trumps.push(EXCUSE);
+        Some(trumps)
+    } else {
+        None
+    }
+}
+
+/// Counts a deal that has been played out: the sides, the Excuse, the bouts and the points.
+pub fn count(deal: &Deal, players: usize, options: &Options) -> Count {
+    let taker = deal.taker.expect("a played deal has a taker");
+    let contract = deal.contract.expect("a played deal has a contract");
+    let taker_side: Vec<Seat> = (0..players).filter(|&s| deal.side_of(s) == Side::Taker).collect();
+    let pile = |side: Side| -> Vec<Card> {
+        (0..players).filter(|&s| deal.side_of(s) == side).flat_map(|s| deal.won[s].iter().copied()).collect()
+    };
+    let mut taker_cards = pile(Side::Taker);
+    let mut defence_cards = pile(Side::Defence);
+    let dog_to = if contract == Contract::AgainstDog { Side::Defence } else { Side::Taker };
+    if contract.takes_dog() {
+        taker_cards.extend(&deal.discards);
+    } else if dog_to == Side::Taker {
+        taker_cards.extend(&deal.dog);
+    } else {
+        defence_cards.extend(&deal.dog);
+    }
+
+    let mut exchange: Option<Side> = None;
+    let excuse = deal.tricks.iter().find(|t| t.contains(EXCUSE)).map(|t| {
+        let played_by = t.plays.iter().find(|p| p.card == EXCUSE).map(|p| p.seat).unwrap_or(t.winner);
+        let owner = deal.side_of(played_by);
+        let winners = deal.side_of(t.winner);
+        let (counted_for, half_point_to, rule) = if t.reason == WinReason::ExcuseCompletesSlam {
+            (owner, None, rule::EXCUSE_SLAM)
+        } else if t.excuse_to.is_none() {
+            (winners, None, rule::EXCUSE_LAST_TRICK)
+        } else if owner == winners {
+            (owner, None, rule::EXCUSE_KEPT)
+        } else {
+            let own = if owner == Side::Taker { &taker_cards } else { &defence_cards };
+            if own.iter().any(|&c| c != EXCUSE) {
+                (owner, Some(winners), rule::EXCUSE_KEPT)
+            } else {
+                (winners, None, rule::EXCUSE_NO_CARD)
+            }
+        };
+        exchange = half_point_to;
+        ExcuseFate { played_by, trick_number: t.number, counted_for, half_point_to, rule: rule.to_string() }
+    });
+    if let Some(fate) = &excuse {
+        // The Excuse lies in its player's pile (or the trick winner's, in the last trick);
+        // move it to the side it counts for.
+        let (from, to) = match fate.counted_for {
+            Side::Taker => (&mut defence_cards, &mut taker_cards),
+            Side::Defence => (&mut taker_cards, &mut defence_cards),
+        };
+        if take_card(from, EXCUSE) {
+            to.push(EXCUSE);
+        }
+    }
+    let mut taker_half_points = half_points_of(&taker_cards);
+    let mut defence_half_points = half_points_of(&defence_cards);
+    match exchange {
+        Some(Side::Taker) => {
+            taker_half_points += 1;
+            defence_half_points -= 1;
+        }
+        Some(Side::Defence) => {
+            taker_half_points -= 1;
+            defence_half_points += 1;
+        }
+        None => {}
+    }
+    let bouts = taker_cards.iter().filter(|&&c| is_bout(c)).count();
+
+    let petit_au_bout = deal.tricks.last().and_then(|last| {
+        // When the Excuse takes the last trick of a slam, the Petit is "at the end" one trick
+        // earlier.
+        let t = if last.reason == WinReason::ExcuseCompletesSlam && deal.tricks.len() >= 2 {
+            &deal.tricks[deal.tricks.len() - 2]
+        } else {
+            last
+        };
+        t.contains(PETIT).then(|| deal.side_of(t.winner))
+    });
+    let winners: Vec<Side> = deal.tricks.iter().map(|t| deal.side_of(t.winner)).collect();
+    let slam = [Side::Taker, Side::Defence].into_iter().find(|&side| winners.iter().all(|&w| w == side));
+    let mut discards = deal.discards.clone();
+    sort_hand(&mut discards);
+    Count {
+        taker,
+        contract,
+        called_card: deal.called,
+        partner: deal.partner,
+        taker_side,
+        dog: deal.dog.clone(),
+        discards,
+        dog_to,
+        bouts,
+        taker_half_points,
+        defence_half_points,
+        taker_points: points_text(taker_half_points),
+        defence_points: points_text(defence_half_points),
+        excuse,
+        petit_au_bout: petit_au_bout.filter(|_| options.petit_au_bout),
+        slam_announced: deal.slam_announced == Some(true),
+        slam: slam.filter(|_| options.slam),
+        poignees: deal.poignees.iter().flatten().cloned().collect(),
+        trost: (0..players).filter(|&s| deal.trost[s]).collect(),
+    }
+}
+
+pub fn facts(count: &Count, players: usize) -> Facts {
+    Facts {
+        players,
+        taker: count.taker,
+        partner: count.partner,
+        contract: count.contract,
+        bouts: count.bouts,
+        taker_half_points: count.taker_half_points,
+        petit_au_bout: count.petit_au_bout,
+        poignees: count.poignees.iter().map(|p| (p.seat, p.level)).collect(),
+        trost: count.trost.clone(),
+        slam_announced: count.slam_announced,
+        slam: count.slam,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Commands and events
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Command {
+    Bid {
+        contract: Contract,
+    },
+    Pass,
+    /// Five players: the taker names the suit of the card to call; its rank follows from the
+    /// hand (a king, or a queen when holding all four kings, and so on). Whoever holds that
+    /// card becomes the secret partner.
+    Call {
+        suit: Suit,
+    },
+    /// Small and big games: one card from the taker's hand to the taker's pile, as many
+    /// times as the dog has cards.
+    Discard {
+        card: Card,
+    },
+    AnnounceSlam,
+    DeclineSlam,
+    /// Shown before one's first card: the level's number of trumps (8 to 18 by the player
+    /// count), the lowest the player holds, the Excuse only when one trump short.
+    DeclarePoignee {
+        level: Poignee,
+    },
+    /// Claimed before one's first card, with a hand without court cards.
+    DeclareTrost,
+    Play {
+        card: Card,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CancelReason {
+    /// Everybody passed.
+    AllPassed,
+    /// A player had the Petit as their only trump and no Excuse.
+    PetitSec,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShownHand {
+    pub seat: Seat,
+    pub hand: Vec<Card>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PoigneeShown {
+    pub seat: Seat,
+    pub level: Poignee,
+    pub trumps: Vec<Card>,
+}
+
+/// Where the Excuse ended up, and the half point given for it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExcuseFate {
+    pub played_by: Seat,
+    pub trick_number: usize,
+    /// The side whose cards the Excuse is counted with.
+    pub counted_for: Side,
+    /// The side that received a half-point card in exchange, if any.
+    pub half_point_to: Option<Side>,
+    pub rule: String,
+}
+
+/// The count of a deal: who played with whom and what each side took.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Count {
+    pub taker: Seat,
+    pub contract: Contract,
+    pub called_card: Option<Card>,
+    /// The called partner, `null` when the taker played alone (and in 3 or 4 player games).
+    pub partner: Option<Seat>,
+    pub taker_side: Vec<Seat>,
+    pub dog: Vec<Card>,
+    pub discards: Vec<Card>,
+    /// Who counted the dog (or the discards made from it).
+    pub dog_to: Side,
+    pub bouts: usize,
+    pub taker_half_points: u32,
+    pub defence_half_points: u32,
+    pub taker_points: String,
+    pub defence_points: String,
+    pub excuse: Option<ExcuseFate>,
+    pub petit_au_bout: Option<Side>,
+    pub slam_announced: bool,
+    pub slam: Option<Side>,
+    pub poignees: Vec<PoigneeShown>,
+    pub trost: Vec<Seat>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// Everything a deal starts from, so that it can be replayed and explained on its own.
+    DealStarted {
+        deal_number: u32,
+        /// Deals scored before this one (cancelled deals do not count).
+        deals_played: u32,
+        dealer: Seat,
+        /// The pack as it was dealt, top card first.
+        deck: Vec<Card>,
+        /// Every seat's hand, sorted.
+        hands: Vec<Vec<Card>>,
+        dog: Vec<Card>,
+        /// Positions in the deck of the dog's cards.
+        dog_positions: Vec<usize>,
+        bidding_order: Vec<Seat>,
+        /// Scores before this deal.
+        scores: Vec<i64>,
+        options: Options,
+    },
+    /// The deal is void; the next dealer deals again and the deal does not count.
+    DealCancelled {
+        reason: CancelReason,
+        /// Hands shown for a petit sec.
+        shown: Vec<ShownHand>,
+        next_dealer: Seat,
+    },
+    BidMade {
+        seat: Seat,
+        contract: Contract,
+    },
+    Passed {
+        seat: Seat,
+    },
+    ContractWon {
+        taker: Seat,
+        contract: Contract,
+    },
+    CardCalled {
+        taker: Seat,
+        card: Card,
+    },
+    /// Small and big games: the dog, turned up for all, goes into the taker's hand.
+    DogShown {
+        cards: Vec<Card>,
+        /// Five players: the called card was in the dog, so the taker plays alone.
+        taker_alone: bool,
+    },
+    /// Without and against the dog: it stays face down, counted for `to` at the end.
+    DogSetAside {
+        contract: Contract,
+        to: Side,
+    },
+    Discarded {
+        seat: Seat,
+        /// `null` as seen by the others, unless the card is a trump, which is shown.
+        card: Card,
+        shown: bool,
+    },
+    SlamAnnounced {
+        seat: Seat,
+    },
+    SlamDeclined {
+        seat: Seat,
+    },
+    PoigneeDeclared {
+        seat: Seat,
+        level: Poignee,
+        trumps: Vec<Card>,
+    },
+    TrostDeclared {
+        seat: Seat,
+    },
+    CardPlayed {
+        seat: Seat,
+        card: Card,
+    },
+    /// Five players: the called card was played; `taker_alone` when the taker played it.
+    PartnerRevealed {
+        seat: Seat,
+        card: Card,
+        taker_alone: bool,
+    },
+    TrickWon {
+        /// 1 for the first trick of the deal.
+        trick_number: usize,
+        winner: Seat,
+        card: Card,
+        reason: WinReason,
+        plays: Vec<Play>,
+        /// The Excuse went back to this seat rather than with the trick.
+        excuse_to: Option<Seat>,
+        half_points: u32,
+    },
+    DealScored {
+        deal_number: u32,
+        count: Count,
+        scoring: Scoring,
+        /// Scores after this deal.
+        totals: Vec<i64>,
+    },
+    MatchEnded {
+        winners: Vec<Seat>,
+        scores: Vec<i64>,
+    },
+}
+
+// ---------------------------------------------------------------------------------------------
+// The rules
+
+impl Tarot {
+    /// The state after `events`, for decisions that depend on what a first event changes.
+    fn after(&self, state: &State, events: &[Event]) -> State {
+        let mut next = state.clone();
+        for e in events {
+            self.evolve(&mut next, e);
+        }
+        next
+    }
+
+    fn decide_bid(
+        &self,
+        state: &State,
+        deal: &Deal,
+        seat: Seat,
+        contract: Option<Contract>,
+    ) -> Result<Vec<Event>, RuleViolation> {
+        if deal.phase != Phase::Bidding {
+            return Err(RuleViolation::wrong_phase("budgivningen är över", "the bidding is over"));
+        }
+        if deal.auction.next_bidder() != Some(seat) {
+            return Err(RuleViolation::not_your_turn(seat));
+        }
+        let highest = deal.highest_bid();
+        if let (Some(c), Some(h)) = (contract, highest) {
+            if c <= h {
+                let ((c_sv, c_en), (h_sv, h_en)) = (c.names(), h.names());
+                return Err(RuleViolation::new(
+                    rule::BID_HIGHER,
+                    format!("Du bjöd {c_sv} men {h_sv} är redan bjudet; ett bud måste vara högre än alla bud före det, annars passar man."),
+                    format!("You bid a {c_en} but a {h_en} has already been bid; a bid must be higher than every bid before it, or else you pass."),
+                ));
+            }
+        }
+        let mut events = vec![match contract {
+            Some(contract) => Event::BidMade { seat, contract },
+            None => Event::Passed { seat },
+        }];
+        if deal.auction.bids.len() + 1 < state.players() {
+            return Ok(events);
+        }
+        let winning = contract.max(highest).and_then(|c| {
+            let taker = if contract == Some(c) {
+                seat
+            } else {
+                deal.auction.bids.iter().find(|(_, b)| *b == Some(c)).map(|(s, _)| *s)?
+            };
+            Some((taker, c))
+        });
+        match winning {
+            None => events.push(Event::DealCancelled {
+                reason: CancelReason::AllPassed,
+                shown: Vec::new(),
+                next_dealer: state.table.next(deal.dealer),
+            }),
+            Some((taker, contract)) => {
+                events.push(Event::ContractWon { taker, contract });
+                if state.players() != 5 {
+                    events.push(self.dog_event(deal, contract, None));
+                }
+            }
+        }
+        Ok(events)
+    }
+
+    fn dog_event(&self, deal: &Deal, contract: Contract, called: Option<Card>) -> Event {
+        if contract.takes_dog() {
+            Event::DogShown { cards: deal.dog.clone(), taker_alone: called.is_some_and(|c| deal.dog.contains(&c)) }
+        } else {
+            let to = if contract == Contract::AgainstDog { Side::Defence } else { Side::Taker };
+            Event::DogSetAside { contract, to }
+        }
+    }
+
+    fn taker_turn(&self, deal: &Deal, seat: Seat, phase: Phase, sv: &str, en: &str) -> Result<Seat, RuleViolation> {
+        if deal.phase != phase {
+            return Err(RuleViolation::wrong_phase(sv, en));
+        }
+        let taker = deal.taker.expect("a taker in this phase");
+        if seat != taker {
+            return Err(RuleViolation::not_your_turn(seat));
+        }
+        Ok(taker)
+    }
+
+    fn decide_call(&self, deal: &Deal, seat: Seat, suit: Suit) -> Result<Vec<Event>, RuleViolation> {
+        let taker =
+            self.taker_turn(deal, seat, Phase::Calling, "ingen kung ska kallas nu", "no king is to be called now")?;
+        // The rank is not a choice: a king, or the highest rank of which the taker lacks one.
+        let card = suit_card(suit, callable_value(&deal.hands[taker]));
+        let contract = deal.contract.expect("a contract before the call");
+        Ok(vec![Event::CardCalled { taker, card }, self.dog_event(deal, contract, Some(card))])
+    }
+
+    fn decide_discard(&self, deal: &Deal, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
+        let taker = self.taker_turn(
+            deal,
+            seat,
+            Phase::Discarding,
+            "inga kort läggs i högen nu",
+            "no cards are being discarded now",
+        )?;
+        let hand = &deal.hands[taker];
+        if !hand.contains(&card) {
+            return Err(RuleViolation::card_not_held(card));
+        }
+        if is_king(card) || is_bout(card) {
+            return Err(RuleViolation::new(
+                rule::NO_KINGS_OR_BOUTS,
+                format!(
+                    "Du lade {card} i högen; kungar och värdekort (ettan, 21:an och ursäkten) får aldrig läggas där."
+                ),
+                format!(
+                    "You discarded {card}; kings and bouts (the Petit, the 21 and the Excuse) may never be discarded."
+                ),
+            ));
+        }
+        let remaining = deal.dog.len() - deal.discards.len();
+        if is_trump(card) {
+            let plain = hand.iter().filter(|&&c| !is_trump(c) && !is_king(c) && c != EXCUSE).count();
+            if plain >= remaining {
+                return Err(RuleViolation::new(
+                    rule::TRUMPS_IF_FORCED,
+                    format!("Du lade trumf {card} i högen men har fortfarande {plain} andra kort som får läggas där, och {remaining} kort återstår att lägga; trumf får läggas bara när inget annat går."),
+                    format!("You discarded trump {card} but still hold {plain} other cards that may be discarded, with {remaining} left to discard; trumps may be discarded only when nothing else is possible."),
+                ));
+            }
+        }
+        Ok(vec![Event::Discarded { seat, card, shown: is_trump(card) }])
+    }
+
+    fn decide_slam(&self, deal: &Deal, seat: Seat, announce: bool) -> Result<Vec<Event>, RuleViolation> {
+        self.taker_turn(
+            deal,
+            seat,
+            Phase::Slam,
+            "slam kan bara annonseras direkt efter hunden",
+            "a slam can only be announced right after the dog",
+        )?;
+        Ok(vec![if announce { Event::SlamAnnounced { seat } } else { Event::SlamDeclined { seat } }])
+    }
+
+    /// Poignée and tröst are shown by the player to play, before their first card.
+    fn declaration_window(
+        &self,
+        state: &State,
+        deal: &Deal,
+        seat: Seat,
+        enabled: bool,
+        rule_id: &str,
+        (what_sv, what_en): (&str, &str),
+    ) -> Result<(), RuleViolation> {
+        if deal.phase != Phase::Playing {
+            return Err(RuleViolation::wrong_phase(
+                &format!("{what_sv} visas när man ska spela sitt första kort"),
+                &format!("a {what_en} is shown when about to play one's first card"),
+            ));
+        }
+        if deal.trick.next_to_play(&state.table) != seat {
+            return Err(RuleViolation::not_your_turn(seat));
+        }
+        if !enabled {
+            return Err(RuleViolation::new(
+                rule::ADVANCED_OFF,
+                format!("Partiet spelas utan {what_sv}."),
+                format!("This match is played without the {what_en}."),
+            ));
+        }
+        if deal.has_played(seat) {
+            return Err(RuleViolation::new(
+                rule_id,
+                format!("Du har redan spelat ditt första kort; {what_sv} visas innan dess."),
+                format!("You have already played your first card; a {what_en} is shown before it."),
+            ));
+        }
+        Ok(())
+    }
+
+    fn decide_poignee(
+        &self,
+        state: &State,
+        deal: &Deal,
+        seat: Seat,
+        level: Poignee,
+    ) -> Result<Vec<Event>, RuleViolation> {
+        let players = state.players();
+        self.declaration_window(
+            state,
+            deal,
+            seat,
+            state.options.poignee,
+            rule::POIGNEE_WHEN,
+            ("hand (poignée)", "poignée"),
+        )?;
+        if deal.poignees[seat].is_some() {
+            return Err(RuleViolation::new(
+                rule::ONE_POIGNEE,
+                "Du har redan visat en hand (poignée) i den här given.",
+                "You have already shown a poignée in this deal.",
+            ));
+        }
+        let hand = &deal.hands[seat];
+        let Some(trumps) = poignee_show(hand, players, level) else {
+            let held = hand.iter().filter(|&&c| is_trump(c)).count();
+            let excuse_sv = if hand.contains(&EXCUSE) { " och ursäkten" } else { "" };
+            let excuse_en = if hand.contains(&EXCUSE) { " and the Excuse" } else { "" };
+            let (l_sv, l_en) = level.names();
+            let size = level.size(players);
+            return Err(RuleViolation::new(
+                rule::POIGNEE_SIZES,
+                format!("Du har {held} trumf{excuse_sv}; {l_sv} med {players} spelare kräver {size} trumf (ursäkten räknas bara när den fyller ut den sista)."),
+                format!("You hold {held} trumps{excuse_en}; a {l_en} with {players} players needs {size} trumps (the Excuse counts only when it makes up the last one)."),
+            ));
+        };
+        Ok(vec![Event::PoigneeDeclared { seat, level, trumps }])
+    }
+
+    fn decide_trost(&self, state: &State, deal: &Deal, seat: Seat) -> Result<Vec<Event>, RuleViolation> {
+        self.declaration_window(state, deal, seat, state.options.trost, rule::TROST, ("tröst", "tröst"))?;
+        if deal.trost[seat] {
+            return Err(RuleViolation::new(
+                rule::TROST,
+                "Du har redan fått tröst i den här given.",
+                "You have already claimed tröst in this deal.",
+            ));
+        }
+        if deal.hands[seat].iter().any(|&c| is_court(c)) {
+            return Err(RuleViolation::new(
+                rule::TROST,
+                "Du har klädda kort på handen; tröst ges bara för en hand helt utan kung, dam, knekt och väpnare.",
+                "You hold court cards; tröst is only for a hand without any king, queen, knight or jack.",
+            ));
+        }
+        Ok(vec![Event::TrostDeclared { seat }])
+    }
+
+    fn decide_play(
+        &self,
+        state: &State,
+        deal: &Deal,
+        seat: Seat,
+        card: Card,
+    ) -> Result<Vec<Event>, RuleViolation> {
+        if deal.phase != Phase::Playing {
+            return Err(match deal.phase {
+                Phase::Bidding => RuleViolation::wrong_phase("budgivningen pågår", "the bidding is still going on"),
+                Phase::Over => RuleViolation::wrong_phase("given är slutspelad", "the deal has been played out"),
+                _ => RuleViolation::wrong_phase(
+                    "spelaren har inte gjort klart med hunden än",
+                    "the taker has not finished with the dog",
+                ),
+            });
+        }
+        if deal.trick.next_to_play(&state.table) != seat {
+            return Err(RuleViolation::not_your_turn(seat));
+        }
+        let hand = &deal.hands[seat];
+        if !hand.contains(&card) {
+            return Err(RuleViolation::card_not_held(card));
+        }
+        let plays = &deal.trick.plays;
+        if let (true, Some(called), Some(suit)) =
+            (deal.tricks.is_empty() && plays.is_empty(), deal.called, deal.called.and_then(|c| c.suit()))
+        {
+            if card.is_suit(suit) && card != called && hand.iter().any(|c| !c.is_suit(suit)) {
+                let (s_sv, s_en) = suit_name(suit);
+                return Err(RuleViolation::new(
+                    rule::CALLED_SUIT_LEAD,
+                    format!("Du spelade ut {card}; första utspelet får inte vara i den kallade färgen {s_sv}, utom den kallade {called} själv."),
+                    format!("You led {card}; the first lead may not be in the called suit, {s_en}, except the called {called} itself."),
+                ));
+            }
+        }
+        if !playable(hand, plays).contains(&card) {
+            return Err(play_violation(hand, plays, card));
+        }
+
+        let mut events = vec![Event::CardPlayed { seat, card }];
+        if deal.called == Some(card) {
+            events.push(Event::PartnerRevealed { seat, card, taker_alone: Some(seat) == deal.taker });
+        }
+        if plays.len() + 1 < state.players() {
+            return Ok(events);
+        }
+        let next = self.after(state, &events);
+        let d = next.deal.as_ref().expect("the deal goes on");
+        let (winner, winning, reason, excuse_to) = resolve_trick(d, state.players());
+        let trick_number = d.tricks.len() + 1;
+        events.push(Event::TrickWon {
+            trick_number,
+            winner,
+            card: winning,
+            reason,
+            plays: d.trick.plays.iter().map(|&(seat, card)| Play { seat, card }).collect(),
+            excuse_to,
+            half_points: d.trick.cards().map(half_points).sum(),
+        });
+        if trick_number < layout(state.players()).hand {
+            return Ok(events);
+        }
+        let next = self.after(state, &events);
+        let d = next.deal.as_ref().expect("the deal is played out");
+        let count = count(d, state.players(), &state.options);
+        let scoring = score(&facts(&count, state.players()), &state.options);
+        let totals: Vec<i64> = (0..state.players()).map(|s| state.scores[s] + scoring.points[s]).collect();
+        let over = state.match_over(state.deals_played + 1, &totals);
+        events.push(Event::DealScored { deal_number: deal.number, count, scoring, totals: totals.clone() });
+        if over {
+            events.push(Event::MatchEnded { winners: match_winners(&totals), scores: totals });
+        }
+        Ok(events)
+    }
+
+    /// The seat holding the Petit sec in each dealt hand.
+    fn petit_sec(&self, hands: &[Vec<Card>]) -> Vec<ShownHand> {
+        (0..hands.len())
+            .filter(|&s| is_petit_sec(&hands[s]))
+            .map(|seat| ShownHand { seat, hand: hands[seat].clone() })
+            .collect()
+    }
+
+    /// Commands a seat can make to declare before its first card.
+    fn declarations(&self, state: &State, deal: &Deal, seat: Seat) -> Vec<Command> {
+        let mut out = Vec::new();
+        if state.options.trost && self.decide_trost(state, deal, seat).is_ok() {
+            out.push(Command::DeclareTrost);
+        }
+        for level in Poignee::ALL {
+            if state.options.poignee && self.decide_poignee(state, deal, seat, level).is_ok() {
+                out.push(Command::DeclarePoignee { level });
+            }
+        }
+        out
+    }
+
+    fn legal_cards(&self, state: &State, deal: &Deal, seat: Seat) -> Vec<Card> {
+        let mut cards: Vec<Card> =
+            deal.hands[seat].iter().copied().filter(|&c| self.decide_play_check(state, deal, seat, c)).collect();
+        sort_hand(&mut cards);
+        cards
+    }
+
+    /// The checks of `decide_play` without building the events.
+    fn decide_play_check(&self, state: &State, deal: &Deal, seat: Seat, card: Card) -> bool {
+        if deal.phase != Phase::Playing || deal.trick.next_to_play(&state.table) != seat {
+            return false;
+        }
+        let hand = &deal.hands[seat];
+        if !hand.contains(&card) {
+            return false;
+        }
+        if deal.tricks.is_empty() && deal.trick.plays.is_empty() {
+            if let (Some(called), Some(suit)) = (deal.called, deal.called.and_then(|c| c.suit())) {
+                if card.is_suit(suit) && card != called && hand.iter().any(|c| !c.is_suit(suit)) {
+                    return false;
+                }
+            }
+        }
+        playable(hand, &deal.trick.plays).contains(&card)
+    }
+}
+
+/// Why `card` may not be played to this trick: the first duty it breaks.
+fn play_violation(hand: &[Card], plays: &[(Seat, Card)], card: Card) -> RuleViolation {
+    let led = led_of(plays).expect("anything goes to an empty trick");
+    let (l_sv, l_en) = led.names();
+    let has_trumps = hand.iter().any(|&c| is_trump(c));
+    if led != Led::Trumps && hand.iter().any(|&c| led.matches(c)) {
+        RuleViolation::new(
+            rule::FOLLOW_SUIT,
+            format!("Du spelade {card} men har {l_sv}; man måste bekänna färg (eller spela ursäkten)."),
+            format!("You played {card} but hold {l_en}; you must follow suit (or play the Excuse)."),
+        )
+    } else if led == Led::Trumps && !is_trump(card) {
+        RuleViolation::new(
+            rule::FOLLOW_SUIT,
+            format!("Du spelade {card} men har trumf; när trumf spelas ut måste man lägga trumf (eller ursäkten)."),
+            format!("You played {card} but hold trumps; when trumps are led you must play a trump (or the Excuse)."),
+        )
+    } else if has_trumps && !is_trump(card) {
+        RuleViolation::new(
+            rule::MUST_TRUMP,
+            format!("Du spelade {card} men saknar {l_sv} och har trumf; då måste man trumfa (eller spela ursäkten)."),
+            format!("You played {card} but have no {l_en} and hold trumps; you must then trump (or play the Excuse)."),
+        )
+    } else {
+        let high = highest_trump(plays).unwrap_or(0);
+        RuleViolation::new(
+            rule::OVERTRUMP,
+            format!("Du spelade {card} under T{high} men har en högre trumf; man måste gå över den högsta trumfen i sticket när man kan."),
+            format!("You played {card} under T{high} but hold a higher trump; you must beat the highest trump in the trick when you can."),
+        )
+    }
+}
+
+/// The winner of the complete trick in `deal.trick`, the reason, and where the Excuse goes if
+/// it is not with the trick.
+fn resolve_trick(deal: &Deal, players: usize) -> (Seat, Card, WinReason, Option<Seat>) {
+    let plays = &deal.trick.plays;
+    let last = deal.tricks.len() + 1 == layout(players).hand;
+    let excuse_by = plays.iter().find(|&&(_, c)| c == EXCUSE).map(|&(s, _)| s);
+    if let (Some(by), true) = (excuse_by, last) {
+        let side = deal.side_of(by);
+        if !deal.tricks.is_empty() && deal.tricks.iter().all(|t| deal.side_of(t.winner) == side) {
+            return (by, EXCUSE, WinReason::ExcuseCompletesSlam, None);
+        }
+    }
+    let (winner, card, reason) = trick_winner(plays);
+    let excuse_to = excuse_by.filter(|_| !last);
+    (winner, card, reason, excuse_to)
+}
+
+impl Rules for Tarot {
+    type Options = Options;
+    type State = State;
+    type Command = Command;
+    type Event = Event;
+
+    fn id(&self) -> &'static str {
+        "tarot"
+    }
+
+    fn rulebook(&self) -> Rulebook {
+        self.book()
+    }
+
+    fn options(&self) -> Vec<OptionDoc> {
+        self.option_docs()
+    }
+
+    fn player_counts(&self) -> RangeInclusive<usize> {
+        MIN_PLAYERS..=MAX_PLAYERS
+    }
+
+    /// Each scoring variant off or changed, and each way to end a match.
+    fn test_option_sets(&self, _players: usize) -> Vec<Options> {
+        let default = Options::default();
+        vec![
+            default.clone(),
+            Options { half_point: HalfPoint::Fft, ..default.clone() },
+            Options { petit_au_bout: false, poignee: false, trost: false, slam: false, ..default.clone() },
+            Options { score_limit: Some(300), ..default.clone() },
+            Options { deals: Some(2), slam: false, half_point: HalfPoint::Fft, ..default.clone() },
+            Options { deals: Some(6), trost: false, poignee: false, ..default },
+        ]
+    }
+
+    fn setup(&self, players: usize, options: Options) -> Result<State, SetupError> {
+        if !self.player_counts().contains(&players) {
+            return Err(SetupError(format!("tarot is played by 3 to 5 players, not {players}")));
+        }
+        if options.deals == Some(0) || options.deals.is_some_and(|d| d > 1000) {
+            return Err(SetupError("deals must be from 1 to 1000".into()));
+        }
+        if options.score_limit == Some(0) {
+            return Err(SetupError("score_limit must be at least 1".into()));
+        }
+        Ok(State {
+            table: Table::counter_clockwise(players),
+            options,
+            deals_started: 0,
+            deals_played: 0,
+            next_dealer: 0,
+            scores: vec![0; players],
+            ledger: vec![0; players],
+            deal: None,
+            winners: None,
+        })
+    }
+
+    fn status(&self, state: &State) -> Status {
+        if let Some(winners) = &state.winners {
+            return Status::Finished { outcome: Outcome::most_points(winners, &state.scores) };
+        }
+        let Some(deal) = &state.deal else {
+            return Status::NeedsDeck { composition: decks::tarot78() };
+        };
+        let seats = match deal.phase {
+            Phase::Over => return Status::NeedsDeck { composition: decks::tarot78() },
+            Phase::Bidding => deal.auction.next_bidder().into_iter().collect(),
+            Phase::Calling | Phase::Dog | Phase::Discarding | Phase::Slam => deal.taker.into_iter().collect(),
+            Phase::Playing => vec![deal.trick.next_to_play(&state.table)],
+        };
+        Status::ToAct { seats }
+    }
+
+    fn deal_number(&self, state: &State) -> u32 {
+        state.deals_started
+    }
+
+    fn deal(&self, state: &State, deck: Vec<Card>) -> Result<Vec<Event>, RuleViolation> {
+        let players = state.players();
+        let dealer = state.next_dealer;
+        let plan = deal_plan(&state.table, dealer);
+        let mut hands = vec![Vec::new(); players];
+        let mut dog = Vec::new();
+        let mut dog_positions = Vec::new();
+        for (i, (&card, to)) in deck.iter().zip(&plan).enumerate() {
+            match to {
+                Some(seat) => hands[*seat].push(card),
+                None => {
+                    dog.push(card);
+                    dog_positions.push(i);
+                }
+            }
+        }
+        hands.iter_mut().for_each(|h| sort_hand(h));
+        let shown = self.petit_sec(&hands);
+        let mut events = vec![Event::DealStarted {
+            deal_number: state.deals_started + 1,
+            deals_played: state.deals_played,
+            dealer,
+            deck,
+            hands,
+            dog,
+            dog_positions,
+            bidding_order: state.table.order_from(state.table.next(dealer)),
+            scores: state.scores.clone(),
+            options: state.options.clone(),
+        }];
+        if !shown.is_empty() {
+            events.push(Event::DealCancelled {
+                reason: CancelReason::PetitSec,
+                shown,
+                next_dealer: state.table.next(dealer),
+            });
+        }
+        Ok(events)
+    }
+
+    fn decide(&self, state: &State, seat: Seat, command: &Command) -> Result<Vec<Event>, RuleViolation> {
+        let deal = state.deal.as_ref().expect("a seat acts only while a deal is in play");
+        match command {
+            Command::Bid { contract } => self.decide_bid(state, deal, seat, Some(*contract)),
+            Command::Pass => self.decide_bid(state, deal, seat, None),
+            Command::Call { suit } => self.decide_call(deal, seat, *suit),
+            Command::Discard { card } => self.decide_discard(deal, seat, *card),
+            Command::AnnounceSlam => self.decide_slam(deal, seat, true),
+            Command::DeclineSlam => self.decide_slam(deal, seat, false),
+            Command::DeclarePoignee { level } => self.decide_poignee(state, deal, seat, *level),
+            Command::DeclareTrost => self.decide_trost(state, deal, seat),
+            Command::Play { card } => self.decide_play(state, deal, seat, *card),
+        }
+    }
+
+    fn evolve(&self, state: &mut State, event: &Event) {
+        let players = state.players();
+        let table = state.table;
+        let slam_option = state.options.slam;
+        // After the dog: the slam announcement, or straight to play from the dealer's right.
+        let after_dog = |deal: &mut Deal| {
+            deal.phase = if slam_option { Phase::Slam } else { Phase::Playing };
+        };
+        match event {
+            Event::DealStarted {
+                deal_number,
+                deals_played,
+                dealer,
+                deck,
+                hands,
+                dog,
+                dog_positions,
+                bidding_order,
+                scores,
+                options,
+            } => {
+                state.deals_started = *deal_number;
+                state.deals_played = *deals_played;
+                // The deal carries what it inherits, so it can be replayed on its own.
+                state.scores = scores.clone();
+                state.ledger = scores.clone();
+                state.options = options.clone();
+                state.next_dealer = *dealer;
+                state.winners = None;
+                state.deal = Some(Deal {
+                    number: *deal_number,
+                    dealer: *dealer,
+                    deck: deck.clone(),
+                    dealt: hands.clone(),
+                    hands: hands.clone(),
+                    dog: dog.clone(),
+                    dog_positions: dog_positions.clone(),
+                    auction: Auction::new(bidding_order.clone()),
+                    phase: Phase::Bidding,
+                    cancelled: None,
+                    taker: None,
+                    contract: None,
+                    called: None,
+                    partner: None,
+                    partner_revealed: false,
+                    dog_taken: false,
+                    discards: Vec::new(),
+                    public: BTreeSet::new(),
+                    slam_announced: None,
+                    poignees: vec![None; players],
+                    trost: vec![false; players],
+                    trick: Trick::led_by(table.forehand(*dealer)),
+                    tricks: Vec::new(),
+                    won: vec![Vec::new(); players],
+                    result: None,
+                });
+            }
+            Event::DealCancelled { reason, shown, next_dealer } => {
+                state.next_dealer = *next_dealer;
+                let Some(deal) = state.deal.as_mut() else { return };
+                deal.phase = Phase::Over;
+                deal.cancelled = Some(*reason);
+                for h in shown {
+                    deal.public.extend(h.hand.iter().copied());
+                }
+            }
+            Event::BidMade { seat, contract } => {
+                if let Some(deal) = state.deal.as_mut() {
+                    deal.auction.record(*seat, Some(*contract));
+                }
+            }
+            Event::Passed { seat } => {
+                if let Some(deal) = state.deal.as_mut() {
+                    deal.auction.record(*seat, None);
+                }
+            }
+            Event::ContractWon { taker, contract } => {
+                let Some(deal) = state.deal.as_mut() else { return };
+                deal.taker = Some(*taker);
+                deal.contract = Some(*contract);
+                deal.phase = if players == 5 { Phase::Calling } else { Phase::Dog };
+            }
+            Event::CardCalled { taker, card } => {
+                let Some(deal) = state.deal.as_mut() else { return };
+                deal.called = Some(*card);
+                deal.public.insert(*card);
+                deal.partner = (0..players).find(|&s| s != *taker && deal.hands[s].contains(card));
+                deal.phase = Phase::Dog;
+            }
+            Event::DogShown { cards, .. } => {
+                let Some(deal) = state.deal.as_mut() else { return };
+                let Some(taker) = deal.taker else { return };
+                deal.public.extend(cards.iter().copied());
+                deal.hands[taker].extend(cards.iter().copied());
+                sort_hand(&mut deal.hands[taker]);
+                deal.dog_taken = true;
+                deal.phase = Phase::Discarding;
+            }
+            Event::DogSetAside { .. } => {
+                if let Some(deal) = state.deal.as_mut() {
+                    after_dog(deal);
+                }
+            }
+            Event::Discarded { seat, card, shown } => {
+                let Some(deal) = state.deal.as_mut() else { return };
+                take_card(&mut deal.hands[*seat], *card);
+                deal.discards.push(*card);
+                if *shown {
+                    deal.public.insert(*card);
+                }
+                if deal.discards.len() >= deal.dog.len() {
+                    after_dog(deal);
+                }
+            }
+            Event::SlamAnnounced { seat } => {
+                let Some(deal) = state.deal.as_mut() else { return };
+                deal.slam_announced = Some(true);
+                deal.trick = Trick::led_by(*seat);
+                deal.phase = Phase::Playing;
+            }
+            Event::SlamDeclined { .. } => {
+                let Some(deal) = state.deal.as_mut() else { return };
+                deal.slam_announced = Some(false);
+                deal.phase = Phase::Playing;
+            }
+            Event::PoigneeDeclared { seat, level, trumps } => {
+                let Some(deal) = state.deal.as_mut() else { return };
+                deal.public.extend(trumps.iter().copied());
+                deal.poignees[*seat] = Some(PoigneeShown { seat: *seat, level: *level, trumps: trumps.clone() });
+            }
+            Event::TrostDeclared { seat } => {
+                if let Some(deal) = state.deal.as_mut() {
+                    deal.trost[*seat] = true;
+                }
+            }
+            Event::CardPlayed { seat, card } => {
+                let Some(deal) = state.deal.as_mut() else { return };
+                take_card(&mut deal.hands[*seat], *card);
+                deal.trick.plays.push((*seat, *card));
+                deal.public.insert(*card);
+                // The card itself tells the table; `PartnerRevealed` says so in words.
+                if deal.called == Some(*card) {
+                    deal.partner_revealed = true;
+                }
+            }
+            Event::PartnerRevealed { .. } => {
+                if let Some(deal) = state.deal.as_mut() {
+                    deal.partner_revealed = true;
+                }
+            }
+            Event::TrickWon { trick_number, winner, card, reason, plays, excuse_to, .. } => {
+                let Some(deal) = state.deal.as_mut() else { return };
+                for p in plays {
+                    let to = match excuse_to {
+                        Some(owner) if p.card == EXCUSE => *owner,
+                        _ => *winner,
+                    };
+                    deal.won[to].push(p.card);
+                }
+                deal.tricks.push(TrickRecord {
+                    number: *trick_number,
+                    leader: deal.trick.leader,
+                    plays: plays.clone(),
+                    winner: *winner,
+                    card: *card,
+                    reason: *reason,
+                    excuse_to: *excuse_to,
+                });
+                deal.trick = Trick::led_by(*winner);
+                if deal.tricks.len() >= layout(players).hand {
+                    deal.phase = Phase::Over;
+                }
+            }
+            Event::DealScored { count, scoring, totals, .. } => {
+                for t in &scoring.terms {
+                    if let Some(l) = state.ledger.get_mut(t.to) {
+                        *l += t.points;
+                    }
+                }
+                state.scores = totals.clone();
+                state.deals_played += 1;
+                if let Some(deal) = state.deal.as_mut() {
+                    state.next_dealer = table.next(deal.dealer);
+                    deal.result = Some((count.clone(), scoring.clone()));
+                }
+            }
+            Event::MatchEnded { winners, .. } => {
+                state.winners = Some(winners.clone());
+            }
+        }
+    }
+
+    fn legal_moves(&self, state: &State, seat: Seat) -> Vec<Command> {
+        if !self.status(state).to_act().contains(&seat) {
+            return Vec::new();
+        }
+        let Some(deal) = &state.deal else { return Vec::new() };
+        let accepted = |c: &Command| self.decide(state, seat, c).is_ok();
+        match deal.phase {
+            Phase::Bidding => Contract::ALL
+                .into_iter()
+                .map(|contract| Command::Bid { contract })
+                .chain([Command::Pass])
+                .filter(accepted)
+                .collect(),
+            Phase::Calling => Suit::ALL.into_iter().map(|suit| Command::Call { suit }).filter(accepted).collect(),
+            Phase::Discarding => {
+                deal.hands[seat].iter().map(|&card| Command::Discard { card }).filter(accepted).collect()
+            }
+            Phase::Slam => vec![Command::AnnounceSlam, Command::DeclineSlam],
+            Phase::Playing => {
+                let mut moves = self.declarations(state, deal, seat);
+                moves.extend(self.legal_cards(state, deal, seat).into_iter().map(|card| Command::Play { card }));
+                moves
+            }
+            Phase::Dog | Phase::Over => Vec::new(),
+        }
+    }
+
+    fn move_space(&self, state: &State, seat: Seat) -> Vec<Command> {
+        let mut space: Vec<Command> =
+            Contract::ALL.into_iter().map(|contract| Command::Bid { contract }).collect();
+        space.extend([
+            Command::Pass,
+            Command::AnnounceSlam,
+            Command::DeclineSlam,
+            Command::DeclareTrost,
+        ]);
+        space.extend(Poignee::ALL.into_iter().map(|level| Command::DeclarePoignee { level }));
+        space.extend(Suit::ALL.into_iter().map(|suit| Command::Call { suit }));
+        // Cards to discard or play: the seat's own, and a few it may not hold.
+        let mut cards: Vec<Card> =
+            vec![PETIT, TWENTY_ONE, EXCUSE, Card::One(Suit::Clubs), suit_card(Suit::Spades, KING)];
+        if let Some(hand) = state.deal.as_ref().and_then(|d| d.hands.get(seat)) {
+            cards.extend(hand);
+        }
+        cards.sort_by_key(|&c| index78(c));
+        cards.dedup();
+        space.extend(cards.iter().map(|&card| Command::Discard { card }));
+        space.extend(cards.iter().map(|&card| Command::Play { card }));
+        space
+    }
+
+    fn view(&self, state: &State, viewer: Viewer) -> Value {
+        self.render_view(state, viewer)
+    }
+
+    fn redact(&self, _state: &State, event: &Event, viewer: Viewer, deal_over: bool) -> Value {
+        self.redact_event(_state, event, viewer, deal_over)
+    }
+
+    fn secrets(&self, state: &State) -> Vec<(Card, Vec<Seat>)> {
+        self.secret_cards(state)
+    }
+
+    fn check_invariants(&self, state: &State) -> Result<(), String> {
+        self.check_books(state)
+    }
+
+    fn bot_move(&self, state: &State, seat: Seat, seed: u64) -> Option<Command> {
+        if !self.status(state).to_act().contains(&seat) {
+            return None;
+        }
+        let deal = state.deal.as_ref()?;
+        let hand = &deal.hands[seat];
+        let players = state.players();
+        let pick = |n: usize| (seed % n.max(1) as u64) as usize;
+        match deal.phase {
+            Phase::Bidding => {
+                // A rough hand strength, scaled to a four-player hand of 18 cards.
+                let trumps = hand.iter().filter(|&&c| is_trump(c)).count() as i64;
+                let bouts = hand.iter().filter(|&&c| is_bout(c)).count() as i64;
+                let kings = hand.iter().filter(|&&c| is_king(c)).count() as i64;
+                let queens = hand.iter().filter(|&&c| suit_value(c) == Some(QUEEN)).count() as i64;
+                let raw = 2 * trumps + 6 * bouts + 3 * kings + queens;
+                let strength = raw * 18 / hand.len() as i64 + (seed % 9) as i64 - 4;
+                let nobody_bid = deal.highest_bid().is_none();
+                let wanted = match strength {
+                    s if s >= 48 => Some(Contract::AgainstDog),
+                    s if s >= 40 => Some(Contract::WithoutDog),
+                    s if s >= 30 => Some(Contract::Big),
+                    s if s >= 22 => Some(Contract::Small),
+                    // The last to speak often takes a small game rather than see a redeal.
+                    _ if nobody_bid && deal.auction.is_last(seat) && seed.is_multiple_of(2) => Some(Contract::Small),
+                    _ => None,
+                };
+                Some(match wanted {
+                    Some(c) if deal.highest_bid().is_none_or(|h| c > h) => Command::Bid { contract: c },
+                    _ => Command::Pass,
+                })
+            }
+            Phase::Calling => {
+                // Call a card held by somebody else, when there is one.
+                let value = callable_value(hand);
+                let others: Vec<Suit> =
+                    Suit::ALL.into_iter().filter(|&s| !hand.contains(&suit_card(s, value))).collect();
+                let choice = if others.is_empty() { Suit::ALL[pick(4)] } else { others[pick(others.len())] };
+                Some(Command::Call { suit: choice })
+            }
+            Phase::Discarding => {
+                let legal: Vec<Card> =
+                    hand.iter().copied().filter(|&card| self.decide_discard(deal, seat, card).is_ok()).collect();
+                let cheapest = legal.iter().map(|&c| half_points(c)).min()?;
+                let cheap: Vec<Card> = legal.into_iter().filter(|&c| half_points(c) == cheapest).collect();
+                Some(Command::Discard { card: cheap[pick(cheap.len())] })
+            }
+            Phase::Slam => {
+                let trumps = hand.iter().filter(|&&c| is_trump(c) || c == EXCUSE).count();
+                let announce = trumps + 2 >= hand.len() || seed.is_multiple_of(97);
+                Some(if announce { Command::AnnounceSlam } else { Command::DeclineSlam })
+            }
+            Phase::Playing => {
+                if !deal.has_played(seat) {
+                    if state.options.trost && self.decide_trost(state, deal, seat).is_ok() {
+                        return Some(Command::DeclareTrost);
+                    }
+                    // Most often show the biggest poignée the hand reaches; sometimes keep it hidden.
+                    let level = Poignee::ALL.into_iter().rev().find(|&l| poignee_show(hand, players, l).is_some());
+                    if let (true, None, Some(level), true) =
+                        (state.options.poignee, &deal.poignees[seat], level, !seed.is_multiple_of(4))
+                    {
+                        return Some(Command::DeclarePoignee { level });
+                    }
+                }
+                let cards = self.legal_cards(state, deal, seat);
+                (!cards.is_empty()).then(|| Command::Play { card: cards[pick(cards.len())] })
+            }
+            Phase::Dog | Phase::Over => None,
+        }
+    }
+}
+
