@@ -206,10 +206,6 @@ impl Deal {
         self.piles[seat].iter().filter_map(|p| p.open).collect()
     }
 
-    fn pile_cards(&self, seat: Seat) -> impl Iterator<Item = Card> + '_ {
-        self.piles[seat].iter().flat_map(|p| [p.hidden, p.open]).flatten()
-    }
-
     /// The cards a seat may play from: its open cards, and its hand once picked up.
     fn available(&self, seat: Seat) -> Vec<Card> {
         let mut cards = self.open_cards(seat);
@@ -229,11 +225,6 @@ impl Deal {
         }
         self.play.hands[seat].contains(&card).then_some(Source::Hand)
     }
-}
-
-/// The match's winner, once it is over.
-fn winner(state: &State) -> Option<Seat> {
-    state.deals.outcome.as_ref().and_then(|o| o.winners.first().copied())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -463,10 +454,7 @@ fn decide_choose(state: &State, deal: &Deal, seat: Seat, contract: Contract) -> 
 
 fn decide_play(state: &State, deal: &Deal, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
     if deal.contract.is_none() {
-        return Err(RuleViolation::wrong_phase(
-            "förhand har inte valt trumf än",
-            "forehand has not chosen trumps yet",
-        ));
+        return Err(RuleViolation::wrong_phase("förhand har inte valt trumf än", "forehand has not chosen trumps yet"));
     }
     let from = check_play(deal, seat, card)?;
     let trick_number = deal.play.number() as u32;
@@ -476,10 +464,7 @@ fn decide_play(state: &State, deal: &Deal, seat: Seat, card: Card) -> Result<Vec
     events.push(Event::TrickWon { trick_number, winner, card, reason, plays: won.plays });
     // The piles emptied in earlier tricks were turned up when those tricks ended: only the
     // piles played from in this one still wait, the one of this card included.
-    let now = match from {
-        Source::Pile { pile } => Some((seat, pile)),
-        Source::Hand => None,
-    };
+    let now = if let Source::Pile { pile } = from { Some((seat, pile)) } else { None };
     for (s, piles) in deal.piles.iter().enumerate() {
         for (pile, p) in piles.iter().enumerate() {
             if let Some(card) = p.hidden.filter(|_| p.open.is_none() || now == Some((s, pile))) {
@@ -502,7 +487,10 @@ fn decide_play(state: &State, deal: &Deal, seat: Seat, card: Card) -> Result<Vec
 /// The deal's winner and its score terms: the winner scores, the loser gets a zero term saying
 /// why. `tricks` are the tricks each seat took, 26 in all.
 pub fn score_terms(contract: Contract, dealer: Seat, tricks: [u32; SEATS], defender_double: bool) -> (Seat, Vec<ScoreTerm>) {
-    let forehand = TABLE.forehand(dealer);
+    let more = if tricks[0] > tricks[1] { 0 } else { 1 };
+    // In pass the one with fewer tricks wins, otherwise the one with more.
+    let w = if contract == Contract::Pass { TABLE.next(more) } else { more };
+    let (t, odd) = (tricks[w], i64::from(tricks[w]) - i64::from(HALF));
     let (winner, points, rule, sv, en) = if tricks[0] == tricks[1] {
         (
             dealer,
@@ -512,43 +500,33 @@ pub fn score_terms(contract: Contract, dealer: Seat, tricks: [u32; SEATS], defen
             format!("Each took 13 tricks, so the dealer (seat {dealer}), who defended, scores 1 point."),
         )
     } else if contract == Contract::Pass {
-        let w = if tricks[0] < tricks[1] { 0 } else { 1 };
-        let t = tricks[w];
-        let p = i64::from(HALF - t);
         (
             w,
-            p,
+            -odd,
             rule::PASS,
-            format!("I pass tog plats {w} bara {t} stick: 13 − {t} = {p} poäng."),
-            format!("In pass seat {w} took only {t} tricks: 13 − {t} = {p} points."),
+            format!("I pass tog plats {w} bara {t} stick: 13 − {t} = {} poäng.", -odd),
+            format!("In pass seat {w} took only {t} tricks: 13 − {t} = {} points.", -odd),
+        )
+    } else if w == dealer && defender_double {
+        (
+            w,
+            2 * odd,
+            rule::DEFENDER_DOUBLE,
+            format!("Given (plats {w}) försvarade och vann med {t} stick: 2 × ({t} − 13) = {} poäng.", 2 * odd),
+            format!("The dealer (seat {w}) defended and won with {t} tricks: 2 × ({t} − 13) = {} points.", 2 * odd),
         )
     } else {
-        let w = if tricks[0] > tricks[1] { 0 } else { 1 };
-        let t = tricks[w];
-        let over = i64::from(t - HALF);
-        if w == dealer && defender_double {
-            let p = 2 * over;
-            (
-                w,
-                p,
-                rule::DEFENDER_DOUBLE,
-                format!("Given (plats {w}) försvarade och vann med {t} stick: 2 × ({t} − 13) = {p} poäng."),
-                format!("The dealer (seat {w}) defended and won with {t} tricks: 2 × ({t} − 13) = {p} points."),
-            )
-        } else {
-            let role = if w == forehand { ("förhand", "forehand") } else { ("given", "the dealer") };
-            (
-                w,
-                over,
-                rule::ODD_TRICKS,
-                format!("Plats {w} ({}) tog {t} stick: {t} − 13 = {over} poäng, en per trick.", role.0),
-                format!("Seat {w} ({}) took {t} tricks: {t} − 13 = {over} points, one per odd trick.", role.1),
-            )
-        }
+        let (sv, en) = if w == dealer { ("given", "the dealer") } else { ("förhand", "forehand") };
+        (
+            w,
+            odd,
+            rule::ODD_TRICKS,
+            format!("Plats {w} ({sv}) tog {t} stick: {t} − 13 = {odd} poäng, en per trick."),
+            format!("Seat {w} ({en}) took {t} tricks: {t} − 13 = {odd} points, one per odd trick."),
+        )
     };
     let loser = TABLE.next(winner);
-    let (csv, cen) = contract.name();
-    let t = tricks[loser];
+    let ((csv, cen), t) = (contract.name(), tricks[loser]);
     let terms = vec![
         ScoreTerm::new(winner, points, rule, sv, en),
         ScoreTerm::new(
@@ -565,38 +543,17 @@ pub fn score_terms(contract: Contract, dealer: Seat, tricks: [u32; SEATS], defen
 fn score_deal(state: &State, deal: &Deal, tricks_taken: [u32; SEATS]) -> Vec<Event> {
     let contract = deal.contract.expect("a deal is played only once its contract is chosen");
     let (winner, terms) = score_terms(contract, deal.dealer, tricks_taken, state.options.defender_double);
-    let mut points = [0i64; SEATS];
-    for t in &terms {
-        points[t.to] += t.points;
-    }
-    let scores = [state.deals.scores[0] + points[0], state.deals.scores[1] + points[1]];
-    let mut events = vec![Event::DealScored {
-        deal_number: deal.number,
-        contract,
-        dealer: deal.dealer,
-        forehand: deal.forehand(),
-        tricks_taken,
-        winner,
-        terms,
-        points,
-        scores,
-    }];
-    let target = state.options.target;
+    let (points, scores) = state.deals.tally(&terms);
+    let (dealer, forehand, deal_number, target) = (deal.dealer, deal.forehand(), deal.number, state.options.target);
+    let scored =
+        Event::DealScored { deal_number, contract, dealer, forehand, tricks_taken, winner, terms, points, scores };
     // Only the deal's winner scores, so only it can have reached the target.
-    if scores[winner] >= target {
-        let other = TABLE.next(winner);
-        let (won, lost) = (scores[winner], scores[other]);
-        events.push(Event::MatchEnded {
-            winner,
-            scores,
-            target,
-            explanation: Text::new(
-                format!("Plats {winner} nådde {won} poäng, minst målet {target}, och vann partiet; plats {other} hade {lost}."),
-                format!("Seat {winner} reached {won} points, at least the target of {target}, and won the match; seat {other} had {lost}."),
-            ),
-        });
+    if scores[winner] < target {
+        return vec![scored];
     }
-    events
+    let other = TABLE.next(winner);
+    let explanation = deals::seat_reached_target(winner, scores[winner], other, scores[other], target);
+    vec![scored, Event::MatchEnded { winner, scores, target, explanation }]
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -752,7 +709,7 @@ impl Rules for JapanskWhist {
         put("players", json!(SEATS));
         put("options", json!(state.options));
         put("target", json!(state.options.target));
-        put("winner", json!(winner(state)));
+        put("winner", json!(state.deals.outcome.as_ref().map(|o| o.winners[0])));
         if let Some(deal) = deal {
             put("forehand", json!(deal.forehand()));
             put("defender", json!(deal.dealer));
@@ -765,7 +722,8 @@ impl Rules for JapanskWhist {
                 }
                 pile
             };
-            put("piles", json!(deal.piles.iter().map(|ps| ps.iter().map(pile).collect::<Vec<_>>()).collect::<Vec<_>>()));
+            let piles: Vec<Vec<Value>> = deal.piles.iter().map(|ps| ps.iter().map(pile).collect()).collect();
+            put("piles", json!(piles));
             put("hands_picked_up", json!(deal.picked_up));
             if record {
                 put("deck", json!(deal.deck));
@@ -816,10 +774,9 @@ impl Rules for JapanskWhist {
     fn check_invariants(&self, state: &State) -> Result<(), String> {
         state.deals.check_books()?;
         let (scores, target) = (&state.deals.scores, state.options.target);
-        if let Some(outcome) = &state.deals.outcome {
-            match outcome.winners[..] {
-                [w] if scores[w] >= target && scores[TABLE.next(w)] < target => {}
-                _ => return Err(format!("winners {:?} with scores {scores:?} and target {target}", outcome.winners)),
+        if let Some(o) = &state.deals.outcome {
+            if !matches!(o.winners[..], [w] if scores[w] >= target && scores[TABLE.next(w)] < target) {
+                return Err(format!("winners {:?} with scores {scores:?} and target {target}", o.winners));
             }
         }
         let Some(deal) = &state.deals.deal else { return Ok(()) };
@@ -830,9 +787,10 @@ impl Rules for JapanskWhist {
         if !is_permutation(&deal.deck, &pack) {
             return Err("the recorded deck is not a pack of 52".into());
         }
-        let on_table: Vec<Card> = (0..SEATS).flat_map(|s| deal.pile_cards(s)).collect();
+        let on_table: Vec<Vec<Card>> =
+            deal.piles.iter().map(|ps| ps.iter().flat_map(|p| [p.hidden, p.open]).flatten().collect()).collect();
         // Each seat has a card for every trick, in its hand or on its piles.
-        deal.play.check(&pack, &on_table, |s| TRICKS - deal.pile_cards(s).count(), &deal.winner())?;
+        deal.play.check(&pack, &on_table.concat(), |s| TRICKS - on_table[s].len(), &deal.winner())?;
         let played = deal.play.tricks.len();
         // The pick-up follows the first trick's last card within the same decision.
         if (deal.picked_up && played == 0) || (!deal.picked_up && played > 1) {
