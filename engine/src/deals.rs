@@ -91,6 +91,15 @@ impl<D: Deal> Deals<D> {
         self.scores = scores.to_vec();
     }
 
+    /// A deal's points by scorer, summed from its terms, and the scores they make.
+    pub fn tally<const N: usize>(&self, terms: &[ScoreTerm]) -> ([i64; N], [i64; N]) {
+        let mut points = [0; N];
+        for t in terms {
+            points[t.to] += t.points;
+        }
+        (points, std::array::from_fn(|i| self.scores[i] + points[i]))
+    }
+
     pub fn ended(&mut self, winners: &[Seat], explanation: &Text) {
         self.outcome = Some(Outcome { winners: winners.to_vec(), explanation: explanation.clone() });
     }
@@ -161,6 +170,15 @@ pub fn side_reached_target(side: usize, won: i64, lost: i64, target: i64) -> Tex
     )
 }
 
+/// The sentence that says seat `winner` reached `target` with `won` points and won the match of
+/// two players, in which seat `other` had `lost`.
+pub fn seat_reached_target(winner: Seat, won: i64, other: Seat, lost: i64, target: i64) -> Text {
+    Text::new(
+        format!("Plats {winner} nådde {won} poäng, minst målet {target}, och vann partiet; plats {other} hade {lost}."),
+        format!("Seat {winner} reached {won} points, at least the target of {target}, and won the match; seat {other} had {lost}."),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -193,6 +211,16 @@ mod tests {
         assert!(m.check_books().is_err());
         m.ended(&[1, 3], &Text::new("s", "e"));
         assert!(m.status(Vec::new).is_finished() && m.live().is_none());
+    }
+
+    #[test]
+    fn a_deal_is_tallied_by_scorer_onto_the_scores() {
+        let mut m: Deals<OneTurn> = Deals::new(2);
+        m.started(1, &[3, 4], OneTurn(true));
+        let term = |points, rule| ScoreTerm::new(1, points, rule, "a".into(), "b".into());
+        let terms = [term(5, "x.y"), term(2, "x.z")];
+        assert_eq!(m.tally(&terms), ([0, 7], [3, 11]));
+        assert!(seat_reached_target(1, 11, 0, 3, 10).en.starts_with("Seat 1 reached 11 points"));
     }
 
     #[test]

@@ -8,12 +8,13 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
-use crate::cards::{decks, is_permutation, rank_value, sorted, take_card, Card, Suit};
-use crate::game::{OptionDoc, Outcome, Rules, SetupError, Status, Viewer};
+use crate::cards::{decks, is_permutation, rank_value, sorted, Card, Suit};
+use crate::deals::{self, Deals};
+use crate::game::{OptionDoc, Rules, SetupError, Status, Viewer};
 use crate::rules::{self, core, RuleViolation, Rulebook, ScoreTerm, Text};
 use crate::seat::{Direction, Seat, Table};
 use crate::random::Rng;
-use crate::trick::{self, Play, Trick, TrickRecord, WinReason};
+use crate::trick::{self, Play, Trick, TrickPlay, WinReason};
 
 #[derive(Default)]
 pub struct JapanskWhist;
@@ -22,7 +23,7 @@ const SEATS: usize = 2;
 const TABLE: Table = Table { seats: SEATS, direction: Direction::Clockwise };
 const PILES: usize = 10;
 const HAND: usize = 6;
-const TRICKS: u32 = 26;
+const TRICKS: usize = 26;
 /// Half the tricks: only those beyond it score.
 const HALF: u32 = 13;
 pub const DEFAULT_TARGET: i64 = 13;
@@ -69,7 +70,7 @@ pub mod rule {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Options, commands, events
+// Options
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -115,7 +116,119 @@ impl Contract {
             Contract::Pass => ("pass".into(), "pass (misère)".into()),
         }
     }
+
+    fn command(self) -> Command {
+        match self {
+            Contract::Trump { suit } => Command::ChooseTrump { suit },
+            Contract::Sang => Command::ChooseSang,
+            Contract::Pass => Command::ChoosePass,
+        }
+    }
 }
+
+/// What forehand may choose from: a trump suit, or with the variant pass or sang as well.
+fn choices(pass_and_sang: bool) -> Vec<Contract> {
+    let mut choices: Vec<Contract> = Suit::ALL.iter().map(|&suit| Contract::Trump { suit }).collect();
+    if pass_and_sang {
+        choices.extend([Contract::Sang, Contract::Pass]);
+    }
+    choices
+}
+
+// ---------------------------------------------------------------------------------------------
+// State
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Pile {
+    /// The face-down card, until it is turned up.
+    hidden: Option<Card>,
+    /// The open card on top; `None` once played (and, between its play and the end of the
+    /// trick, while the card beneath still lies face down).
+    open: Option<Card>,
+}
+
+#[derive(Clone, Debug)]
+struct Deal {
+    number: u32,
+    dealer: Seat,
+    deck: Vec<Card>,
+    /// Kept outside the play, whose hands are the six hand cards only.
+    piles: [Vec<Pile>; SEATS],
+    picked_up: bool,
+    /// Chosen by forehand; until then no card is played.
+    contract: Option<Contract>,
+    play: TrickPlay,
+}
+
+#[derive(Clone, Debug)]
+pub struct State {
+    options: Options,
+    deals: Deals<Deal>,
+}
+
+impl deals::Deal for Deal {
+    fn to_act(&self) -> Vec<Seat> {
+        match self.contract {
+            None => vec![self.forehand()],
+            Some(_) if self.play.is_over() => Vec::new(),
+            Some(_) => vec![self.play.to_play()],
+        }
+    }
+
+    fn is_live(&self) -> bool {
+        !self.play.is_over()
+    }
+
+    fn phase(&self) -> &'static str {
+        match self.contract {
+            None => "choosing-trump",
+            Some(_) if self.play.is_over() => "deal-over",
+            Some(_) => "playing",
+        }
+    }
+}
+
+impl Deal {
+    fn forehand(&self) -> Seat {
+        TABLE.forehand(self.dealer)
+    }
+
+    fn trumps(&self) -> Option<Suit> {
+        self.contract.and_then(Contract::trumps)
+    }
+
+    fn winner(&self) -> impl Fn(&Trick) -> (Seat, Card, WinReason) {
+        let trumps = self.trumps();
+        move |t| trick::winner(t, trumps)
+    }
+
+    fn open_cards(&self, seat: Seat) -> Vec<Card> {
+        self.piles[seat].iter().filter_map(|p| p.open).collect()
+    }
+
+    /// The cards a seat may play from: its open cards, and its hand once picked up.
+    fn available(&self, seat: Seat) -> Vec<Card> {
+        let mut cards = self.open_cards(seat);
+        if self.picked_up {
+            cards.extend_from_slice(&self.play.hands[seat]);
+        }
+        cards
+    }
+
+    fn legal(&self, seat: Seat) -> Vec<Card> {
+        trick::distinct(trick::follow_suit(&self.available(seat), &self.play.trick))
+    }
+
+    fn source_of(&self, seat: Seat, card: Card) -> Option<Source> {
+        if let Some(pile) = self.piles[seat].iter().position(|p| p.open == Some(card)) {
+            return Some(Source::Pile { pile });
+        }
+        self.play.hands[seat].contains(&card).then_some(Source::Hand)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Commands and events
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -182,399 +295,6 @@ pub enum Event {
         scores: [i64; SEATS],
     },
     MatchEnded { winner: Seat, scores: [i64; SEATS], target: i64, explanation: Text },
-}
-
-// ---------------------------------------------------------------------------------------------
-// State
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Phase {
-    Choosing,
-    Playing,
-    Over,
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-struct Pile {
-    /// The face-down card, until it is turned up.
-    hidden: Option<Card>,
-    /// The open card on top; `None` once played (and, between its play and the end of the
-    /// trick, while the card beneath still lies face down).
-    open: Option<Card>,
-}
-
-#[derive(Clone, Debug)]
-struct Deal {
-    number: u32,
-    dealer: Seat,
-    deck: Vec<Card>,
-    piles: [Vec<Pile>; SEATS],
-    hands: [Vec<Card>; SEATS],
-    picked_up: bool,
-    contract: Option<Contract>,
-    phase: Phase,
-    trick: Trick,
-    tricks: Vec<TrickRecord>,
-    tricks_taken: [u32; SEATS],
-}
-
-/// The running account that `check_invariants` holds the scores to.
-#[derive(Clone, Debug, Default)]
-struct Books {
-    opened: bool,
-    points: [i64; SEATS],
-}
-
-#[derive(Clone, Debug)]
-pub struct State {
-    options: Options,
-    deal_number: u32,
-    next_dealer: Seat,
-    scores: [i64; SEATS],
-    books: Books,
-    deal: Option<Deal>,
-    winner: Option<Seat>,
-    outcome: Option<Outcome>,
-}
-
-impl Deal {
-    fn forehand(&self) -> Seat {
-        TABLE.forehand(self.dealer)
-    }
-
-    fn is_live(&self) -> bool {
-        self.phase != Phase::Over
-    }
-
-    fn to_act(&self) -> Vec<Seat> {
-        match self.phase {
-            Phase::Choosing => vec![self.forehand()],
-            Phase::Playing => vec![self.trick.next_to_play(&TABLE)],
-            Phase::Over => Vec::new(),
-        }
-    }
-
-    fn phase_name(&self) -> &'static str {
-        match self.phase {
-            Phase::Choosing => "choosing-trump",
-            Phase::Playing => "playing",
-            Phase::Over => "deal-over",
-        }
-    }
-
-    fn open_cards(&self, seat: Seat) -> Vec<Card> {
-        self.piles[seat].iter().filter_map(|p| p.open).collect()
-    }
-
-    /// The cards a seat may play from: its open cards, and its hand once picked up.
-    fn available(&self, seat: Seat) -> Vec<Card> {
-        let mut cards = self.open_cards(seat);
-        if self.picked_up {
-            cards.extend(self.hands[seat].iter().copied());
-        }
-        cards
-    }
-
-    fn source_of(&self, seat: Seat, card: Card) -> Option<Source> {
-        if let Some(pile) = self.piles[seat].iter().position(|p| p.open == Some(card)) {
-            return Some(Source::Pile { pile });
-        }
-        self.hands[seat].contains(&card).then_some(Source::Hand)
-    }
-
-    fn trumps(&self) -> Option<Suit> {
-        self.contract.and_then(Contract::trumps)
-    }
-}
-
-impl State {
-    fn live(&self) -> Option<&Deal> {
-        self.deal.as_ref().filter(|d| d.is_live() && self.outcome.is_none())
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Rules that are pure functions, kept apart so tests can reach them directly
-
-/// How the pack is laid out (house rule): the first ten cards face down on forehand's piles,
-/// the next ten face down on the dealer's, then the open cards in the same way, and last the
-/// hands three at a time, forehand first.
-pub fn lay_out(dealer: Seat, deck: &[Card]) -> ([Vec<DealtPile>; SEATS], [Vec<Card>; SEATS]) {
-    let forehand = TABLE.forehand(dealer);
-    let order = [forehand, dealer];
-    let mut piles: [Vec<DealtPile>; SEATS] = Default::default();
-    for (k, &seat) in order.iter().enumerate() {
-        piles[seat] = (0..PILES)
-            .map(|i| DealtPile { hidden: deck[k * PILES + i], open: deck[2 * PILES + k * PILES + i] })
-            .collect();
-    }
-    let mut hands: [Vec<Card>; SEATS] = Default::default();
-    for (i, &card) in deck[4 * PILES..].iter().enumerate() {
-        hands[order[(i / 3) % 2]].push(card);
-    }
-    (piles, hands.map(sorted))
-}
-
-/// The deal's winner and its score terms: the winner scores, the loser gets a zero term saying
-/// why. `tricks` are the tricks each seat took, 26 in all.
-pub fn score_terms(contract: Contract, dealer: Seat, tricks: [u32; SEATS], defender_double: bool) -> (Seat, Vec<ScoreTerm>) {
-    let forehand = TABLE.forehand(dealer);
-    let (winner, points, rule, sv, en) = if tricks[0] == tricks[1] {
-        (
-            dealer,
-            1,
-            rule::EVEN,
-            format!("Det blev 13 stick var, och given (plats {dealer}), som försvarade, får 1 poäng."),
-            format!("Each took 13 tricks, so the dealer (seat {dealer}), who defended, scores 1 point."),
-        )
-    } else if contract == Contract::Pass {
-        let w = if tricks[0] < tricks[1] { 0 } else { 1 };
-        let t = tricks[w];
-        let p = i64::from(HALF - t);
-        (
-            w,
-            p,
-            rule::PASS,
-            format!("I pass tog plats {w} bara {t} stick: 13 − {t} = {p} poäng."),
-            format!("In pass seat {w} took only {t} tricks: 13 − {t} = {p} points."),
-        )
-    } else {
-        let w = if tricks[0] > tricks[1] { 0 } else { 1 };
-        let t = tricks[w];
-        let over = i64::from(t - HALF);
-        if w == dealer && defender_double {
-            let p = 2 * over;
-            (
-                w,
-                p,
-                rule::DEFENDER_DOUBLE,
-                format!("Given (plats {w}) försvarade och vann med {t} stick: 2 × ({t} − 13) = {p} poäng."),
-                format!("The dealer (seat {w}) defended and won with {t} tricks: 2 × ({t} − 13) = {p} points."),
-            )
-        } else {
-            let role = if w == forehand { ("förhand", "forehand") } else { ("given", "the dealer") };
-            (
-                w,
-                over,
-                rule::ODD_TRICKS,
-                format!("Plats {w} ({}) tog {t} stick: {t} − 13 = {over} poäng, en per trick.", role.0),
-                format!("Seat {w} ({}) took {t} tricks: {t} − 13 = {over} points, one per odd trick.", role.1),
-            )
-        }
-    };
-    let loser = TABLE.next(winner);
-    let (csv, cen) = contract.name();
-    let t = tricks[loser];
-    let terms = vec![
-        ScoreTerm::new(winner, points, rule, sv, en),
-        ScoreTerm::new(
-            loser,
-            0,
-            rule::LOSER_NOTHING,
-            format!("Plats {loser} tog {t} stick och förlorade given ({csv}): inga poäng."),
-            format!("Seat {loser} took {t} tricks and lost the deal ({cen}): no points."),
-        ),
-    ];
-    (winner, terms)
-}
-
-fn check_play(deal: &Deal, seat: Seat, card: Card) -> Result<Source, RuleViolation> {
-    let Some(source) = deal.source_of(seat, card) else {
-        return Err(RuleViolation::new(
-            rule::SOURCES,
-            format!("{card} är inte ett av dina öppna kort och inte heller ett kort på din hand."),
-            format!("{card} is neither one of your open cards nor a card in your hand."),
-        ));
-    };
-    if source == Source::Hand && !deal.picked_up {
-        let rule = if deal.trick.is_empty() { rule::FIRST_LEAD } else { rule::FIRST_ANSWER };
-        return Err(RuleViolation::new(
-            rule,
-            "Första sticket spelas med öppna kort från bordet; handen tas upp först när det är färdigt.",
-            "The first trick is played with open cards from the table; the hand is picked up only once it is complete.",
-        ));
-    }
-    if let Some(led) = deal.trick.led_suit() {
-        if !card.is_suit(led) && deal.available(seat).iter().any(|c| c.is_suit(led)) {
-            return Err(RuleViolation::new(
-                rule::FOLLOW_SUIT,
-                format!("Du lade {card} men har {} bland dina öppna kort eller på handen och måste bekänna färg.", led.name_sv()),
-                format!("You played {card} but have {} among your open cards or in your hand and must follow suit.", led.name_en()),
-            ));
-        }
-    }
-    Ok(source)
-}
-
-// ---------------------------------------------------------------------------------------------
-// Decisions
-
-fn decide_choose(state: &State, deal: &Deal, seat: Seat, contract: Contract) -> Result<Vec<Event>, RuleViolation> {
-    if deal.phase != Phase::Choosing {
-        return Err(RuleViolation::wrong_phase("trumfen är redan vald", "trumps have already been chosen"));
-    }
-    if seat != deal.forehand() {
-        return Err(RuleViolation::new(
-            rule::FOREHAND_CHOOSES,
-            "Det är förhand, inte given, som väljer trumf.",
-            "Forehand, not the dealer, chooses trumps.",
-        ));
-    }
-    if contract.trumps().is_none() && !state.options.pass_and_sang {
-        return Err(RuleViolation::new(
-            rule::TRUMP_ONLY,
-            "Utan tillvalet pass_and_sang måste förhand välja en trumffärg.",
-            "Without the option pass_and_sang forehand must choose a trump suit.",
-        ));
-    }
-    Ok(vec![Event::ContractChosen { forehand: seat, contract }])
-}
-
-fn decide_play(state: &State, deal: &Deal, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
-    if deal.phase != Phase::Playing {
-        return Err(RuleViolation::wrong_phase(
-            "förhand har inte valt trumf än",
-            "forehand has not chosen trumps yet",
-        ));
-    }
-    if deal.trick.next_to_play(&TABLE) != seat {
-        return Err(RuleViolation::not_your_turn(seat));
-    }
-    let from = check_play(deal, seat, card)?;
-    let trick_number = deal.tricks.len() as u32 + 1;
-    let mut events = vec![Event::CardPlayed { seat, card, from, trick_number }];
-    let mut trick = deal.trick.clone();
-    trick.plays.push((seat, card));
-    if !trick.is_complete(SEATS) {
-        return Ok(events);
-    }
-    let (winner, winning, reason) = trick::winner(&trick, deal.trumps());
-    events.push(Event::TrickWon {
-        trick_number,
-        winner,
-        card: winning,
-        reason,
-        plays: trick.plays.iter().map(|&(seat, card)| Play { seat, card }).collect(),
-    });
-    // The pile of the card played now is the only one whose open card is gone this trick: the
-    // piles emptied in earlier tricks were turned up when those tricks ended.
-    let mut piles = deal.piles.clone();
-    if let Source::Pile { pile } = from {
-        piles[seat][pile].open = None;
-    }
-    for (s, seat_piles) in piles.iter().enumerate() {
-        for (pile, p) in seat_piles.iter().enumerate() {
-            if let (None, Some(card)) = (p.open, p.hidden) {
-                events.push(Event::PileTurnedUp { seat: s, pile, card });
-            }
-        }
-    }
-    if trick_number == 1 {
-        events.push(Event::HandsPickedUp { hands: deal.hands.clone() });
-    }
-    if trick_number == TRICKS {
-        let mut taken = deal.tricks_taken;
-        taken[winner] += 1;
-        events.extend(score_deal(state, deal, taken));
-    }
-    Ok(events)
-}
-
-fn score_deal(state: &State, deal: &Deal, tricks_taken: [u32; SEATS]) -> Vec<Event> {
-    let contract = deal.contract.expect("a deal is played only once its contract is chosen");
-    let (winner, terms) = score_terms(contract, deal.dealer, tricks_taken, state.options.defender_double);
-    let mut points = [0i64; SEATS];
-    for t in &terms {
-        points[t.to] += t.points;
-    }
-    let scores = [state.scores[0] + points[0], state.scores[1] + points[1]];
-    let mut events = vec![Event::DealScored {
-        deal_number: deal.number,
-        contract,
-        dealer: deal.dealer,
-        forehand: deal.forehand(),
-        tricks_taken,
-        winner,
-        terms,
-        points,
-        scores,
-    }];
-    let target = state.options.target;
-    // Only the deal's winner scores, so only it can have reached the target.
-    if scores[winner] >= target {
-        let other = TABLE.next(winner);
-        let (won, lost) = (scores[winner], scores[other]);
-        events.push(Event::MatchEnded {
-            winner,
-            scores,
-            target,
-            explanation: Text::new(
-                format!("Plats {winner} nådde {won} poäng, minst målet {target}, och vann partiet; plats {other} hade {lost}."),
-                format!("Seat {winner} reached {won} points, at least the target of {target}, and won the match; seat {other} had {lost}."),
-            ),
-        });
-    }
-    events
-}
-
-// ---------------------------------------------------------------------------------------------
-// The bot
-
-/// Forehand's choice from the open cards it can see: the suit where its own open cards are
-/// strongest compared with the dealer's; with the variant, sang or pass on flat or weak cards.
-fn bot_contract(deal: &Deal, seat: Seat, options: &Options, rng: &mut Rng) -> Contract {
-    let strength = |s: Seat, suit: Suit| -> i32 {
-        deal.open_cards(s).iter().filter(|c| c.is_suit(suit)).map(|&c| 4 + i32::from(rank_value(c))).sum()
-    };
-    let dealer = TABLE.next(seat);
-    let (best, score) = Suit::ALL
-        .iter()
-        .map(|&suit| (suit, strength(seat, suit) - strength(dealer, suit)))
-        .max_by_key(|&(suit, v)| (v, suit))
-        .expect("four suits");
-    if options.pass_and_sang {
-        let mine: i32 = deal.open_cards(seat).iter().map(|&c| i32::from(rank_value(c))).sum();
-        let theirs: i32 = deal.open_cards(dealer).iter().map(|&c| i32::from(rank_value(c))).sum();
-        match rng.below(8) {
-            0 => return Contract::Sang,
-            1 => return Contract::Pass,
-            _ if mine + 15 < theirs => return Contract::Pass,
-            _ if score < 5 && mine > theirs => return Contract::Sang,
-            _ => {}
-        }
-    }
-    Contract::Trump { suit: best }
-}
-
-fn bot_play(deal: &Deal, seat: Seat, rng: &mut Rng) -> Card {
-    let legal = legal_cards(deal, seat);
-    if legal.len() == 1 || rng.below(5) == 0 {
-        return legal[rng.below(legal.len())];
-    }
-    let trumps = deal.trumps();
-    let power = |c: Card| (u8::from(trumps.is_some_and(|t| c.is_suit(t))), rank_value(c));
-    let high = legal.iter().copied().max_by_key(|&c| power(c)).expect("legal");
-    let low = legal.iter().copied().min_by_key(|&c| power(c)).expect("legal");
-    let wants_tricks = deal.contract != Some(Contract::Pass);
-    if deal.trick.is_empty() {
-        return if wants_tricks { high } else { low };
-    }
-    let wins = |c: Card| {
-        let mut t = deal.trick.clone();
-        t.plays.push((seat, c));
-        trick::winner(&t, trumps).0 == seat
-    };
-    let winners: Vec<Card> = legal.iter().copied().filter(|&c| wins(c)).collect();
-    let losers: Vec<Card> = legal.iter().copied().filter(|&c| !wins(c)).collect();
-    if wants_tricks {
-        winners.iter().copied().min_by_key(|&c| power(c)).unwrap_or(low)
-    } else {
-        losers.iter().copied().max_by_key(|&c| power(c)).unwrap_or(high)
-    }
-}
-
-fn legal_cards(deal: &Deal, seat: Seat) -> Vec<Card> {
-    trick::distinct(trick::follow_suit(&deal.available(seat), &deal.trick))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -666,6 +386,177 @@ fn rulebook() -> Rulebook {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Setup and deal
+
+/// How the pack is laid out (house rule): the first ten cards face down on forehand's piles,
+/// the next ten face down on the dealer's, then the open cards in the same way, and last the
+/// hands three at a time, forehand first.
+pub fn lay_out(dealer: Seat, deck: &[Card]) -> ([Vec<DealtPile>; SEATS], [Vec<Card>; SEATS]) {
+    let forehand = TABLE.forehand(dealer);
+    let order = [forehand, dealer];
+    let mut piles: [Vec<DealtPile>; SEATS] = Default::default();
+    for (k, &seat) in order.iter().enumerate() {
+        piles[seat] = (0..PILES)
+            .map(|i| DealtPile { hidden: deck[k * PILES + i], open: deck[2 * PILES + k * PILES + i] })
+            .collect();
+    }
+    let mut hands: [Vec<Card>; SEATS] = Default::default();
+    for (i, &card) in deck[4 * PILES..].iter().enumerate() {
+        hands[order[(i / 3) % 2]].push(card);
+    }
+    (piles, hands.map(sorted))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decisions
+
+fn check_play(deal: &Deal, seat: Seat, card: Card) -> Result<Source, RuleViolation> {
+    let Some(source) = deal.source_of(seat, card) else {
+        return Err(RuleViolation::new(
+            rule::SOURCES,
+            format!("{card} är inte ett av dina öppna kort och inte heller ett kort på din hand."),
+            format!("{card} is neither one of your open cards nor a card in your hand."),
+        ));
+    };
+    if source == Source::Hand && !deal.picked_up {
+        let rule = if deal.play.trick.is_empty() { rule::FIRST_LEAD } else { rule::FIRST_ANSWER };
+        return Err(RuleViolation::new(
+            rule,
+            "Första sticket spelas med öppna kort från bordet; handen tas upp först när det är färdigt.",
+            "The first trick is played with open cards from the table; the hand is picked up only once it is complete.",
+        ));
+    }
+    if let Some(led) = deal.play.trick.led_suit() {
+        if !card.is_suit(led) && deal.available(seat).iter().any(|c| c.is_suit(led)) {
+            return Err(RuleViolation::new(
+                rule::FOLLOW_SUIT,
+                format!("Du lade {card} men har {} bland dina öppna kort eller på handen och måste bekänna färg.", led.name_sv()),
+                format!("You played {card} but have {} among your open cards or in your hand and must follow suit.", led.name_en()),
+            ));
+        }
+    }
+    Ok(source)
+}
+
+fn decide_choose(state: &State, deal: &Deal, seat: Seat, contract: Contract) -> Result<Vec<Event>, RuleViolation> {
+    if deal.contract.is_some() {
+        return Err(RuleViolation::wrong_phase("trumfen är redan vald", "trumps have already been chosen"));
+    }
+    if contract.trumps().is_none() && !state.options.pass_and_sang {
+        return Err(RuleViolation::new(
+            rule::TRUMP_ONLY,
+            "Utan tillvalet pass_and_sang måste förhand välja en trumffärg.",
+            "Without the option pass_and_sang forehand must choose a trump suit.",
+        ));
+    }
+    Ok(vec![Event::ContractChosen { forehand: seat, contract }])
+}
+
+fn decide_play(state: &State, deal: &Deal, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
+    if deal.contract.is_none() {
+        return Err(RuleViolation::wrong_phase("förhand har inte valt trumf än", "forehand has not chosen trumps yet"));
+    }
+    let from = check_play(deal, seat, card)?;
+    let trick_number = deal.play.number() as u32;
+    let mut events = vec![Event::CardPlayed { seat, card, from, trick_number }];
+    let Some(won) = deal.play.completed_by(seat, card, &deal.winner()) else { return Ok(events) };
+    let (winner, card, reason) = (won.winner, won.card, won.reason);
+    events.push(Event::TrickWon { trick_number, winner, card, reason, plays: won.plays });
+    // The piles emptied in earlier tricks were turned up when those tricks ended: only the
+    // piles played from in this one still wait, the one of this card included.
+    let now = if let Source::Pile { pile } = from { Some((seat, pile)) } else { None };
+    for (s, piles) in deal.piles.iter().enumerate() {
+        for (pile, p) in piles.iter().enumerate() {
+            if let Some(card) = p.hidden.filter(|_| p.open.is_none() || now == Some((s, pile))) {
+                events.push(Event::PileTurnedUp { seat: s, pile, card });
+            }
+        }
+    }
+    if trick_number == 1 {
+        events.push(Event::HandsPickedUp { hands: std::array::from_fn(|s| deal.play.hands[s].clone()) });
+    }
+    if won.last {
+        events.extend(score_deal(state, deal, [won.taken[0], won.taken[1]]));
+    }
+    Ok(events)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scoring
+
+/// The deal's winner and its score terms: the winner scores, the loser gets a zero term saying
+/// why. `tricks` are the tricks each seat took, 26 in all.
+pub fn score_terms(contract: Contract, dealer: Seat, tricks: [u32; SEATS], defender_double: bool) -> (Seat, Vec<ScoreTerm>) {
+    let more = if tricks[0] > tricks[1] { 0 } else { 1 };
+    // In pass the one with fewer tricks wins, otherwise the one with more.
+    let w = if contract == Contract::Pass { TABLE.next(more) } else { more };
+    let (t, odd) = (tricks[w], i64::from(tricks[w]) - i64::from(HALF));
+    let (winner, points, rule, sv, en) = if tricks[0] == tricks[1] {
+        (
+            dealer,
+            1,
+            rule::EVEN,
+            format!("Det blev 13 stick var, och given (plats {dealer}), som försvarade, får 1 poäng."),
+            format!("Each took 13 tricks, so the dealer (seat {dealer}), who defended, scores 1 point."),
+        )
+    } else if contract == Contract::Pass {
+        (
+            w,
+            -odd,
+            rule::PASS,
+            format!("I pass tog plats {w} bara {t} stick: 13 − {t} = {} poäng.", -odd),
+            format!("In pass seat {w} took only {t} tricks: 13 − {t} = {} points.", -odd),
+        )
+    } else if w == dealer && defender_double {
+        (
+            w,
+            2 * odd,
+            rule::DEFENDER_DOUBLE,
+            format!("Given (plats {w}) försvarade och vann med {t} stick: 2 × ({t} − 13) = {} poäng.", 2 * odd),
+            format!("The dealer (seat {w}) defended and won with {t} tricks: 2 × ({t} − 13) = {} points.", 2 * odd),
+        )
+    } else {
+        let (sv, en) = if w == dealer { ("given", "the dealer") } else { ("förhand", "forehand") };
+        (
+            w,
+            odd,
+            rule::ODD_TRICKS,
+            format!("Plats {w} ({sv}) tog {t} stick: {t} − 13 = {odd} poäng, en per trick."),
+            format!("Seat {w} ({en}) took {t} tricks: {t} − 13 = {odd} points, one per odd trick."),
+        )
+    };
+    let loser = TABLE.next(winner);
+    let ((csv, cen), t) = (contract.name(), tricks[loser]);
+    let terms = vec![
+        ScoreTerm::new(winner, points, rule, sv, en),
+        ScoreTerm::new(
+            loser,
+            0,
+            rule::LOSER_NOTHING,
+            format!("Plats {loser} tog {t} stick och förlorade given ({csv}): inga poäng."),
+            format!("Seat {loser} took {t} tricks and lost the deal ({cen}): no points."),
+        ),
+    ];
+    (winner, terms)
+}
+
+fn score_deal(state: &State, deal: &Deal, tricks_taken: [u32; SEATS]) -> Vec<Event> {
+    let contract = deal.contract.expect("a deal is played only once its contract is chosen");
+    let (winner, terms) = score_terms(contract, deal.dealer, tricks_taken, state.options.defender_double);
+    let (points, scores) = state.deals.tally(&terms);
+    let (dealer, forehand, deal_number, target) = (deal.dealer, deal.forehand(), deal.number, state.options.target);
+    let scored =
+        Event::DealScored { deal_number, contract, dealer, forehand, tricks_taken, winner, terms, points, scores };
+    // Only the deal's winner scores, so only it can have reached the target.
+    if scores[winner] < target {
+        return vec![scored];
+    }
+    let other = TABLE.next(winner);
+    let explanation = deals::seat_reached_target(winner, scores[winner], other, scores[other], target);
+    vec![scored, Event::MatchEnded { winner, scores, target, explanation }]
+}
+
+// ---------------------------------------------------------------------------------------------
 // Rules
 
 impl Rules for JapanskWhist {
@@ -709,156 +600,78 @@ impl Rules for JapanskWhist {
         SEATS..=SEATS
     }
 
-    fn setup(&self, players: usize, options: Options) -> Result<State, SetupError> {
-        if players != SEATS {
-            return Err(SetupError(format!("japansk-whist is played by 2, not {players}")));
-        }
-        if options.target <= 0 {
-            return Err(SetupError(format!("target must be a positive score, not {}", options.target)));
-        }
-        Ok(State {
-            options,
-            deal_number: 0,
-            next_dealer: 0,
-            scores: [0; SEATS],
-            books: Books::default(),
-            deal: None,
-            winner: None,
-            outcome: None,
-        })
+    fn setup(&self, _players: usize, options: Options) -> Result<State, SetupError> {
+        deals::check_target(options.target)?;
+        Ok(State { options, deals: Deals::new(SEATS) })
     }
 
     fn status(&self, state: &State) -> Status {
-        if let Some(outcome) = &state.outcome {
-            return Status::Finished { outcome: outcome.clone() };
-        }
-        match state.live() {
-            Some(deal) => Status::ToAct { seats: deal.to_act() },
-            None => Status::NeedsDeck { composition: decks::standard52() },
-        }
+        state.deals.status(decks::standard52)
     }
 
     fn deal_number(&self, state: &State) -> u32 {
-        state.deal_number
+        state.deals.number
     }
 
     fn deal(&self, state: &State, deck: Vec<Card>) -> Result<Vec<Event>, RuleViolation> {
-        if state.outcome.is_some() || state.live().is_some() {
-            return Err(RuleViolation::wrong_phase("ingen ny giv behövs", "no new deal is due"));
-        }
-        if !is_permutation(&deck, &decks::standard52()) {
-            return Err(RuleViolation::new(
-                core::DECK,
-                "Leken måste vara en vanlig kortlek med 52 kort, vart och ett en gång.",
-                "The deck must be a standard pack of 52 cards, each once.",
-            ));
-        }
-        let dealer = state.next_dealer;
+        let dealer = state.deals.next_dealer;
         let (piles, hands) = lay_out(dealer, &deck);
         Ok(vec![Event::DealStarted {
-            deal_number: state.deal_number + 1,
+            deal_number: state.deals.number + 1,
             dealer,
             forehand: TABLE.forehand(dealer),
             deck,
             piles,
             hands,
-            scores: state.scores,
+            scores: [state.deals.scores[0], state.deals.scores[1]],
             options: state.options.clone(),
         }])
     }
 
     fn decide(&self, state: &State, seat: Seat, command: &Command) -> Result<Vec<Event>, RuleViolation> {
-        if state.outcome.is_some() {
-            return Err(RuleViolation::new(core::MATCH_OVER, "Partiet är slut.", "The match is over."));
-        }
-        let Some(deal) = state.live() else {
-            return Err(RuleViolation::wrong_phase("ingen giv pågår", "no deal is in progress"));
+        let deal = state.deals.current()?;
+        let contract = match *command {
+            Command::ChooseTrump { suit } => Contract::Trump { suit },
+            Command::ChooseSang => Contract::Sang,
+            Command::ChoosePass => Contract::Pass,
+            Command::Play { card } => return decide_play(state, deal, seat, card),
         };
-        if seat >= SEATS {
-            return Err(RuleViolation::not_your_turn(seat));
-        }
-        match *command {
-            Command::ChooseTrump { suit } => decide_choose(state, deal, seat, Contract::Trump { suit }),
-            Command::ChooseSang => decide_choose(state, deal, seat, Contract::Sang),
-            Command::ChoosePass => decide_choose(state, deal, seat, Contract::Pass),
-            Command::Play { card } => decide_play(state, deal, seat, card),
-        }
+        decide_choose(state, deal, seat, contract)
     }
 
     fn evolve(&self, state: &mut State, event: &Event) {
         match event {
             Event::DealStarted { deal_number, dealer, deck, piles, hands, scores, options, .. } => {
-                if !state.books.opened {
-                    // A replay may start from any deal: the books open with what it inherits.
-                    state.books = Books { opened: true, points: *scores };
-                }
-                state.deal_number = *deal_number;
-                state.scores = *scores;
                 state.options = options.clone();
-                state.next_dealer = TABLE.next(*dealer);
-                state.deal = Some(Deal {
+                state.deals.next_dealer = TABLE.next(*dealer);
+                let deal = Deal {
                     number: *deal_number,
                     dealer: *dealer,
                     deck: deck.clone(),
                     piles: piles.clone().map(|ps| ps.iter().map(|p| Pile { hidden: Some(p.hidden), open: Some(p.open) }).collect()),
-                    hands: hands.clone(),
                     picked_up: false,
                     contract: None,
-                    phase: Phase::Choosing,
-                    trick: Trick::led_by(TABLE.forehand(*dealer)),
-                    tricks: Vec::new(),
-                    tricks_taken: [0; SEATS],
-                });
+                    play: TrickPlay::new(TABLE, hands.to_vec(), TABLE.forehand(*dealer), TRICKS),
+                };
+                state.deals.started(*deal_number, scores, deal);
             }
-            Event::DealScored { terms, scores, .. } => {
-                for t in terms {
-                    if let Some(p) = state.books.points.get_mut(t.to) {
-                        *p += t.points;
-                    }
-                }
-                state.scores = *scores;
-            }
-            Event::MatchEnded { winner, explanation, .. } => {
-                state.winner = Some(*winner);
-                state.outcome = Some(Outcome { winners: vec![*winner], explanation: explanation.clone() });
-            }
+            Event::DealScored { terms, scores, .. } => state.deals.scored(terms, scores),
+            Event::MatchEnded { winner, explanation, .. } => state.deals.ended(&[*winner], explanation),
             _ => {
-                let Some(deal) = state.deal.as_mut() else { return };
-                match event {
-                    Event::ContractChosen { contract, .. } => {
-                        deal.contract = Some(*contract);
-                        deal.phase = Phase::Playing;
-                    }
-                    Event::CardPlayed { seat, card, from, .. } => {
-                        match *from {
-                            Source::Pile { pile } => {
-                                if let Some(p) = deal.piles[*seat].get_mut(pile) {
-                                    p.open = None;
-                                }
-                            }
-                            Source::Hand => {
-                                take_card(&mut deal.hands[*seat], *card);
-                            }
+                let Some(deal) = state.deals.deal.as_mut() else { return };
+                match *event {
+                    Event::ContractChosen { contract, .. } => deal.contract = Some(contract),
+                    Event::CardPlayed { seat, card, from: Source::Pile { pile }, .. } => {
+                        if let Some(p) = deal.piles[seat].get_mut(pile) {
+                            p.open = None;
                         }
-                        deal.trick.plays.push((*seat, *card));
+                        deal.play.play_outside(seat, card);
                     }
-                    Event::TrickWon { trick_number, plays, winner, card, reason } => {
-                        trick::book_won(
-                            &mut deal.trick,
-                            &mut deal.tricks,
-                            &mut deal.tricks_taken,
-                            *trick_number as usize,
-                            plays,
-                            (*winner, *card, *reason),
-                        );
-                        if deal.tricks.len() == TRICKS as usize {
-                            deal.phase = Phase::Over;
-                        }
-                    }
+                    Event::CardPlayed { seat, card, from: Source::Hand, .. } => deal.play.play(seat, card),
+                    Event::TrickWon { winner, card, reason, .. } => deal.play.won(winner, card, reason),
                     Event::PileTurnedUp { seat, pile, card } => {
-                        if let Some(p) = deal.piles[*seat].get_mut(*pile) {
-                            p.hidden = None;
-                            p.open = Some(*card);
+                        if let Some(p) = deal.piles[seat].get_mut(pile) {
+                            *p = Pile { hidden: None, open: Some(card) };
                         }
                     }
                     Event::HandsPickedUp { .. } => deal.picked_up = true,
@@ -869,30 +682,16 @@ impl Rules for JapanskWhist {
     }
 
     fn legal_moves(&self, state: &State, seat: Seat) -> Vec<Command> {
-        let Some(deal) = state.live() else { return Vec::new() };
-        if !deal.to_act().contains(&seat) {
-            return Vec::new();
-        }
-        match deal.phase {
-            Phase::Choosing => {
-                let mut moves: Vec<Command> = Suit::ALL.iter().map(|&suit| Command::ChooseTrump { suit }).collect();
-                if state.options.pass_and_sang {
-                    moves.extend([Command::ChooseSang, Command::ChoosePass]);
-                }
-                moves
-            }
-            Phase::Playing => legal_cards(deal, seat).into_iter().map(|card| Command::Play { card }).collect(),
-            Phase::Over => Vec::new(),
+        let Some(deal) = state.deals.acting(seat) else { return Vec::new() };
+        match deal.contract {
+            None => choices(state.options.pass_and_sang).into_iter().map(Contract::command).collect(),
+            Some(_) => deal.legal(seat).into_iter().map(|card| Command::Play { card }).collect(),
         }
     }
 
     fn move_space(&self, _state: &State, _seat: Seat) -> Vec<Command> {
-        Suit::ALL
-            .iter()
-            .map(|&suit| Command::ChooseTrump { suit })
-            .chain([Command::ChooseSang, Command::ChoosePass])
-            .chain(decks::standard52().into_iter().map(|card| Command::Play { card }))
-            .collect()
+        let plays = decks::standard52().into_iter().map(|card| Command::Play { card });
+        choices(true).into_iter().map(Contract::command).chain(plays).collect()
     }
 
     fn view(&self, state: &State, viewer: Viewer) -> Value {
@@ -900,73 +699,39 @@ impl Rules for JapanskWhist {
             Viewer::Seat(s) if s < SEATS => Some(s),
             _ => None,
         };
-        let phase = match (&state.outcome, &state.deal) {
-            (Some(_), _) => "finished",
-            (None, Some(deal)) => deal.phase_name(),
-            (None, None) => "waiting-for-deal",
-        };
+        let record = viewer == Viewer::Record;
+        let deal = state.deals.deal.as_ref();
         let mut v = Map::new();
+        state.deals.put_view(&mut v, &self.status(state), viewer, deal.map(|d| d.dealer));
         let mut put = |key: &str, value: Value| {
             v.insert(key.to_string(), value);
         };
-        put("phase", json!(phase));
         put("players", json!(SEATS));
         put("options", json!(state.options));
         put("target", json!(state.options.target));
-        put("deal_number", json!(state.deal_number));
-        put("dealer", json!(state.deal.as_ref().map_or(state.next_dealer, |d| d.dealer)));
-        put("next_dealer", json!(state.next_dealer));
-        put("scores", json!(state.scores));
-        put("to_act", json!(self.status(state).to_act()));
-        put("winner", json!(state.winner));
-        put("outcome", json!(state.outcome));
-        if let Some(s) = me {
-            put("seat", json!(s));
-        }
-        if let Some(deal) = &state.deal {
-            let record = viewer == Viewer::Record;
+        put("winner", json!(state.deals.outcome.as_ref().map(|o| o.winners[0])));
+        if let Some(deal) = deal {
             put("forehand", json!(deal.forehand()));
             put("defender", json!(deal.dealer));
             put("contract", json!(deal.contract));
             put("trump", json!(deal.trumps()));
-            put(
-                "piles",
-                json!(deal
-                    .piles
-                    .iter()
-                    .map(|ps| ps
-                        .iter()
-                        .map(|p| {
-                            let mut pile = json!({ "open": p.open, "face_down": p.hidden.is_some() });
-                            if record {
-                                pile["hidden"] = json!(p.hidden);
-                            }
-                            pile
-                        })
-                        .collect::<Vec<_>>())
-                    .collect::<Vec<_>>()),
-            );
+            let pile = |p: &Pile| {
+                let mut pile = json!({ "open": p.open, "face_down": p.hidden.is_some() });
+                if record {
+                    pile["hidden"] = json!(p.hidden);
+                }
+                pile
+            };
+            let piles: Vec<Vec<Value>> = deal.piles.iter().map(|ps| ps.iter().map(pile).collect()).collect();
+            put("piles", json!(piles));
             put("hands_picked_up", json!(deal.picked_up));
-            put("hand_sizes", json!(deal.hands.iter().map(Vec::len).collect::<Vec<_>>()));
-            put("tricks_taken", json!(deal.tricks_taken));
-            put("tricks_played", json!(deal.tricks.len()));
-            put(
-                "trick",
-                json!({
-                    "leader": deal.trick.leader,
-                    "plays": deal.trick.plays.iter().map(|&(seat, card)| Play { seat, card }).collect::<Vec<_>>(),
-                    "led_suit": deal.trick.led_suit(),
-                }),
-            );
-            put("last_trick", json!(deal.tricks.last()));
-            if let Some(s) = me {
-                // Before the pick-up not even the owner has seen the hand.
-                put("hand", if deal.picked_up { json!(deal.hands[s]) } else { Value::Null });
-            }
             if record {
-                put("hands", json!(deal.hands));
                 put("deck", json!(deal.deck));
-                put("tricks", json!(deal.tricks));
+            }
+            deal.play.put_view(&mut v, me, record);
+            if me.is_some() && !deal.picked_up {
+                // Before the pick-up not even the owner has seen the hand.
+                v.insert("hand".into(), Value::Null);
             }
         }
         Value::Object(v)
@@ -977,9 +742,10 @@ impl Rules for JapanskWhist {
         if viewer == Viewer::Record || deal_over {
             return full;
         }
+        let live = state.deals.live();
         match event {
             // Without a live deal of its own, the event belongs to a deal that is over.
-            Event::DealStarted { deal_number, piles, .. } if state.live().is_some_and(|d| d.number == *deal_number) => {
+            Event::DealStarted { deal_number, piles, .. } if live.is_some_and(|d| d.number == *deal_number) => {
                 full["deck"] = Value::Null;
                 full["hands"] = json!([null, null]);
                 full["hand_sizes"] = json!([HAND, HAND]);
@@ -988,7 +754,7 @@ impl Rules for JapanskWhist {
                     .map(|ps| ps.iter().map(|p| json!({ "hidden": null, "open": p.open })).collect::<Vec<_>>())
                     .collect::<Vec<_>>());
             }
-            Event::HandsPickedUp { hands } if state.live().is_some() => {
+            Event::HandsPickedUp { hands } if live.is_some() => {
                 full["hands"] =
                     Value::Array((0..SEATS).map(|s| if viewer == Viewer::Seat(s) { json!(hands[s]) } else { Value::Null }).collect());
             }
@@ -998,74 +764,40 @@ impl Rules for JapanskWhist {
     }
 
     fn secrets(&self, state: &State) -> Vec<(Card, Vec<Seat>)> {
-        let Some(deal) = state.live() else { return Vec::new() };
-        let mut secrets = Vec::new();
-        for s in 0..SEATS {
-            for p in &deal.piles[s] {
-                if let Some(card) = p.hidden {
-                    secrets.push((card, Vec::new()));
-                }
-            }
-            for &card in &deal.hands[s] {
-                secrets.push((card, if deal.picked_up { vec![s] } else { Vec::new() }));
-            }
-        }
-        secrets
+        let Some(deal) = state.deals.live() else { return Vec::new() };
+        // The hidden cards are known to nobody, and the hands only to their owners once picked up.
+        let hidden = deal.piles.iter().flatten().filter_map(|p| p.hidden).map(|c| (c, Vec::new()));
+        let hands = deal.play.hand_secrets(|_, _| false).into_iter();
+        hidden.chain(hands.map(|(c, owner)| (c, if deal.picked_up { owner } else { Vec::new() }))).collect()
     }
 
     fn check_invariants(&self, state: &State) -> Result<(), String> {
-        if state.books.opened && state.scores != state.books.points {
-            return Err(format!("scores {:?} differ from the sum of score terms {:?}", state.scores, state.books.points));
-        }
-        let target = state.options.target;
-        match (state.winner, &state.outcome) {
-            (Some(w), Some(outcome)) => {
-                if state.scores[w] < target || state.scores[TABLE.next(w)] >= target {
-                    return Err(format!("seat {w} won with scores {:?} and target {target}", state.scores));
-                }
-                if outcome.winners != [w] {
-                    return Err(format!("seat {w} won but the winners are {:?}", outcome.winners));
-                }
+        state.deals.check_books()?;
+        let (scores, target) = (&state.deals.scores, state.options.target);
+        if let Some(o) = &state.deals.outcome {
+            if !matches!(o.winners[..], [w] if scores[w] >= target && scores[TABLE.next(w)] < target) {
+                return Err(format!("winners {:?} with scores {scores:?} and target {target}", o.winners));
             }
-            (None, None) => {}
-            _ => return Err("a winner without an outcome, or the reverse".into()),
         }
-        let Some(deal) = &state.deal else { return Ok(()) };
-        let mut all: Vec<Card> = deal.hands.iter().flatten().copied().collect();
-        for ps in &deal.piles {
-            if ps.len() != PILES {
-                return Err(format!("{} piles instead of ten", ps.len()));
-            }
-            all.extend(ps.iter().flat_map(|p| [p.hidden, p.open]).flatten());
+        let Some(deal) = &state.deals.deal else { return Ok(()) };
+        if deal.piles.iter().any(|ps| ps.len() != PILES) {
+            return Err("a seat has other than ten piles".into());
         }
-        all.extend(deal.trick.cards());
-        all.extend(deal.tricks.iter().flat_map(|t| t.plays.iter().map(|p| p.card)));
         let pack = decks::standard52();
-        if !is_permutation(&all, &pack) {
-            return Err(format!("{} cards in play instead of the 52 of the pack, once each", all.len()));
-        }
         if !is_permutation(&deal.deck, &pack) {
             return Err("the recorded deck is not a pack of 52".into());
         }
-        if deal.tricks.len() > TRICKS as usize || deal.trick.plays.len() > SEATS {
-            return Err(format!("{} tricks and {} plays in the trick", deal.tricks.len(), deal.trick.plays.len()));
-        }
+        let on_table: Vec<Vec<Card>> =
+            deal.piles.iter().map(|ps| ps.iter().flat_map(|p| [p.hidden, p.open]).flatten().collect()).collect();
+        // Each seat has a card for every trick, in its hand or on its piles.
+        deal.play.check(&pack, &on_table.concat(), |s| TRICKS - on_table[s].len(), &deal.winner())?;
+        let played = deal.play.tricks.len();
         // The pick-up follows the first trick's last card within the same decision.
-        if (deal.picked_up && deal.tricks.is_empty()) || (!deal.picked_up && deal.tricks.len() > 1) {
-            return Err(format!("hands picked up: {} after {} tricks", deal.picked_up, deal.tricks.len()));
+        if (deal.picked_up && played == 0) || (!deal.picked_up && played > 1) {
+            return Err(format!("hands picked up: {} after {played} tricks", deal.picked_up));
         }
         for s in 0..SEATS {
-            let won = deal.tricks.iter().filter(|t| t.winner == s).count();
-            if won != deal.tricks_taken[s] as usize {
-                return Err(format!("seat {s} is credited {} tricks but won {won}", deal.tricks_taken[s]));
-            }
-            let in_trick = deal.trick.plays.iter().filter(|(p, _)| *p == s).count();
-            let held = deal.hands[s].len() + deal.piles[s].iter().flat_map(|p| [p.hidden, p.open]).flatten().count();
-            let expected = TRICKS as usize - deal.tricks.len() - in_trick;
-            if held != expected {
-                return Err(format!("seat {s} has {held} cards left, expected {expected}"));
-            }
-            if !deal.picked_up && deal.hands[s].len() != HAND {
+            if !deal.picked_up && deal.play.hands[s].len() != HAND {
                 return Err(format!("seat {s} played from a hand it has not picked up"));
             }
             // A seat plays one card a trick, so at most one pile waits for its hidden card.
@@ -1074,36 +806,74 @@ impl Rules for JapanskWhist {
                 return Err(format!("seat {s} has {bare} piles whose hidden card should have been turned up"));
             }
         }
-        if deal.contract.is_none() && (deal.phase != Phase::Choosing || !deal.trick.is_empty() || !deal.tricks.is_empty()) {
+        if deal.contract.is_none() && (!deal.play.trick.is_empty() || played > 0) {
             return Err("cards were played before the contract was chosen".into());
         }
-        let first_leader = deal.tricks.first().map_or(deal.trick.leader, |t| t.leader);
-        if first_leader != deal.forehand() {
-            return Err(format!("seat {first_leader} led the first trick instead of forehand"));
-        }
-        let trumps = deal.trumps();
-        trick::check_latest(&deal.tricks, &deal.trick, &TABLE, |t| trick::winner(t, trumps))?;
-        if deal.phase == Phase::Over && deal.tricks.len() != TRICKS as usize {
-            return Err("the deal ended before every trick was played".into());
+        if deal.play.first_leader() != deal.forehand() {
+            return Err(format!("seat {} led the first trick instead of forehand", deal.play.first_leader()));
         }
         Ok(())
     }
 
     fn bot_move(&self, state: &State, seat: Seat, seed: u64) -> Option<Command> {
-        let deal = state.live()?;
-        if !deal.to_act().contains(&seat) {
-            return None;
-        }
+        let deal = state.deals.acting(seat)?;
         let mut rng = Rng::new(seed);
-        match deal.phase {
-            Phase::Choosing => Some(match bot_contract(deal, seat, &state.options, &mut rng) {
-                Contract::Trump { suit } => Command::ChooseTrump { suit },
-                Contract::Sang => Command::ChooseSang,
-                Contract::Pass => Command::ChoosePass,
-            }),
-            Phase::Playing => Some(Command::Play { card: bot_play(deal, seat, &mut rng) }),
-            Phase::Over => None,
+        Some(match deal.contract {
+            None => bot_contract(deal, seat, &state.options, &mut rng).command(),
+            Some(_) => Command::Play { card: bot_play(deal, seat, &mut rng) },
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The bot
+
+/// Forehand's choice from the open cards it can see: the suit where its own open cards are
+/// strongest compared with the dealer's; with the variant, sang or pass on flat or weak cards.
+fn bot_contract(deal: &Deal, seat: Seat, options: &Options, rng: &mut Rng) -> Contract {
+    let strength = |s: Seat, suit: Suit| -> i32 {
+        deal.open_cards(s).iter().filter(|c| c.is_suit(suit)).map(|&c| 4 + i32::from(rank_value(c))).sum()
+    };
+    let dealer = TABLE.next(seat);
+    let (best, score) = Suit::ALL
+        .iter()
+        .map(|&suit| (suit, strength(seat, suit) - strength(dealer, suit)))
+        .max_by_key(|&(suit, v)| (v, suit))
+        .expect("four suits");
+    if options.pass_and_sang {
+        let mine: i32 = deal.open_cards(seat).iter().map(|&c| i32::from(rank_value(c))).sum();
+        let theirs: i32 = deal.open_cards(dealer).iter().map(|&c| i32::from(rank_value(c))).sum();
+        match rng.below(8) {
+            0 => return Contract::Sang,
+            1 => return Contract::Pass,
+            _ if mine + 15 < theirs => return Contract::Pass,
+            _ if score < 5 && mine > theirs => return Contract::Sang,
+            _ => {}
         }
+    }
+    Contract::Trump { suit: best }
+}
+
+fn bot_play(deal: &Deal, seat: Seat, rng: &mut Rng) -> Card {
+    let legal = deal.legal(seat);
+    if legal.len() == 1 || rng.below(5) == 0 {
+        return legal[rng.below(legal.len())];
+    }
+    let trumps = deal.trumps();
+    let power = |c: Card| (u8::from(trumps.is_some_and(|t| c.is_suit(t))), rank_value(c));
+    let high = legal.iter().copied().max_by_key(|&c| power(c)).expect("legal");
+    let low = legal.iter().copied().min_by_key(|&c| power(c)).expect("legal");
+    let wants_tricks = deal.contract != Some(Contract::Pass);
+    if deal.play.trick.is_empty() {
+        return if wants_tricks { high } else { low };
+    }
+    let wins = |c: Card| deal.play.completed_by(seat, c, &deal.winner()).is_some_and(|w| w.winner == seat);
+    let winners: Vec<Card> = legal.iter().copied().filter(|&c| wins(c)).collect();
+    let losers: Vec<Card> = legal.iter().copied().filter(|&c| !wins(c)).collect();
+    if wants_tricks {
+        winners.iter().copied().min_by_key(|&c| power(c)).unwrap_or(low)
+    } else {
+        losers.iter().copied().max_by_key(|&c| power(c)).unwrap_or(high)
     }
 }
 
@@ -1200,7 +970,7 @@ mod tests {
         let mut m = with(json!({ "pass_and_sang": true }));
         assert_eq!(m.legal(1).len(), 6);
         m.ok(1, Command::ChooseSang);
-        assert_eq!(m.state.deal.as_ref().unwrap().trumps(), None);
+        assert_eq!(m.state.deals.deal.as_ref().unwrap().trumps(), None);
     }
 
     #[test]
@@ -1334,7 +1104,7 @@ mod tests {
         assert_eq!(*contract, Contract::Pass);
         assert_eq!((*winner, terms.clone()), score_terms(Contract::Pass, 0, *tricks_taken, true));
         assert_eq!(scores[*winner], terms[0].points);
-        assert_eq!(m.state.next_dealer, 1);
+        assert_eq!(m.state.deals.next_dealer, 1);
         assert!(matches!(m.rules.status(&m.state), Status::NeedsDeck { .. }));
         m.deal(deck());
         assert_eq!(m.to_act(), vec![0]);
@@ -1343,7 +1113,7 @@ mod tests {
     #[test]
     fn the_first_to_thirteen_points_wins_the_match() {
         let mut m = M::new(2, Options::default());
-        m.state.scores = [12, 12];
+        m.state.deals.scores = vec![12, 12];
         m.deal(deck());
         hearts(&mut m);
         let events = m.finish_deal();
@@ -1377,3 +1147,4 @@ mod tests {
         }
     }
 }
+

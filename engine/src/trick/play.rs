@@ -116,6 +116,12 @@ impl TrickPlay {
         self.trick.plays.push((seat, card));
     }
 
+    /// A card played from outside the hand (from a game's piles on the table, say): the trick
+    /// gains it and no hand loses one; `check` finds the card in its `elsewhere` no longer.
+    pub fn play_outside(&mut self, seat: Seat, card: Card) {
+        self.trick.plays.push((seat, card));
+    }
+
     /// A trick won: it goes on the record, counts for its winner, who leads the next.
     pub fn won(&mut self, winner: Seat, card: Card, reason: WinReason) {
         let trick = std::mem::replace(&mut self.trick, Trick::led_by(winner));
@@ -224,5 +230,21 @@ mod tests {
         assert_eq!(p.check(&pack, &[], |_| 2, &no_trumps), Ok(()));
         assert!(p.check(&pack, &[], |_| 2, &|t: &Trick| winner(t, Some(crate::cards::Suit::Spades))).is_err());
         assert_eq!(p.hand_secrets(|s, _| s != 0), vec![(card("2C"), vec![0])]);
+    }
+
+    #[test]
+    fn a_card_from_outside_the_hands_is_played_and_booked_like_any_other() {
+        // Seat 0 plays from two cards on the table (AH, 5C) and holds none in the hand.
+        let mut p = TrickPlay::new(Table::new(2), vec![vec![], cards("3C 4C")], 0, 2);
+        let no_trumps = |t: &Trick| winner(t, None);
+        p.play_outside(0, card("AH"));
+        let done = p.completed_by(1, card("3C"), &no_trumps).unwrap();
+        p.play(1, card("3C"));
+        p.won(done.winner, done.card, done.reason);
+        assert_eq!((p.hands.clone(), p.taken.clone()), (vec![vec![], cards("4C")], vec![1, 0]));
+        let pack = cards("AH 5C 3C 4C");
+        let hand_size = |s: Seat| 2 - usize::from(s == 0);
+        assert_eq!(p.check(&pack, &cards("5C"), hand_size, &no_trumps), Ok(()));
+        assert!(p.check(&pack, &[], hand_size, &no_trumps).is_err());
     }
 }
