@@ -153,6 +153,15 @@ pub fn side_reached_target(side: usize, won: i64, lost: i64, target: i64) -> Tex
     )
 }
 
+/// The deal's first event as a seat or a spectator may see it while that deal is played: no
+/// deck, and of the hands only the viewer's own, once `sees` says that seat may see it (a
+/// player who has not yet picked up the cards sees none).
+pub fn redact_hands(full: &mut Value, hands: &[Vec<Card>], viewer: Viewer, sees: impl Fn(Seat) -> bool) {
+    full["deck"] = Value::Null;
+    let shown = |s: Seat| viewer == Viewer::Seat(s) && sees(s);
+    full["hands"] = hands.iter().enumerate().map(|(s, h)| if shown(s) { json!(h) } else { Value::Null }).collect();
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -185,6 +194,18 @@ mod tests {
         assert!(m.check_books().is_err());
         m.ended(&[1, 3], &Text::new("s", "e"));
         assert!(m.status(Vec::new).is_finished() && m.live().is_none());
+    }
+
+    #[test]
+    fn a_seat_sees_only_its_own_hand_of_a_deal_being_played() {
+        let hands = vec![cards("2C"), cards("3C"), cards("4C")];
+        let mut full = json!({ "deck": ["2C", "3C", "4C"], "hands": hands });
+        redact_hands(&mut full, &hands, Viewer::Seat(1), |_| true);
+        assert_eq!(full, json!({ "deck": null, "hands": [null, ["3C"], null] }));
+        redact_hands(&mut full, &hands, Viewer::Seat(1), |s| s != 1);
+        assert_eq!(full["hands"], json!([null, null, null]));
+        redact_hands(&mut full, &hands, Viewer::Spectator, |_| true);
+        assert_eq!(full["hands"], json!([null, null, null]));
     }
 
     #[test]
