@@ -196,14 +196,7 @@ impl deals::Deal for Deal {
     fn to_act(&self) -> Vec<Seat> {
         match self.phase {
             DealPhase::Bidding => match self.side_to_bid() {
-                Some(side) => {
-                    let choosing = self.choosing(side);
-                    if choosing.is_empty() {
-                        self.bidders(side)
-                    } else {
-                        choosing
-                    }
-                }
+                Some(side) => Some(self.choosing(side)).filter(|c| !c.is_empty()).unwrap_or_else(|| self.bidders(side)),
                 None => Vec::new(),
             },
             DealPhase::Exchange(Giver::BlindNil) => self.blind_nil.into_iter().collect(),
@@ -311,13 +304,9 @@ pub enum Command {
         nil: Option<Seat>,
     },
     /// Two cards passed face down to the partner after a blind nil.
-    Give {
-        cards: Vec<Card>,
-    },
+    Give { cards: Vec<Card> },
     DeclineExchange,
-    Play {
-        card: Card,
-    },
+    Play { card: Card },
 }
 
 /// A side's bid as it stands for the deal.
@@ -361,51 +350,20 @@ pub enum Event {
         /// The side 100 or more behind: its players start without having looked at their cards.
         blind_nil_side: Option<usize>,
     },
-    BlindNilDeclared {
-        seat: Seat,
-    },
-    HandLookedAt {
-        seat: Seat,
-        hand: Vec<Card>,
-    },
+    BlindNilDeclared { seat: Seat },
+    HandLookedAt { seat: Seat, hand: Vec<Card> },
     RedealRequested {
         seat: Seat,
         reasons: Vec<RedealReason>,
         /// Who deals again.
         dealer: Seat,
     },
-    BidMade {
-        seat: Seat,
-        side: usize,
-        tricks: u8,
-        nil: Option<Seat>,
-        blind_nil: bool,
-    },
-    CardsGiven {
-        from: Seat,
-        to: Seat,
-        cards: Vec<Card>,
-    },
-    ExchangeDeclined {
-        seat: Seat,
-    },
-    CardPlayed {
-        seat: Seat,
-        card: Card,
-        trick_number: u8,
-    },
-    SpadesBroken {
-        seat: Seat,
-        card: Card,
-        trick_number: u8,
-    },
-    TrickWon {
-        trick_number: u8,
-        winner: Seat,
-        card: Card,
-        reason: WinReason,
-        plays: Vec<(Seat, Card)>,
-    },
+    BidMade { seat: Seat, side: usize, tricks: u8, nil: Option<Seat>, blind_nil: bool },
+    CardsGiven { from: Seat, to: Seat, cards: Vec<Card> },
+    ExchangeDeclined { seat: Seat },
+    CardPlayed { seat: Seat, card: Card, trick_number: u8 },
+    SpadesBroken { seat: Seat, card: Card, trick_number: u8 },
+    TrickWon { trick_number: u8, winner: Seat, card: Card, reason: WinReason, plays: Vec<(Seat, Card)> },
     DealScored {
         deal_number: u32,
         bids: [SideBid; 2],
@@ -418,12 +376,7 @@ pub enum Event {
         scores: [i64; 2],
         overtricks: [u32; 2],
     },
-    MatchEnded {
-        side: usize,
-        winners: Vec<Seat>,
-        scores: [i64; 2],
-        explanation: Text,
-    },
+    MatchEnded { side: usize, winners: Vec<Seat>, scores: [i64; 2], explanation: Text },
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -730,25 +683,15 @@ impl Rules for Spader {
         let Some(deal) = state.deals.acting(seat) else { return Vec::new() };
         match deal.phase {
             DealPhase::Bidding if !deal.choosing(side_of(seat)).is_empty() => {
-                let mut moves = vec![Command::Look];
-                if deal.blind_nil.is_none() {
-                    moves.push(Command::BlindNil);
-                }
-                moves
+                [Command::Look].into_iter().chain(deal.blind_nil.is_none().then_some(Command::BlindNil)).collect()
             }
             DealPhase::Bidding => {
-                let mut moves = legal_bids(deal, side_of(seat));
-                if state.options.redeal && !redeal_reasons(deal.hand(seat)).is_empty() {
-                    moves.push(Command::RequestRedeal);
-                }
-                moves
+                let redeal = state.options.redeal && !redeal_reasons(deal.hand(seat)).is_empty();
+                legal_bids(deal, side_of(seat)).into_iter().chain(redeal.then_some(Command::RequestRedeal)).collect()
             }
             DealPhase::Exchange(giver) => {
-                let mut moves = all_pairs(deal.hand(seat));
-                if giver == Giver::BlindNil {
-                    moves.push(Command::DeclineExchange);
-                }
-                moves
+                let decline = (giver == Giver::BlindNil).then_some(Command::DeclineExchange);
+                all_pairs(deal.hand(seat)).into_iter().chain(decline).collect()
             }
             DealPhase::Play | DealPhase::Cancelled => deal
                 .hand(seat)
@@ -832,7 +775,8 @@ impl Rules for Spader {
                 _ => Value::Null,
             };
             put("exchange", exchange);
-            put("redeal", json!(deal.redeal.as_ref().map(|(seat, reasons)| json!({ "seat": seat, "reasons": reasons }))));
+            let redeal = deal.redeal.as_ref().map(|(seat, reasons)| json!({ "seat": seat, "reasons": reasons }));
+            put("redeal", json!(redeal));
             if let Some(s) = me {
                 put("hand", if deal.looked[s] { json!(p.hands[s]) } else { Value::Null });
                 put("given", json!(deal.gifts.iter().filter(|g| g.from == s || g.to == s).collect::<Vec<_>>()));
@@ -950,12 +894,7 @@ impl Rules for Spader {
 // ---------------------------------------------------------------------------------------------
 // Decide
 
-fn decide_bidding(
-    state: &State,
-    deal: &Deal,
-    seat: Seat,
-    command: &Command,
-) -> Result<Vec<Event>, RuleViolation> {
+fn decide_bidding(state: &State, deal: &Deal, seat: Seat, command: &Command) -> Result<Vec<Event>, RuleViolation> {
     let side = side_of(seat);
     if !deal.choosing(side).is_empty() {
         return match command {
@@ -988,15 +927,10 @@ fn decide_bidding(
         Command::Bid { tricks, nil } => {
             check_bid(deal, side, *tricks, *nil)?;
             let blind_nil = deal.blind_nil_on(side);
-            let mut events = vec![Event::BidMade {
-                seat,
-                side,
-                tricks: *tricks,
-                nil: blind_nil.or(*nil),
-                blind_nil: blind_nil.is_some(),
-            }];
-            let last = deal.bids[1 - side].is_some();
-            if let (true, Some(b)) = (last, deal.blind_nil) {
+            let (tricks, nil) = (*tricks, blind_nil.or(*nil));
+            let mut events = vec![Event::BidMade { seat, side, tricks, nil, blind_nil: blind_nil.is_some() }];
+            // The last bid ends the bidding: a blind-nil player picks up the cards then.
+            if let (Some(_), Some(b)) = (deal.bids[1 - side], deal.blind_nil) {
                 events.push(Event::HandLookedAt { seat: b, hand: deal.hand(b).to_vec() });
             }
             Ok(events)
@@ -1044,10 +978,9 @@ fn decide_bidding(
                 "You bid blind nil, but you have already looked at your cards.",
             )
         }),
-        Command::Look => Err(RuleViolation::wrong_phase(
-            "du har redan tittat på dina kort",
-            "you have already looked at your cards",
-        )),
+        Command::Look => {
+            Err(RuleViolation::wrong_phase("du har redan tittat på dina kort", "you have already looked at your cards"))
+        }
         Command::Give { .. } | Command::DeclineExchange => Err(RuleViolation::new(
             rule::EXCHANGE_OFFER,
             "Kort byts bara efter budgivningen, och bara efter en blindnoll.",
@@ -1060,12 +993,7 @@ fn decide_bidding(
     }
 }
 
-fn decide_exchange(
-    deal: &Deal,
-    giver: Giver,
-    seat: Seat,
-    command: &Command,
-) -> Result<Vec<Event>, RuleViolation> {
+fn decide_exchange(deal: &Deal, giver: Giver, seat: Seat, command: &Command) -> Result<Vec<Event>, RuleViolation> {
     match (command, giver) {
         (Command::Give { cards }, _) => {
             check_give(deal, seat, cards)?;
@@ -1077,11 +1005,7 @@ fn decide_exchange(
             "Du fick två kort av din partner och ska ge två tillbaka.",
             "You received two cards from your partner and must give two back.",
         )),
-        (Command::RequestRedeal, _) => Err(RuleViolation::new(
-            rule::REDEAL_WHEN,
-            "Omgiv kan bara begäras medan det egna laget står på tur att bjuda.",
-            "A redeal can only be asked for while your own side is to bid.",
-        )),
+        (Command::RequestRedeal, _) => Err(redeal_too_late()),
         _ => Err(RuleViolation::wrong_phase(
             "nu byter blindnollspelaren och partnern kort",
             "now the blind-nil player and the partner exchange cards",
@@ -1089,16 +1013,19 @@ fn decide_exchange(
     }
 }
 
+/// A redeal asked for once the side has bid: in the exchange or the play.
+fn redeal_too_late() -> RuleViolation {
+    RuleViolation::new(
+        rule::REDEAL_WHEN,
+        "Omgiv kan bara begäras medan det egna laget står på tur att bjuda.",
+        "A redeal can only be asked for while your own side is to bid.",
+    )
+}
+
 fn decide_play(state: &State, deal: &Deal, seat: Seat, command: &Command) -> Result<Vec<Event>, RuleViolation> {
     let card = match command {
         Command::Play { card } => *card,
-        Command::RequestRedeal => {
-            return Err(RuleViolation::new(
-                rule::REDEAL_WHEN,
-                "Omgiv kan bara begäras medan det egna laget står på tur att bjuda.",
-                "A redeal can only be asked for while your own side is to bid.",
-            ))
-        }
+        Command::RequestRedeal => return Err(redeal_too_late()),
         _ => return Err(RuleViolation::wrong_phase("nu spelas korten", "the cards are being played now")),
     };
     check_play(deal, seat, card)?;
@@ -1190,53 +1117,38 @@ fn check_play(deal: &Deal, seat: Seat, card: Card) -> Result<(), RuleViolation> 
     deal.play.check_held(seat, card)?;
     let hand = deal.hand(seat);
     let first_trick = deal.play.tricks.is_empty();
-    match deal.play.trick.led_suit() {
-        None if first_trick => {
-            if card != TWO_OF_CLUBS {
-                return Err(RuleViolation::new(
-                    rule::TWO_OF_CLUBS_LEADS,
-                    format!("Du spelade ut {card}, men första sticket öppnas med klöver 2, som du har."),
-                    format!("You led {card}, but the first trick is opened with the two of clubs, which you hold."),
-                ));
-            }
-        }
-        None => {
-            if is_spade(card) && !deal.spades_broken && hand.iter().any(|&c| !is_spade(c)) {
-                return Err(RuleViolation::new(
-                    rule::SPADES_NOT_BROKEN,
-                    format!("Du spelade ut {card}, men spader får inte spelas ut förrän spadern är bruten, så länge du har andra färger."),
-                    format!("You led {card}, but spades may not be led before they are broken while you hold other suits."),
-                ));
-            }
-        }
-        Some(_) if first_trick => {
-            if let Some(low) = lowest_club(hand) {
-                if card != low {
-                    return Err(RuleViolation::new(
-                        rule::LOWEST_CLUB,
-                        format!("Du lade {card}, men i första sticket ska du lägga din lägsta klöver, {low}."),
-                        format!("You played {card}, but in the first trick you must play your lowest club, {low}."),
-                    ));
-                }
-            } else if is_spade(card) && hand.iter().any(|&c| !is_spade(c)) {
-                return Err(RuleViolation::new(
-                    rule::NO_SPADES_FIRST_TRICK,
-                    format!("Du lade {card}, men utan klöver ska du i första sticket lägga en ruter eller hjärter, inte spader."),
-                    format!("You played {card}, but without clubs you must play a diamond or a heart to the first trick, not a spade."),
-                ));
-            }
-        }
-        Some(led) => {
-            if !card.is_suit(led) && hand.iter().any(|c| c.is_suit(led)) {
-                return Err(RuleViolation::new(
-                    rule::FOLLOW_SUIT,
-                    format!("Du lade {card}, men du har {} och måste bekänna färg.", led.name_sv()),
-                    format!("You played {card}, but you hold {} and must follow suit.", led.name_en()),
-                ));
-            }
-        }
-    }
-    Ok(())
+    let (rule, sv, en) = match deal.play.trick.led_suit() {
+        None if first_trick && card != TWO_OF_CLUBS => (
+            rule::TWO_OF_CLUBS_LEADS,
+            format!("Du spelade ut {card}, men första sticket öppnas med klöver 2, som du har."),
+            format!("You led {card}, but the first trick is opened with the two of clubs, which you hold."),
+        ),
+        None if !first_trick && is_spade(card) && !deal.spades_broken && hand.iter().any(|&c| !is_spade(c)) => (
+            rule::SPADES_NOT_BROKEN,
+            format!("Du spelade ut {card}, men spader får inte spelas ut förrän spadern är bruten, så länge du har andra färger."),
+            format!("You led {card}, but spades may not be led before they are broken while you hold other suits."),
+        ),
+        Some(_) if first_trick => match lowest_club(hand) {
+            Some(low) if card != low => (
+                rule::LOWEST_CLUB,
+                format!("Du lade {card}, men i första sticket ska du lägga din lägsta klöver, {low}."),
+                format!("You played {card}, but in the first trick you must play your lowest club, {low}."),
+            ),
+            None if is_spade(card) && hand.iter().any(|&c| !is_spade(c)) => (
+                rule::NO_SPADES_FIRST_TRICK,
+                format!("Du lade {card}, men utan klöver ska du i första sticket lägga en ruter eller hjärter, inte spader."),
+                format!("You played {card}, but without clubs you must play a diamond or a heart to the first trick, not a spade."),
+            ),
+            _ => return Ok(()),
+        },
+        Some(led) if !card.is_suit(led) && hand.iter().any(|c| c.is_suit(led)) => (
+            rule::FOLLOW_SUIT,
+            format!("Du lade {card}, men du har {} och måste bekänna färg.", led.name_sv()),
+            format!("You played {card}, but you hold {} and must follow suit.", led.name_en()),
+        ),
+        _ => return Ok(()),
+    };
+    Err(RuleViolation::new(rule, sv, en))
 }
 
 fn check_bid(deal: &Deal, side: usize, tricks: u8, nil: Option<Seat>) -> Result<(), RuleViolation> {
@@ -1291,13 +1203,8 @@ fn check_give(deal: &Deal, seat: Seat, cards: &[Card]) -> Result<(), RuleViolati
 }
 
 fn all_pairs(hand: &[Card]) -> Vec<Command> {
-    let mut moves = Vec::new();
-    for (i, &a) in hand.iter().enumerate() {
-        for &b in &hand[i + 1..] {
-            moves.push(Command::Give { cards: vec![a, b] });
-        }
-    }
-    moves
+    let pairs = |(i, &a): (usize, &Card)| hand[i + 1..].iter().map(move |&b| Command::Give { cards: vec![a, b] });
+    hand.iter().enumerate().flat_map(pairs).collect()
 }
 
 fn legal_bids(deal: &Deal, side: usize) -> Vec<Command> {
@@ -1316,106 +1223,56 @@ fn legal_bids(deal: &Deal, side: usize) -> Vec<Command> {
 
 /// The score terms of one side's bid, and the overtricks it adds to the side's tally.
 pub fn side_terms(side: usize, bid: &SideBid, taken: &[u8; SEATS]) -> (Vec<ScoreTerm>, u8) {
+    let term = |points: i64, rule: &str, sv: String, en: String| ScoreTerm::new(side, points, rule, sv, en);
     let took = taken[side] + taken[side + 2];
-    let mut terms = Vec::new();
     if bid.is_side_nil() {
         // A side nil is all or nothing: its tricks are neither counted for a bid nor overtricks.
-        terms.push(if took == 0 {
-            ScoreTerm::new(
-                side,
-                NIL_POINTS,
-                rule::SIDE_NIL_MADE,
-                format!("Laget enades om noll och tog inget stick: +{NIL_POINTS}"),
-                format!("The side agreed on nil and took no trick: +{NIL_POINTS}"),
-            )
+        let (sv, en) = ("Laget enades om noll", "The side agreed on nil");
+        let only = if took == 0 {
+            let (sv, en) = (format!("{sv} och tog inget stick"), format!("{en} and took no trick"));
+            term(NIL_POINTS, rule::SIDE_NIL_MADE, format!("{sv}: +{NIL_POINTS}"), format!("{en}: +{NIL_POINTS}"))
         } else {
-            ScoreTerm::new(
-                side,
-                -NIL_POINTS,
-                rule::SIDE_NIL_FAILED,
-                format!("Laget enades om noll men tog {took} stick: -{NIL_POINTS}"),
-                format!("The side agreed on nil but took {took} tricks: -{NIL_POINTS}"),
-            )
-        });
-        return (terms, 0);
+            let (sv, en) = (format!("{sv} men tog {took} stick"), format!("{en} but took {took} tricks"));
+            term(-NIL_POINTS, rule::SIDE_NIL_FAILED, format!("{sv}: -{NIL_POINTS}"), format!("{en}: -{NIL_POINTS}"))
+        };
+        return (vec![only], 0);
     }
+    let mut terms = Vec::new();
     let mut nil_note = (String::new(), String::new());
     if let Some(n) = bid.nil {
-        let (name_sv, name_en, worth) = if bid.blind_nil {
-            ("blindnoll", "blind nil", BLIND_NIL_POINTS)
+        let (sv, en, worth, rules) = if bid.blind_nil {
+            ("blindnoll", "blind nil", BLIND_NIL_POINTS, [rule::BLIND_NIL_MADE, rule::BLIND_NIL_FAILED])
         } else {
-            ("noll", "nil", NIL_POINTS)
+            ("noll", "nil", NIL_POINTS, [rule::NIL_MADE, rule::NIL_FAILED])
         };
-        let made = taken[n] == 0;
-        let rule = match (bid.blind_nil, made) {
-            (true, true) => rule::BLIND_NIL_MADE,
-            (true, false) => rule::BLIND_NIL_FAILED,
-            (false, true) => rule::NIL_MADE,
-            (false, false) => rule::NIL_FAILED,
-        };
-        terms.push(if made {
-            ScoreTerm::new(
-                side,
-                worth,
-                rule,
-                format!("Plats {n} klarade {name_sv}: +{worth}"),
-                format!("Seat {n} made {name_en}: +{worth}"),
-            )
+        let t = taken[n];
+        terms.push(if t == 0 {
+            term(worth, rules[0], format!("Plats {n} klarade {sv}: +{worth}"), format!("Seat {n} made {en}: +{worth}"))
         } else {
-            ScoreTerm::new(
-                side,
-                -worth,
-                rule,
-                format!("Plats {n} bjöd {name_sv} men tog {} stick: -{worth}", taken[n]),
-                format!("Seat {n} bid {name_en} but took {} tricks: -{worth}", taken[n]),
-            )
+            nil_note = (format!(" (varav {t} av nollbjudaren)"), format!(" (including {t} by the nil bidder)"));
+            let sv = format!("Plats {n} bjöd {sv} men tog {t} stick: -{worth}");
+            term(-worth, rules[1], sv, format!("Seat {n} bid {en} but took {t} tricks: -{worth}"))
         });
-        if !made {
-            nil_note = (
-                format!(" (varav {} av nollbjudaren)", taken[n]),
-                format!(" (including {} by the nil bidder)", taken[n]),
-            );
-        }
     }
-    let bid_tricks = bid.tricks;
-    if took >= bid_tricks {
-        let points = 10 * i64::from(bid_tricks);
-        terms.push(ScoreTerm::new(
-            side,
-            points,
-            rule::BID_MADE,
-            format!("Bud {bid_tricks} stick, laget tog {took}{}: {bid_tricks} × 10 = {points}", nil_note.0),
-            format!(
-                "Bid {bid_tricks} tricks, the side took {took}{}: {bid_tricks} × 10 = {points}",
-                nil_note.1
-            ),
-        ));
-        let over = took - bid_tricks;
-        if over > 0 {
-            terms.push(ScoreTerm::new(
-                side,
-                i64::from(over),
-                rule::OVERTRICKS,
-                format!("{over} överstick × 1 = {over}"),
-                format!("{over} overtricks × 1 = {over}"),
-            ));
-        }
-        (terms, over)
-    } else {
-        let short = bid_tricks - took;
+    let (bid, (sv_note, en_note)) = (bid.tricks, nil_note);
+    if took < bid {
+        let short = bid - took;
         let points = -10 * i64::from(short);
-        terms.push(ScoreTerm::new(
-            side,
-            points,
-            rule::BID_FAILED,
-            format!("Bud {bid_tricks} stick, laget tog bara {took}{}: {short} × -10 = {points}", nil_note.0),
-            format!(
-                "Bid {bid_tricks} tricks, the side took only {took}{}: {short} × -10 = {points}",
-                nil_note.1
-            ),
-        ));
-        (terms, 0)
+        let sv = format!("Bud {bid} stick, laget tog bara {took}{sv_note}: {short} × -10 = {points}");
+        let en = format!("Bid {bid} tricks, the side took only {took}{en_note}: {short} × -10 = {points}");
+        terms.push(term(points, rule::BID_FAILED, sv, en));
+        return (terms, 0);
     }
+    let points = 10 * i64::from(bid);
+    let sv = format!("Bud {bid} stick, laget tog {took}{sv_note}: {bid} × 10 = {points}");
+    let en = format!("Bid {bid} tricks, the side took {took}{en_note}: {bid} × 10 = {points}");
+    terms.push(term(points, rule::BID_MADE, sv, en));
+    let over = took - bid;
+    if over > 0 {
+        let (sv, en) = (format!("{over} överstick × 1 = {over}"), format!("{over} overtricks × 1 = {over}"));
+        terms.push(term(i64::from(over), rule::OVERTRICKS, sv, en));
+    }
+    (terms, over)
 }
 
 /// Adds a deal's overtricks to a side's tally; returns the new tally and the penalty terms.
