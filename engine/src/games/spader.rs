@@ -953,31 +953,23 @@ fn decide_bidding(state: &State, deal: &Deal, seat: Seat, command: &Command) -> 
             }
             Ok(vec![Event::RedealRequested { seat, reasons, dealer: deal.dealer }])
         }
-        Command::BlindNil => Err(if !state.options.blind_nil {
-            RuleViolation::new(
-                rule::OPTION_BLIND_NIL,
-                "Du bjöd blindnoll, men det här partiet spelas utan blindnoll.",
-                "You bid blind nil, but this match is played without blind nil.",
-            )
-        } else if deal.blind_nil_side != Some(side) {
-            RuleViolation::new(
-                rule::BLIND_ELIGIBLE,
-                "Du bjöd blindnoll, men ditt lag låg inte 100 poäng efter när given började.",
-                "You bid blind nil, but your side was not 100 points behind when the deal started.",
-            )
-        } else if deal.blind_nil.is_some() {
-            RuleViolation::new(
-                rule::BLIND_ONE_PER_SIDE,
-                "Din partner har redan bjudit blindnoll; högst en per lag.",
-                "Your partner has already bid blind nil; at most one per side.",
-            )
-        } else {
-            RuleViolation::new(
-                rule::BLIND_BEFORE_LOOKING,
-                "Du bjöd blindnoll, men du har redan tittat på dina kort.",
-                "You bid blind nil, but you have already looked at your cards.",
-            )
-        }),
+        Command::BlindNil => {
+            let (rule, sv, en) = if !state.options.blind_nil {
+                let sv = "Du bjöd blindnoll, men det här partiet spelas utan blindnoll.";
+                (rule::OPTION_BLIND_NIL, sv, "You bid blind nil, but this match is played without blind nil.")
+            } else if deal.blind_nil_side != Some(side) {
+                let sv = "Du bjöd blindnoll, men ditt lag låg inte 100 poäng efter när given började.";
+                let en = "You bid blind nil, but your side was not 100 points behind when the deal started.";
+                (rule::BLIND_ELIGIBLE, sv, en)
+            } else if deal.blind_nil.is_some() {
+                let sv = "Din partner har redan bjudit blindnoll; högst en per lag.";
+                (rule::BLIND_ONE_PER_SIDE, sv, "Your partner has already bid blind nil; at most one per side.")
+            } else {
+                let sv = "Du bjöd blindnoll, men du har redan tittat på dina kort.";
+                (rule::BLIND_BEFORE_LOOKING, sv, "You bid blind nil, but you have already looked at your cards.")
+            };
+            Err(RuleViolation::new(rule, sv, en))
+        }
         Command::Look => {
             Err(RuleViolation::wrong_phase("du har redan tittat på dina kort", "you have already looked at your cards"))
         }
