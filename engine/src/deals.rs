@@ -146,8 +146,7 @@ pub fn check_target(target: i64) -> Result<(), SetupError> {
 /// A deal's first event as `viewer` may see it while the deal lasts: no deck, each seat's own
 /// hand only, and every hand's size.
 pub fn hide_hands(event: &mut Value, hands: &[Vec<Card>], viewer: Viewer) {
-    event["deck"] = Value::Null;
-    event["hands"] = hands.iter().enumerate().map(|(s, h)| if viewer == Viewer::Seat(s) { json!(h) } else { Value::Null }).collect();
+    redact_hands(event, hands, viewer, |_| true);
     event["hand_sizes"] = json!(hands.iter().map(Vec::len).collect::<Vec<_>>());
 }
 
@@ -177,6 +176,15 @@ pub fn seat_reached_target(winner: Seat, won: i64, other: Seat, lost: i64, targe
         format!("Plats {winner} nådde {won} poäng, minst målet {target}, och vann partiet; plats {other} hade {lost}."),
         format!("Seat {winner} reached {won} points, at least the target of {target}, and won the match; seat {other} had {lost}."),
     )
+}
+
+/// The deal's first event as a seat or a spectator may see it while that deal is played: no
+/// deck, and of the hands only the viewer's own, once `sees` says that seat may see it (a
+/// player who has not yet picked up the cards sees none).
+pub fn redact_hands(full: &mut Value, hands: &[Vec<Card>], viewer: Viewer, sees: impl Fn(Seat) -> bool) {
+    full["deck"] = Value::Null;
+    let shown = |s: Seat| viewer == Viewer::Seat(s) && sees(s);
+    full["hands"] = hands.iter().enumerate().map(|(s, h)| if shown(s) { json!(h) } else { Value::Null }).collect();
 }
 
 #[cfg(test)]
@@ -221,6 +229,18 @@ mod tests {
         let terms = [term(5, "x.y"), term(2, "x.z")];
         assert_eq!(m.tally(&terms), ([0, 7], [3, 11]));
         assert!(seat_reached_target(1, 11, 0, 3, 10).en.starts_with("Seat 1 reached 11 points"));
+    }
+
+    #[test]
+    fn a_seat_sees_only_its_own_hand_of_a_deal_being_played() {
+        let hands = vec![cards("2C"), cards("3C"), cards("4C")];
+        let mut full = json!({ "deck": ["2C", "3C", "4C"], "hands": hands });
+        redact_hands(&mut full, &hands, Viewer::Seat(1), |_| true);
+        assert_eq!(full, json!({ "deck": null, "hands": [null, ["3C"], null] }));
+        redact_hands(&mut full, &hands, Viewer::Seat(1), |s| s != 1);
+        assert_eq!(full["hands"], json!([null, null, null]));
+        redact_hands(&mut full, &hands, Viewer::Spectator, |_| true);
+        assert_eq!(full["hands"], json!([null, null, null]));
     }
 
     #[test]
