@@ -234,33 +234,3 @@ fn garbage_is_refused_not_panicked_on() {
         }
     }
 }
-
-#[test]
-#[ignore]
-fn dump_rulebooks() {
-    for game in games() {
-        let book = game.rulebook();
-        let mut out = String::new();
-        for s in &book.sections {
-            if s.id == "core" {
-                out.push_str("core\n");
-                continue;
-            }
-            let house = s.rules.iter().all(|r| r.house_rule) && !s.rules.is_empty();
-            assert!(house || s.rules.iter().all(|r| !r.house_rule), "{} mixed", s.id);
-            if house && s.title_sv == "Husregler och tolkningar" && s.title_en == "House rules and interpretations" {
-                out.push_str(&format!("\nhouse {}\n", s.id));
-            } else {
-                out.push_str(&format!("\n{} {}\n  sv {}\n  en {}\n", if house { "house" } else { "section" }, s.id, s.title_sv, s.title_en));
-            }
-            for r in &s.rules {
-                assert!(!r.sv.contains('\n') && !r.en.contains('\n'));
-                out.push_str(&format!("\n{}\n  sv {}\n  en {}\n", r.id, r.sv, r.en));
-            }
-        }
-        let text: &'static str = Box::leak(out.clone().into_boxed_str());
-        let back = engine::rules::parse_rulebook(game.id(), text);
-        assert_eq!(serde_json::to_value(&back).unwrap(), serde_json::to_value(&book).unwrap(), "{}", game.id());
-        std::fs::write(format!("/tmp/rulebook-{}.txt", game.id()), out).unwrap();
-    }
-}

@@ -11,7 +11,7 @@ use serde_json::{json, Map, Value};
 use crate::cards::{decks, is_permutation, rank_value, sorted, Card, Suit};
 use crate::deals::{self, Deals};
 use crate::game::{OptionDoc, Rules, SetupError, Status, Viewer};
-use crate::rules::{self, core, RuleViolation, Rulebook, ScoreTerm, Text};
+use crate::rules::{self, RuleViolation, Rulebook, ScoreTerm, Text};
 use crate::seat::{Direction, Seat, Table};
 use crate::random::Rng;
 use crate::trick::{self, Play, Trick, TrickPlay, WinReason};
@@ -301,88 +301,7 @@ pub enum Event {
 // Rulebook
 
 fn rulebook() -> Rulebook {
-    Rulebook {
-        game: "japansk-whist",
-        sections: vec![
-            core::section(),
-            rules::section(
-                "japansk-whist.deal",
-                "Spelare och giv",
-                "Players and the deal",
-                &[
-                    (rule::PLAYERS, "Två spelare och en vanlig kortlek med 52 kort; den som inte ger kallas förhand.", "Two players and an ordinary pack of 52 cards; the player who does not deal is called forehand."),
-                    (rule::PILES, "Given lägger ut 20 kort med baksidan upp i fyra rader om fem och därpå 20 kort med framsidan upp, ett på vart och ett. Var spelare har alltså tio högar framför sig: ett dolt kort under ett öppet.", "The dealer lays out 20 cards face down in four rows of five and then 20 cards face up, one on each. So each player has ten piles in front of them: a hidden card under an open one."),
-                    (rule::HAND, "Sist får var spelare sex kort, tre åt gången. Dem får man inte titta på förrän första sticket är spelat.", "Last, each player gets six cards, three at a time. These may not be looked at until the first trick has been played."),
-                ],
-            ),
-            rules::section(
-                "japansk-whist.trump",
-                "Trumfen",
-                "Trumps",
-                &[
-                    (rule::FOREHAND_CHOOSES, "Förhand väljer trumffärg efter de 20 öppna korten och hur de fördelats mellan spelarna. Given, som inte fick välja, är försvarare.", "Forehand chooses the trump suit from the 20 open cards and how they are split between the players. The dealer, who had no say, is the defender."),
-                    (rule::TRUMP_ONLY, "I grundspelet måste förhand välja en av de fyra färgerna som trumf.", "In the basic game forehand must choose one of the four suits as trumps."),
-                ],
-            ),
-            rules::section(
-                "japansk-whist.play",
-                "Spelet",
-                "Play",
-                &[
-                    (rule::FIRST_LEAD, "Förhand spelar ut till första sticket med ett av sina öppna kort på bordet.", "Forehand leads to the first trick with one of their open cards on the table."),
-                    (rule::FIRST_ANSWER, "Given svarar i första sticket med ett av sina öppna kort.", "The dealer answers the first trick with one of their open cards."),
-                    (rule::PICK_UP, "När första sticket är färdigt tar båda upp sina sex kort på handen.", "When the first trick is complete, both pick up their six cards into the hand."),
-                    (rule::SOURCES, "Man spelar antingen ett av de öppna korten framför sig eller ett kort från handen, så länge den räcker; dolda kort kan inte spelas.", "You play either one of the open cards in front of you or a card from your hand while it lasts; hidden cards cannot be played."),
-                    (rule::FOLLOW_SUIT, "Man måste bekänna färg om man kan, med öppna kort och handen räknade tillsammans.", "You must follow suit if you can, counting your open cards and your hand together."),
-                    (rule::VOID, "Kan man inte bekänna får man trumfa eller saka vad man vill.", "If you cannot follow suit you may trump or discard as you like."),
-                    (rule::TRICK_WINNER, "Högsta trumfen tar sticket, annars högsta kortet i utspelad färg; ess är högst.", "The highest trump takes the trick, otherwise the highest card of the suit led; aces are high."),
-                    (rule::WINNER_LEADS, "Den som tog sticket spelar ut till nästa.", "Whoever took a trick leads to the next."),
-                    (rule::TURN_UP, "När ett öppet kort har spelats från en hög och sticket är färdigt vänds det dolda kortet under upp och blir ett öppet kort.", "When an open card has been played from a pile and the trick is complete, the hidden card beneath is turned face up and becomes an open card."),
-                ],
-            ),
-            rules::section(
-                "japansk-whist.score",
-                "Poäng",
-                "Scoring",
-                &[
-                    (rule::ODD_TRICKS, "Alla 26 stick spelas. Den som tar flest får en poäng per trick, alltså per stick över tretton: sexton stick ger tre poäng.", "All 26 tricks are played. The player taking more scores one point per odd trick, that is per trick over thirteen: sixteen tricks give three points."),
-                    (rule::EVEN, "Blir det tretton stick var får given en poäng, eftersom given försvarade utan att få välja trumf.", "If each takes thirteen tricks the dealer scores one point, having defended without choosing trumps."),
-                    (rule::LOSER_NOTHING, "Den som förlorar given får inga poäng.", "The player who loses the deal scores nothing."),
-                ],
-            ),
-            rules::section(
-                "japansk-whist.end",
-                "Partiets slut",
-                "End of the match",
-                &[(rule::TARGET, "Man spelar flera givar, och den som först har 13 poäng eller mer sammanlagt vinner partiet.", "Several deals are played, and the first to have 13 points or more in total wins the match.")],
-            ),
-            rules::section(
-                "japansk-whist.variant",
-                "Varianter",
-                "Variants",
-                &[
-                    (rule::DEFENDER_DOUBLE, "Tillval defender_double: vinner försvararen (given) får han två poäng per trick i stället för en; vid tretton stick var blir det ändå bara en poäng.", "Option defender_double: if the defender (the dealer) wins, they score two points per odd trick instead of one; thirteen tricks each still give just one point."),
-                    (rule::CHOICES, "Tillval pass_and_sang: förhand får i stället för trumf välja pass eller sang.", "Option pass_and_sang: instead of trumps forehand may choose pass or sang."),
-                    (rule::PASS, "Pass är misär utan trumf: man försöker ta så få stick som möjligt, och den som tog färre stick får tretton minus sina stick i poäng.", "Pass is misère without trumps: each tries to take as few tricks as possible, and the one who took fewer scores thirteen minus their tricks."),
-                    (rule::SANG, "Sang spelas utan trumf men annars som ett trumfspel: flest stick vinner, en poäng per stick över tretton.", "Sang is played without trumps but otherwise like a trump game: most tricks wins, one point per trick over thirteen."),
-                    (rule::OPTION_TARGET, "Tillval target: partiet kan spelas till ett annat överenskommet poängmål än 13.", "Option target: the match may be played to another agreed score than 13."),
-                ],
-            ),
-            rules::house_rules(
-                "japansk-whist.house",
-                &[
-                    (rule::DEALER, "Plats 0 ger i första given; sedan turas spelarna om att ge.", "Seat 0 deals the first deal; after that the players take turns to deal."),
-                    (rule::DEAL_ORDER, "Leken läggs ut uppifrån: tio dolda kort till förhands högar, tio dolda till givens, sedan på samma sätt de öppna korten, och sist handkorten tre i taget med förhand först.", "The pack is laid out from the top: ten hidden cards on forehand's piles, ten hidden ones on the dealer's, then the open cards the same way, and last the hand cards three at a time, forehand first."),
-                    (rule::NO_PEEKING, "Ingen av spelarna, inte heller given när han svarar, får se sina handkort före första sticket; de kan därför inte heller spelas eller påverka bekännandet i det sticket.", "Neither player, the dealer answering included, may see their hand cards before the first trick; so they cannot be played in it, nor count for following suit."),
-                    (rule::PICK_UP_AUTOMATIC, "Handen tas upp av bordet så snart första sticket är färdigt och dolda kort vänds upp likaså, eftersom ingen har något val i det.", "The table picks up the hands as soon as the first trick is complete, and turns hidden cards up likewise, since nobody has a choice in it."),
-                    (rule::HIDDEN_UNKNOWN, "De dolda korten på bordet är okända för båda spelarna, ägaren också, tills de vänds upp; handkorten ser bara ägaren, och först efter upptagningen.", "The hidden cards on the table are unknown to both players, their owner too, until turned up; the hand cards are seen only by their owner, and only after the pick-up."),
-                    (rule::PASS_WINNER, "I pass vinner den som tog färre stick. Blir det tretton var får given en poäng, som i trumfspel.", "In pass the player who took fewer tricks wins. At thirteen each the dealer scores one point, as in a trump game."),
-                    (rule::DOUBLE_ONLY_WHEN_TRUMPS_CHOSEN, "Dubbla poäng för försvararen gäller trumfspel och sang; i pass räknas alltid tretton minus stick.", "Double points for the defender apply to trump games and sang; in pass it is always thirteen minus tricks."),
-                    (rule::TARGET_REACHED, "Partiet slutar efter den giv där någon når målet. Bara en spelare får poäng per giv, så det blir aldrig lika.", "The match ends after the deal in which someone reaches the target. Only one player scores per deal, so there is never a tie."),
-                ],
-            ),
-        ],
-    }
+    rules::parse_rulebook("japansk-whist", include_str!("rulebooks/japansk-whist.txt"))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -598,6 +517,15 @@ impl Rules for JapanskWhist {
 
     fn player_counts(&self) -> std::ops::RangeInclusive<usize> {
         SEATS..=SEATS
+    }
+
+    fn test_option_sets(&self, _players: usize) -> Vec<Options> {
+        let plain = Options::default();
+        vec![
+            plain.clone(),
+            Options { defender_double: true, pass_and_sang: true, ..plain.clone() },
+            Options { pass_and_sang: true, target: 7, ..plain },
+        ]
     }
 
     fn setup(&self, _players: usize, options: Options) -> Result<State, SetupError> {
@@ -880,6 +808,7 @@ fn bot_play(deal: &Deal, seat: Seat, rng: &mut Rng) -> Card {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::core;
     use crate::cards::{card, cards};
     use crate::game::{cards_in, erase};
     use crate::simulate::{play_match, Checks, Driver};

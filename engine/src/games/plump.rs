@@ -12,7 +12,7 @@ use serde_json::{json, Map, Value};
 use crate::bidding::Auction;
 use crate::cards::{decks, sort_hand, take_card, Card, Rank, Suit};
 use crate::game::{OptionDoc, Outcome, Rules, SetupError, Status, Viewer};
-use crate::rules::{self, core, RuleViolation, Rulebook, ScoreTerm};
+use crate::rules::{self, RuleViolation, Rulebook, ScoreTerm};
 use crate::seat::{match_winners, Seat, Table};
 use crate::trick::{self, Trick, WinReason};
 pub use crate::trick::{Play, TrickRecord};
@@ -495,95 +495,7 @@ impl Rules for Plump {
     }
 
     fn rulebook(&self) -> Rulebook {
-        Rulebook {
-            game: "plump",
-            sections: vec![
-                core::section(),
-                rules::section(
-                    "plump.deal",
-                    "Giv",
-                    "Dealing",
-                    &[
-                        (rule::PLAYERS, "Tre till åtta spelare använder en vanlig kortlek med 52 kort.", "Three to eight players use one standard pack of 52 cards."),
-                        (rule::FIRST_DEAL, "I första given får alla lika många kort, så många som leken räcker till; kort som blir över läggs undan osedda.", "In the first deal everyone gets the same number of cards, as many as the pack allows; any left over are put aside unseen."),
-                        (rule::FEWER_EACH_DEAL, "Varje ny giv har ett kort mindre per spelare än den förra, ned till en sista giv med ett kort var.", "Each new deal has one card fewer per player than the one before, down to a last deal of one card each."),
-                        (rule::DEALER_ROTATES, "Plats 0 ger först; sedan går given vidare till spelaren till vänster inför varje ny giv.", "Seat 0 deals first; after that the deal moves to the player on the left for each new deal."),
-                        (rule::ONE_AT_A_TIME, "Korten delas ut ett och ett, med början hos spelaren till vänster om given.", "Cards are dealt singly, starting with the player on the dealer's left."),
-                    ],
-                ),
-                rules::section(
-                    "plump.trumps",
-                    "Trumf",
-                    "Trumps",
-                    &[
-                        (rule::NO_TRUMPS_FIRST, "Första given spelas alltid utan trumf.", "The first deal is always played without trumps."),
-                        (rule::TURNED_CARD, "Från och med andra given vänds det översta kortet i högen som blir kvar efter utdelningen upp; dess färg blir trumf.", "From the second deal on, the top card of the stack left after dealing is turned face up, and its suit is trumps."),
-                        (rule::ACE_NO_TRUMPS, "Är det uppvända kortet ett ess spelas given utan trumf.", "If the turned card is an ace, the deal is played without trumps."),
-                    ],
-                ),
-                rules::section(
-                    "plump.bidding",
-                    "Bud",
-                    "Bidding",
-                    &[
-                        (rule::BID_ORDER, "Given bjuder först och sedan de andra medsols; var och en säger en gång hur många stick den tänker ta.", "The dealer bids first, then the others clockwise; each says once how many tricks they mean to take."),
-                        (rule::BID_RANGE, "Ett bud är ett antal stick från noll upp till antalet kort på handen.", "A bid is a number of tricks from zero up to the number of cards in hand."),
-                        (rule::FREE_TOTAL, "Buden är var och ens egna: summan av dem behöver inte bli lika med antalet stick i given.", "Bids are each player's own: their total need not equal the number of tricks in the deal."),
-                    ],
-                ),
-                rules::section(
-                    "plump.play",
-                    "Spelet",
-                    "Play",
-                    &[
-                        (rule::FIRST_LEAD, "Spelaren till vänster om given spelar ut till första sticket.", "The player on the dealer's left leads to the first trick."),
-                        (rule::FOLLOW_SUIT, "Den som har kort i utspelsfärgen måste lägga ett sådant.", "A player holding the suit led must play a card of that suit."),
-                        (rule::VOID, "Den som saknar utspelsfärgen får lägga vilket kort som helst, saka eller trumfa.", "A player without the suit led may play any card, either discarding or trumping."),
-                        (rule::TRICK_WINNER, "Högsta trumfen tar sticket; finns ingen trumf i det tar högsta kortet i utspelsfärgen. Ess är högst.", "The highest trump takes the trick; if it has no trump, the highest card of the suit led does. Aces rank highest."),
-                        (rule::WINNER_LEADS, "Den som tog sticket spelar ut till nästa.", "Whoever took a trick leads to the next."),
-                    ],
-                ),
-                rules::section(
-                    "plump.score",
-                    "Poäng",
-                    "Scoring",
-                    &[
-                        (rule::TRICK_POINTS, "Varje stick man tar ger en poäng.", "Every trick taken is worth one point."),
-                        (rule::EXACT_BONUS, "Den som tar precis så många stick som den bjöd får dessutom 10 poäng.", "A player who takes exactly as many tricks as they bid gets 10 points more."),
-                        (rule::ZERO_BID, "Den som bjöd noll och inte tog något stick får 5 poäng för given.", "A player who bid zero and took no trick gets 5 points for the deal."),
-                    ],
-                ),
-                rules::section(
-                    "plump.end",
-                    "Slut",
-                    "End",
-                    &[(rule::MATCH_WINNER, "När den sista given är spelad vinner den som har flest poäng sammanlagt.", "When the last deal has been played, the player with the most points in total wins.")],
-                ),
-                rules::section(
-                    "plump.variant",
-                    "Varianter",
-                    "Variants",
-                    &[
-                        (rule::BACK_UP, "Tillval: efter given med ett kort var går man uppåt igen med ett kort mer per giv, tills sista given har lika många kort som den första. Enkortsgiven spelas bara en gång.", "Option: after the one-card deal, go back up one card per deal until the last deal has as many cards as the first. The one-card deal is played only once."),
-                        (rule::LAST_BIDDER, "Tillval: den som bjuder sist får inte välja ett bud som gör att alla bud tillsammans blir lika många som stick i given.", "Option: the last to bid may not choose a bid that makes all the bids together equal the tricks in the deal."),
-                        (rule::SIMULTANEOUS, "Tillval: alla bjuder samtidigt och ingen får se någon annans bud förrän alla har bjudit; summan får gärna gå jämnt upp.", "Option: everyone bids at the same time and nobody sees another's bid until all are in; the total may equal the tricks."),
-                        (rule::NOT_BOTH, "Samtidiga bud kan inte kombineras med regeln om sista budet, eftersom ingen då bjuder sist.", "Simultaneous bids cannot be combined with the last-bidder rule, since nobody then bids last."),
-                    ],
-                ),
-                rules::house_rules(
-                    "plump.house",
-                    &[
-                        (rule::NOTHING_TO_TURN, "Finns inget kort kvar att vända efter utdelningen (fyra spelare med 13 kort var) spelas given utan trumf.", "If no card is left to turn after dealing (four players with 13 cards each), the deal has no trumps."),
-                        (rule::TURNED_CARD_STAYS, "Det uppvända kortet ligger kvar synligt bredvid högen och tillhör ingen hand.", "The turned card stays face up beside the stack and belongs to nobody's hand."),
-                        (rule::SET_ASIDE_UNSEEN, "Korten som blir över efter utdelningen är dolda för alla under given och visas först i givens protokoll efteråt.", "The cards left over after dealing are hidden from everyone during the deal and shown only in the deal's record afterwards."),
-                        (rule::BIDS_FINAL, "Ett bud som har lämnats kan inte ändras.", "A bid once made cannot be changed."),
-                        (rule::SIMULTANEOUS_REVEAL, "Vid samtidiga bud lämnar var och en sitt bud i valfri ordning; alla ser vilka som har bjudit, men buden visas först när det sista har kommit in.", "With simultaneous bids each player bids in any order; everyone sees who has bid, but the bids are shown only once the last is in."),
-                        (rule::LAST_BIDDER_SEAT, "Den som bjuder sist är spelaren till höger om given, eftersom budgivningen börjar hos given.", "The last to bid is the player on the dealer's right, since the bidding starts with the dealer."),
-                        (rule::TIES_SHARE, "Har flera spelare lika många poäng i topp när partiet är slut delar de på segern.", "If several players share the highest score at the end, they share the win."),
-                    ],
-                ),
-            ],
-        }
+        rules::parse_rulebook("plump", include_str!("rulebooks/plump.txt"))
     }
 
     fn options(&self) -> Vec<OptionDoc> {
@@ -1043,6 +955,7 @@ impl Rules for Plump {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::core;
     use crate::cards::{card, cards};
     use crate::game::erase;
     use crate::simulate::{random_matches, Driver, Plan};

@@ -10,7 +10,7 @@ use crate::cards::{decks, is_permutation, rank_value, sorted, take_card, Card, R
 use crate::deals::{self, Deals};
 use crate::game::{OptionDoc, Rules, SetupError, Status, Viewer};
 use crate::random::Rng;
-use crate::rules::{self, core, RuleViolation, Rulebook, ScoreTerm, Section, Text};
+use crate::rules::{self, RuleViolation, Rulebook, ScoreTerm, Text};
 use crate::seat::{Direction, Seat, Table};
 use crate::trick::{self, Trick, TrickPlay, TrickRecord, WinReason};
 
@@ -382,162 +382,8 @@ pub enum Event {
 // ---------------------------------------------------------------------------------------------
 // Rulebook
 
-fn option_rules() -> Section {
-    let mut s = rules::section(
-        "spader.options",
-        "Val för partiet",
-        "Match options",
-        &[
-            (
-                rule::OPTION_BLIND_NIL,
-                "blind_nil (på som standard): blindnoll får bjudas.",
-                "blind_nil (on by default): blind nil may be bid.",
-            ),
-            (
-                rule::OPTION_REDEAL,
-                "redeal (på som standard): den som har en svag eller skev hand får begära omgiv.",
-                "redeal (on by default): a player with a weak or lopsided hand may ask for a redeal.",
-            ),
-            (
-                rule::OPTION_SANDBAGGING,
-                "sandbagging (på som standard): tio samlade överstick kostar 100 poäng.",
-                "sandbagging (on by default): ten gathered overtricks cost 100 points.",
-            ),
-            (
-                rule::OPTION_TARGET,
-                "target (500 som standard): poängen som avslutar partiet.",
-                "target (500 by default): the score that ends the match.",
-            ),
-        ],
-    );
-    for r in &mut s.rules {
-        r.house_rule = true;
-    }
-    s
-}
-
 fn rulebook() -> Rulebook {
-    Rulebook {
-        game: "spader",
-        sections: vec![
-            core::section(),
-            rules::section(
-                "spader.deal",
-                "Spelare och giv",
-                "Players and the deal",
-                &[
-                    (rule::PARTNERSHIPS, "Fyra spelare i två lag; partnerna sitter mitt emot varandra (plats 0 och 2 mot 1 och 3).", "Four players in two sides; partners sit opposite each other (seats 0 and 2 against 1 and 3)."),
-                    (rule::DEALER, "Plats 0 ger först; sedan flyttar given ett steg åt vänster för varje ny giv.", "Seat 0 deals first; the deal then moves one seat to the left each time."),
-                    (rule::THIRTEEN_CARDS, "Hela leken delas ut ett kort i taget, med början till vänster om given, 13 kort till var och en.", "The whole pack is dealt one card at a time, starting on the dealer's left, 13 to each player."),
-                    (rule::SPADES_TRUMPS, "Spader är alltid trumf.", "Spades are always trumps."),
-                ],
-            ),
-            rules::section(
-                "spader.redeal",
-                "Omgiv",
-                "Redeal",
-                &[(rule::REDEAL_CONDITIONS, "Den som saknar spader, saknar klädda kort eller har minst sju kort i en färg får, om hen vill, begära att korten ges om.", "A player with no spades, no court cards, or seven or more cards of one suit may, if they wish, ask for the cards to be dealt again.")],
-            ),
-            rules::section(
-                "spader.bid",
-                "Budgivning",
-                "Bidding",
-                &[
-                    (rule::BID_ORDER, "Laget till vänster om given (förhands lag) bjuder först, därefter givens lag.", "The side of the player on the dealer's left bids first, then the dealer's side."),
-                    (rule::BID_BOTH_STAND, "Varje lag lämnar ett enda bud och båda buden gäller; ingen bjuder över någon.", "Each side makes a single bid and both bids stand; nobody outbids anyone."),
-                    (rule::BID_RANGE, "Ett lagbud är det antal stick, 0 till 13, som partnerna tror att de tar tillsammans.", "A side's bid is the number of tricks, 0 to 13, the partners expect to take together."),
-                    (rule::BID_NIL, "En av partnerna kan bjuda noll, dvs. lova att själv inte ta något stick, medan den andre bjuder stick.", "One partner may bid nil, promising to take no trick personally, while the other bids tricks."),
-                    (rule::BID_NIL_SEAT, "Ett nollbud gäller en av lagets egna två spelare.", "A nil is named for one of the side's own two players."),
-                    (rule::BID_NIL_PARTNER, "Den som har en nollbjudare som partner bjuder minst ett stick; två skilda stickbud i ett lag finns inte.", "The partner of a nil bidder bids at least one trick; a side never has two separate trick bids."),
-                    (rule::BID_SIDE_NIL, "Laget kan också enas om noll: ingen av dem ska ta något stick.", "A side may also agree on nil together: neither partner is to take a trick."),
-                ],
-            ),
-            rules::section(
-                "spader.blind-nil",
-                "Blindnoll",
-                "Blind nil",
-                &[
-                    (rule::BLIND_ELIGIBLE, "Blindnoll får bara bjudas av en spelare vars lag ligger minst 100 poäng efter när given börjar.", "Blind nil may only be bid by a player whose side is at least 100 points behind when the deal starts."),
-                    (rule::BLIND_BEFORE_LOOKING, "Blindnoll bjuds innan man har sett sina kort; den som har tittat kan inte längre bjuda det.", "Blind nil is bid before looking at one's cards; once you have looked it is too late."),
-                    (rule::BLIND_CHOOSE_FIRST, "I ett lag som får bjuda blindnoll väljer båda spelarna först mellan blindnoll och att titta på korten; sedan bjuder laget.", "On a side entitled to blind nil both players first choose between blind nil and looking at their cards; then the side bids."),
-                    (rule::BLIND_ONE_PER_SIDE, "Högst en spelare per lag kan bjuda blindnoll.", "At most one player per side may bid blind nil."),
-                    (rule::BLIND_PARTNER_BIDS, "Efter en blindnoll bjuder partnern ensam lagets stick, minst ett; blindnollspelaren bjuder inget mer.", "After a blind nil the partner alone bids the side's tricks, at least one; the blind-nil player bids nothing more."),
-                ],
-            ),
-            rules::section(
-                "spader.exchange",
-                "Byte efter blindnoll",
-                "Exchange after blind nil",
-                &[
-                    (rule::EXCHANGE_OFFER, "När budgivningen är klar får blindnollspelaren ge partnern två kort med baksidan upp, eller avstå.", "Once the bidding is over the blind-nil player may pass two cards face down to the partner, or decline."),
-                    (rule::EXCHANGE_TWO_CARDS, "Man ger exakt två olika kort ur sin egen hand.", "Exactly two different cards from one's own hand are given."),
-                    (rule::EXCHANGE_GIVE_BACK, "Partnern som har fått två kort ger två kort tillbaka på samma sätt.", "A partner who has received two cards gives two back in the same way."),
-                ],
-            ),
-            rules::section(
-                "spader.play",
-                "Spelet",
-                "Play",
-                &[
-                    (rule::TWO_OF_CLUBS_LEADS, "Den som har klöver 2 spelar ut den till första sticket.", "Whoever holds the two of clubs leads it to the first trick."),
-                    (rule::LOWEST_CLUB, "I första sticket lägger var och en som har klöver sin lägsta klöver.", "In the first trick everyone holding clubs plays their lowest club."),
-                    (rule::NO_SPADES_FIRST_TRICK, "Den som saknar klöver i första sticket lägger en ruter eller hjärter; spader hör inte hemma där.", "In the first trick a player without clubs plays a diamond or a heart; spades do not belong there."),
-                    (rule::FOLLOW_SUIT, "Man bekänner färg om man kan; annars får man lägga vilket kort som helst.", "Follow suit if you can; otherwise any card may be played."),
-                    (rule::TRICK_WINNER, "Högsta spadern tar sticket; finns ingen spader tar det högsta kortet i utspelad färg.", "The highest spade takes the trick; with no spade in it, the highest card of the suit led does."),
-                    (rule::WINNER_LEADS, "Den som tog sticket spelar ut till nästa.", "Whoever took the trick leads to the next."),
-                ],
-            ),
-            rules::section(
-                "spader.lead",
-                "Utspel i spader",
-                "Leading spades",
-                &[
-                    (rule::SPADES_NOT_BROKEN, "Spader får inte spelas ut förrän spadern är bruten, utom av den som bara har spader kvar.", "Spades may not be led until they are broken, except by a leader who has nothing but spades."),
-                    (rule::SPADES_BROKEN, "Spadern bryts när någon trumfar, dvs. lägger spader på ett stick i en färg hen saknar.", "Spades are broken when someone trumps: plays a spade to a trick of a suit they do not have."),
-                ],
-            ),
-            rules::section(
-                "spader.score",
-                "Poängräkning",
-                "Scoring",
-                &[
-                    (rule::BID_MADE, "Tar laget minst så många stick som det bjöd får det 10 poäng per bjudet stick.", "A side that takes at least its bid scores 10 for each trick bid."),
-                    (rule::OVERTRICKS, "Varje stick utöver budet, ett överstick, ger 1 poäng.", "Each trick beyond the bid, an overtrick, scores 1."),
-                    (rule::BID_FAILED, "Tar laget färre stick än det bjöd förlorar det 10 poäng per stick som fattades.", "A side that falls short loses 10 for each missing trick."),
-                    (rule::NIL_TRICKS_COUNT, "Stick som en nollbjudare ändå tar räknas in i lagets stick för partnerns bud.", "Tricks a nil bidder takes anyway count toward the side's total for the partner's bid."),
-                    (rule::NIL_MADE, "Ett lyckat nollbud ger 50 poäng, utöver poängen för partnerns bud.", "A nil made scores 50, on top of the score for the partner's bid."),
-                    (rule::NIL_FAILED, "Ett misslyckat nollbud kostar 50 poäng; partnerns bud räknas som vanligt.", "A failed nil costs 50; the partner's bid is scored as usual."),
-                    (rule::BLIND_NIL_MADE, "En lyckad blindnoll ger 100 poäng, utöver partnerns bud.", "A blind nil made scores 100, on top of the partner's bid."),
-                    (rule::BLIND_NIL_FAILED, "En misslyckad blindnoll kostar 100 poäng; partnerns bud räknas som vanligt.", "A failed blind nil costs 100; the partner's bid is scored as usual."),
-                    (rule::SIDE_NIL_MADE, "Ett lag som enats om noll och inte tar något stick får 50 poäng och inget annat.", "A side that agreed on nil and takes no trick scores 50 and nothing else."),
-                    (rule::SANDBAGGING, "Överstick sparas från giv till giv; varje gång ett lag har samlat tio dras 100 poäng och tio stryks, resten sparas.", "Overtricks are tallied across deals; each time a side's tally reaches ten it loses 100 and ten come off the tally, the rest carries on."),
-                ],
-            ),
-            rules::section(
-                "spader.end",
-                "Partiets slut",
-                "End of the match",
-                &[(rule::TARGET, "Efter varje giv: har något lag nått målet (500 poäng) vinner laget med flest poäng.", "After each deal, once a side has reached the target (500 points), the side with more points wins.")],
-            ),
-            option_rules(),
-            rules::house_rules(
-                "spader.house",
-                &[
-                    (rule::ACE_NOT_COURT, "Esset räknas inte som klätt kort när man prövar rätten till omgiv; klädda kort är knekt, dam och kung.", "The ace is not a court card when checking for a redeal; court cards are jack, queen and king."),
-                    (rule::REDEAL_WHEN, "Omgiv begärs av en spelare som har tittat på sina kort, medan det egna laget står på tur att bjuda; då avslöjar turordningen inget om korten.", "A redeal is asked for by a player who has looked at their cards, while their own side is to bid, so whose turn it is gives nothing away."),
-                    (rule::REDEAL_SAME_DEALER, "Vid omgiv ger samma spelare igen; den strukna given räknas ändå i givnumret.", "After a redeal the same player deals again; the cancelled deal still counts in the deal number."),
-                    (rule::EITHER_PARTNER_BIDS, "Lagets bud anmäls av någon av partnerna (inte av en blindnollspelare); hur de enas är deras sak.", "Either partner (not a blind-nil player) enters the side's bid; how they agree is up to them."),
-                    (rule::BLIND_CHOICE_WHEN, "Valet mellan blindnoll och att titta görs när laget står på tur att bjuda; dessförinnan har lagets spelare inte sett sina kort.", "The choice between blind nil and looking is made when the side's turn to bid comes; until then its players have not seen their cards."),
-                    (rule::BLIND_LOOKS_AFTER_BIDDING, "Blindnollspelaren ser sina kort först när båda lagen har bjudit.", "The blind-nil player sees their cards once both sides have bid."),
-                    (rule::EXCHANGE_ANY_TWO, "Partnern får ge tillbaka vilka två kort som helst, även dem hen just fick; de givna korten känner bara givare och mottagare till.", "The partner may give back any two cards, even those just received; given cards are known only to giver and receiver."),
-                    (rule::ONLY_SPADES_FIRST_TRICK, "Den som bara har spader vid första sticket lägger en spader där; den trumfar som vanligt.", "A player holding nothing but spades at the first trick plays a spade there; it trumps as usual."),
-                    (rule::SPADE_LEAD_BREAKS, "Varje spader som läggs bryter spadern, även en som spelas ut av den som bara har spader kvar.", "Any spade played breaks spades, including one led by a player with nothing but spades."),
-                    (rule::SIDE_NIL_FAILED, "Ett lag som enats om noll men tar stick förlorar 50 poäng och inget mer; sticken blir inga överstick.", "A side that agreed on nil but takes tricks loses 50 and nothing more; those tricks are not overtricks."),
-                    (rule::TIE_PLAYS_ON, "Har båda lagen nått målet med lika många poäng spelas fler givar tills ett lag leder.", "If both sides have reached the target with equal scores, more deals are played until one side leads."),
-                ],
-            ),
-        ],
-    }
+    rules::parse_rulebook("spader", include_str!("rulebooks/spader.txt"))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -588,6 +434,16 @@ impl Rules for Spader {
 
     fn player_counts(&self) -> std::ops::RangeInclusive<usize> {
         SEATS..=SEATS
+    }
+
+    fn test_option_sets(&self, _players: usize) -> Vec<Options> {
+        let all = Options::default();
+        vec![
+            all.clone(),
+            Options { blind_nil: false, redeal: false, sandbagging: false, ..all.clone() },
+            Options { target: 150, ..all.clone() },
+            Options { sandbagging: false, target: 200, ..all },
+        ]
     }
 
     fn setup(&self, _players: usize, options: Options) -> Result<State, SetupError> {
@@ -1406,6 +1262,7 @@ mod tests {
     use std::collections::BTreeSet;
 
     use super::*;
+    use crate::rules::core;
     use crate::cards::{card, cards};
     use crate::game::erase;
     use crate::simulate::{play_match, Checks, Driver};

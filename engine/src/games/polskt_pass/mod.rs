@@ -17,7 +17,7 @@ use crate::bidding::Auction;
 use crate::cards::{decks, is_permutation, sort_hand, take_card, Card, Rank, Suit};
 use crate::game::{OptionDoc, Outcome, Rules, SetupError, Status, Viewer};
 use crate::ledger::{Account, Ledger, Payment};
-use crate::rules::{self, core, RuleViolation, Rulebook, Text};
+use crate::rules::{self, RuleViolation, Rulebook, Text};
 use crate::seat::{match_winners, seats_text, Seat, Table};
 use crate::trick::{self, Trick, WinReason};
 pub use crate::trick::{Play, TrickRecord};

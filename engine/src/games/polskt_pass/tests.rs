@@ -2,6 +2,7 @@
 //! tests every game passes are in `tests/every_game.rs`.
 
 use super::*;
+use crate::rules::core;
 use crate::cards::{card, cards};
 use crate::game::erase;
 use crate::simulate::{random_matches, Driver, Plan};

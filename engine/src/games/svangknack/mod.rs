@@ -21,7 +21,7 @@ use serde_json::{json, Map, Value};
 use crate::cards::{decks, is_permutation, rank_value, sort_hand, take_card, Card, Rank, Suit};
 use crate::game::{OptionDoc, Outcome, Rules, SetupError, Status, Viewer};
 use crate::ledger::{Account, Ledger, Payment};
-use crate::rules::{self, core, RuleViolation, Rulebook, Text};
+use crate::rules::{self, RuleViolation, Rulebook, Text};
 use crate::seat::{match_winners, seats_text, Seat, Table};
 use crate::trick;
 

@@ -16,7 +16,7 @@ use serde_json::{json, Map, Value};
 use crate::bidding::Auction;
 use crate::cards::{decks, take_card, Card, Rank, Suit};
 use crate::game::{OptionDoc, Outcome, Rules, SetupError, Status, Viewer};
-use crate::rules::{self, core, RuleViolation, Rulebook, ScoreTerm};
+use crate::rules::{self, RuleViolation, Rulebook, ScoreTerm};
 use crate::seat::{match_winners, Seat, Table};
 use crate::trick::Trick;
 pub use crate::trick::Play;

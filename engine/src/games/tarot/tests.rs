@@ -2,6 +2,7 @@
 //! tests every game passes are in `tests/every_game.rs`.
 
 use super::*;
+use crate::rules::core;
 use crate::cards::{card, cards, is_permutation};
 use crate::game::{check_turn, erase};
 use crate::simulate::{random_matches, Driver, Plan};
