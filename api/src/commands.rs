@@ -6,7 +6,7 @@
 //! to be moved in or only looked at.
 
 use std::collections::{BTreeSet, HashMap};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock, RwLock};
 
 use actix_web::web;
 use engine::cards::Card;
@@ -334,7 +334,7 @@ fn decide(
 /// shape of command a seat could try): the engine reads commands without refusing fields it
 /// does not know, and the service cannot see the command it read.
 type KnownFields = HashMap<(&'static str, String), BTreeSet<String>>;
-static KNOWN_FIELDS: OnceLock<Mutex<KnownFields>> = OnceLock::new();
+static KNOWN_FIELDS: OnceLock<RwLock<KnownFields>> = OnceLock::new();
 
 /// A field of `command` that no command of its type has, so the engine would ignore it: a client
 /// that sent it meant something the move would not do. A type not seen yet (not in this move
@@ -342,16 +342,23 @@ static KNOWN_FIELDS: OnceLock<Mutex<KnownFields>> = OnceLock::new();
 fn unknown_field(table: &dyn Match, seat: usize, command: &Value) -> Option<String> {
     let object = command.as_object()?;
     let kind = object.get("type")?.as_str()?;
-    let mut known = KNOWN_FIELDS.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+    let lock = KNOWN_FIELDS.get_or_init(Default::default);
     let key = (table.game(), kind.to_string());
-    if !known.contains_key(&key) {
-        for shape in table.move_space(seat).iter().filter_map(Value::as_object) {
-            let Some(kind) = shape.get("type").and_then(Value::as_str) else { continue };
-            known.entry((table.game(), kind.to_string())).or_default().extend(shape.keys().cloned());
-        }
+    let unknown = |known: &KnownFields| {
+        let fields = known.get(&key)?;
+        Some(object.keys().find(|field| !fields.contains(field.as_str())).cloned())
+    };
+    // Every move reads. A type not seen yet, or a field not seen yet (variant options may add
+    // fields), is looked up in this table's move space before anything is refused.
+    if let Some(None) = unknown(&lock.read().unwrap_or_else(|e| e.into_inner())) {
+        return None;
     }
-    let fields = known.get(&key)?;
-    object.keys().find(|field| !fields.contains(field.as_str())).cloned()
+    let mut known = lock.write().unwrap_or_else(|e| e.into_inner());
+    for shape in table.move_space(seat).iter().filter_map(Value::as_object) {
+        let Some(kind) = shape.get("type").and_then(Value::as_str) else { continue };
+        known.entry((table.game(), kind.to_string())).or_default().extend(shape.keys().cloned());
+    }
+    unknown(&known).flatten()
 }
 
 /// The answer an earlier request under this key got, if one landed.

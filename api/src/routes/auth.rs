@@ -23,7 +23,7 @@ pub struct GuestRequest {
     /// U+1BCA0-U+1BCA3, U+1D173-U+1D17A, U+E0001, U+E0020-U+E007F), no line or paragraph
     /// separators; and neither first nor last a character that shows nothing (white space or a
     /// blank such as U+3164 or U+2800), so at least one character is visible.
-    // The length and `pattern` are set by `openapi::NameRule` from the tables below.
+    // The length and `pattern` are set by `openapi::RequestRules` from the tables below.
     pub name: Option<String>,
 }
 
