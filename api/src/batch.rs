@@ -18,6 +18,7 @@
 //! per append, and each gets its own answer.
 
 use std::sync::{mpsc, Arc, Mutex};
+use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use diesel::pg::Pg;
@@ -70,29 +71,52 @@ struct AppendJob {
 pub struct Database {
     reads: Queue<ReadJob>,
     appends: Queue<AppendJob>,
+    /// How long a request waits for its batch's answer.
+    wait: Duration,
 }
 
 impl Database {
     /// Starts `threads` database threads for reads and as many for appends, each sending at
     /// most `max_batch` requests in one statement (1: one stream per statement).
     pub fn start(pool: PgPool, threads: usize, max_batch: usize, metrics: Arc<Metrics>) -> Database {
+        let wait = crate::db::CHECKOUT_TIMEOUT + crate::db::STATEMENT_TIMEOUT;
+        Database::start_waiting(pool, threads, max_batch, metrics, wait)
+    }
+
+    /// `start`, a request waiting at most `wait` for its batch's answer before it answers 503.
+    pub fn start_waiting(
+        pool: PgPool,
+        threads: usize,
+        max_batch: usize,
+        metrics: Arc<Metrics>,
+        wait: Duration,
+    ) -> Database {
         let (p, m) = (pool.clone(), metrics.clone());
         let reads = Queue::start("db-read", threads, max_batch, move |jobs: Vec<ReadJob>| run_reads(&p, &m, jobs));
         let appends = Queue::start("db-append", threads, max_batch, move |jobs: Vec<AppendJob>| run_appends(&pool, &metrics, jobs));
-        Database { reads, appends }
+        Database { reads, appends, wait }
     }
 
     /// The events of `stream` after `since`, in order.
     pub async fn read(&self, stream: Uuid, since: i64) -> Result<Vec<StoredEvent>, ApiError> {
         let (reply, answer) = oneshot::channel();
         self.reads.submit(ReadJob { stream, since, reply })?;
-        answer.await.map_err(|_| ApiError::internal("a database thread stopped"))?
+        self.answer(answer).await
     }
 
     pub async fn append(&self, append: Append) -> Result<Appended, ApiError> {
         let (reply, answer) = oneshot::channel();
         self.appends.submit(AppendJob { append, reply })?;
-        answer.await.map_err(|_| ApiError::internal("a database thread stopped"))?
+        self.answer(answer).await
+    }
+
+    /// A batch's answer, or 503 when the database keeps it longer than a request may wait. (An
+    /// append given up on may still land; the client's retry with its key finds it.)
+    async fn answer<T>(&self, answer: oneshot::Receiver<Result<T, ApiError>>) -> Result<T, ApiError> {
+        match actix_web::rt::time::timeout(self.wait, answer).await {
+            Ok(answer) => answer.map_err(|_| ApiError::internal("a database thread stopped"))?,
+            Err(_) => Err(crate::problem::db_timeout(self.wait)),
+        }
     }
 }
 

@@ -5,12 +5,13 @@
 //! Reads share the loading half (`load`, `load_with`): a match is the same whether it is about
 //! to be moved in or only looked at.
 
-use std::sync::Arc;
+use std::collections::{BTreeSet, HashMap};
+use std::sync::{Arc, OnceLock, RwLock};
 
 use actix_web::web;
 use engine::cards::Card;
 use engine::catalog::GameInfo;
-use engine::game::Refusal;
+use engine::game::{Match, Refusal};
 use engine::rules::{RuleViolation, Text};
 use serde_json::Value;
 use uuid::Uuid;
@@ -28,6 +29,19 @@ pub async fn blocking<T: Send + 'static>(
     f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
     web::block(f).await?
+}
+
+/// `blocking` for database work: the request gives up with a 503 after `state.db_wait`. The
+/// thread may stay stuck on a partitioned server until TCP gives up, holding its connection;
+/// once the pool's connections are all held so, requests fail at checkout, within its timeout.
+pub async fn with_db<T: Send + 'static>(
+    state: &AppState,
+    f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    match actix_web::rt::time::timeout(state.db_wait, web::block(f)).await {
+        Ok(done) => done?,
+        Err(_) => Err(crate::problem::db_timeout(state.db_wait)),
+    }
 }
 
 // ---------------------------------------------------------------- loading
@@ -291,6 +305,9 @@ fn decide(
         return Err(CommandError::NotStarted);
     }
     let seat = acting_seat(after, player, command.seat)?;
+    if let Some(field) = unknown_field(&*after.table, seat, &command.command) {
+        return Err(CommandError::NotAMove(format!("unknown field `{field}` in a move of this type")));
+    }
     let decided = after.table.decide(seat, &command.command);
     if command.dry_run {
         let (rule, explanation) = match &decided {
@@ -308,9 +325,40 @@ fn decide(
     let before = after.version;
     let mut events = Vec::new();
     after.record(decided, &player.id.to_string(), &mut events).map_err(ApiError::internal)?;
-    after.advance(&mut events).map_err(ApiError::internal)?;
+    after.advance(&mut events).map_err(ApiError::from)?;
     after.version = before + events.len() as i64;
     Ok(Decision::Append { events, before, seat })
+}
+
+/// The fields each type of command has, per game, learnt from the games' `move_space` (every
+/// shape of command a seat could try): the engine reads commands without refusing fields it
+/// does not know, and the service cannot see the command it read.
+type KnownFields = HashMap<(&'static str, String), BTreeSet<String>>;
+static KNOWN_FIELDS: OnceLock<RwLock<KnownFields>> = OnceLock::new();
+
+/// A field of `command` that no command of its type has, so the engine would ignore it: a client
+/// that sent it meant something the move would not do. A type not seen yet (not in this move
+/// space) is left to the engine.
+fn unknown_field(table: &dyn Match, seat: usize, command: &Value) -> Option<String> {
+    let object = command.as_object()?;
+    let kind = object.get("type")?.as_str()?;
+    let lock = KNOWN_FIELDS.get_or_init(Default::default);
+    let key = (table.game(), kind.to_string());
+    let unknown = |known: &KnownFields| {
+        let fields = known.get(&key)?;
+        Some(object.keys().find(|field| !fields.contains(field.as_str())).cloned())
+    };
+    // Every move reads. A type not seen yet, or a field not seen yet (variant options may add
+    // fields), is looked up in this table's move space before anything is refused.
+    if let Some(None) = unknown(&lock.read().unwrap_or_else(|e| e.into_inner())) {
+        return None;
+    }
+    let mut known = lock.write().unwrap_or_else(|e| e.into_inner());
+    for shape in table.move_space(seat).iter().filter_map(Value::as_object) {
+        let Some(kind) = shape.get("type").and_then(Value::as_str) else { continue };
+        known.entry((table.game(), kind.to_string())).or_default().extend(shape.keys().cloned());
+    }
+    unknown(&known).flatten()
 }
 
 /// The answer an earlier request under this key got, if one landed.
@@ -322,7 +370,7 @@ async fn earlier_answer(
 ) -> Result<Option<MoveAnswer>, CommandError> {
     let Some(keyed) = keyed.cloned() else { return Ok(None) };
     let (state, player_id) = (state.clone(), player.id);
-    let earlier = blocking(move || {
+    let earlier = with_db(&state.clone(), move || {
         let mut conn = state.pool.get()?;
         idempotency::earlier(&mut conn, match_id, player_id, &keyed)
     })
@@ -336,7 +384,7 @@ async fn earlier_answer(
 
 async fn current_version(state: &Arc<AppState>, match_id: Uuid) -> Result<i64, ApiError> {
     let state = state.clone();
-    blocking(move || Ok(store::version(&mut state.pool.get()?, match_id)?)).await
+    with_db(&state.clone(), move || Ok(store::version(&mut state.pool.get()?, match_id)?)).await
 }
 
 // ---------------------------------------------------------------- creating and joining
@@ -349,6 +397,8 @@ pub struct NewMatch {
     pub options: Value,
     /// Deck orders for the first deals, top card first.
     pub decks: Vec<Vec<Card>>,
+    /// The language the creator reads problems in.
+    pub lang: engine::rules::Lang,
 }
 
 pub struct Created {
@@ -371,6 +421,20 @@ pub async fn create_match(
         .ok_or_else(|| ApiError::unprocessable("game-planned", format!("{} is not playable yet", info.id)))?;
     if new.seats.is_empty() {
         return Err(ApiError::unprocessable("invalid-seats", "a match needs seats"));
+    }
+    // Bots alone would play the whole match inside this request (ten thousand moves and more
+    // with long options), with nobody to watch it but spectators.
+    if new.seats.iter().all(|s| *s == Occupant::Bot) {
+        return Err(ApiError::translated(
+            actix_web::http::StatusCode::UNPROCESSABLE_ENTITY,
+            "no-human-seat",
+            new.lang,
+            ("Ingen plats för en människa", "No seat for a person"),
+            (
+                "Ett parti behöver minst en plats för en människa (\"me\" eller \"open\"), inte bara robotar.",
+                "A match needs at least one seat for a person (\"me\" or \"open\"), not only bots.",
+            ),
+        ));
     }
     let options =
         game.normalize_options(&new.options).map_err(|e| ApiError::unprocessable("invalid-options", e.0))?;
@@ -396,7 +460,7 @@ pub async fn create_match(
         created_by: creator.id,
     };
     let (state, creator) = (state.clone(), creator.id);
-    blocking(move || {
+    with_db(&state.clone(), move || {
         let mut conn = state.pool.get()?;
         if let Some(key) = &key {
             if let Some(id) = store::created_with_key(&mut conn, creator, key)? {
@@ -421,7 +485,7 @@ pub async fn create_match(
             actor: creator.to_string(),
             recorded_at: first[0].recorded_at,
         }];
-        after.advance(&mut events).map_err(ApiError::internal)?;
+        after.advance(&mut events)?;
         after.version = events.len() as i64;
         match store::append(&mut conn, id, 0, &events, key.as_deref(), None) {
             Ok(()) => state.metrics.appended(events.len()),
@@ -450,7 +514,7 @@ pub async fn join(
     seat: usize,
 ) -> Result<Arc<Loaded>, ApiError> {
     let (state, player) = (state.clone(), player.clone());
-    blocking(move || {
+    with_db(&state.clone(), move || {
         let mut conn = state.pool.get()?;
         let mut after = Loaded::clone(&*load_with(&mut conn, &state, match_id)?);
         match after.seats.get(seat) {
@@ -468,7 +532,7 @@ pub async fn join(
         let joined = serde_json::to_value(&joined).map_err(ApiError::internal)?;
         let mut events = Vec::new();
         after.record(vec![joined], &player.id.to_string(), &mut events).map_err(ApiError::internal)?;
-        after.advance(&mut events).map_err(ApiError::internal)?;
+        after.advance(&mut events)?;
         after.version = before + events.len() as i64;
         match store::append(&mut conn, match_id, before, &events, None, None) {
             Ok(()) => state.metrics.appended(events.len()),

@@ -1,6 +1,7 @@
 //! Configuration from the environment.
 
 use std::env;
+use std::time::Duration;
 
 use crate::db::{database_of, with_database};
 
@@ -13,6 +14,13 @@ pub struct Settings {
     pub jwt_secret: String,
     pub token_ttl_secs: u64,
     pub pool_size: u32,
+    /// How long a request waits for a pooled connection (and a new connection for its server's
+    /// first answer) before it answers 503.
+    pub db_checkout_timeout: Duration,
+    /// How long one statement may take: the server cancels it after this, and a request stops
+    /// waiting for its answer after the checkout timeout plus this (a partitioned server sends
+    /// nothing, not even the cancellation).
+    pub db_statement_timeout: Duration,
     /// Database threads for batched reads, and as many for batched appends (`batch.rs`).
     pub db_threads: usize,
     /// At most this many requests in one statement; 1 keeps every statement to one stream.
@@ -22,7 +30,8 @@ pub struct Settings {
 
 impl Settings {
     /// Reads `HOST`, `PORT`, `DATABASE_URL`, `KORTBORD_DB_NAME`, `KORTBORD_JWT_SECRET`,
-    /// `KORTBORD_TOKEN_TTL_SECS`, `KORTBORD_DB_POOL`, `KORTBORD_DB_THREADS` and `KORTBORD_DB_BATCH`. A missing
+    /// `KORTBORD_TOKEN_TTL_SECS`, `KORTBORD_DB_POOL`, `KORTBORD_DB_CHECKOUT_MS`, `KORTBORD_DB_STATEMENT_MS`,
+    /// `KORTBORD_DB_THREADS` and `KORTBORD_DB_BATCH`. A missing
     /// secret gets a random one with a warning: fine for a laptop, wrong for a deployment with several nodes.
     pub fn from_env() -> Result<Settings, String> {
         let port = match env::var("PORT") {
@@ -55,6 +64,9 @@ impl Settings {
         let pool_size = env::var("KORTBORD_DB_POOL").ok().and_then(|v| v.parse().ok()).unwrap_or(16);
         let positive = |name: &str| env::var(name).ok().and_then(|v| v.parse().ok()).filter(|n| *n > 0);
         let db_threads = positive("KORTBORD_DB_THREADS").unwrap_or(2);
+        let millis = |name: &str, default: Duration| positive(name).map_or(default, |ms| Duration::from_millis(ms as u64));
+        let db_checkout_timeout = millis("KORTBORD_DB_CHECKOUT_MS", crate::db::CHECKOUT_TIMEOUT);
+        let db_statement_timeout = millis("KORTBORD_DB_STATEMENT_MS", crate::db::STATEMENT_TIMEOUT);
         let db_batch = positive("KORTBORD_DB_BATCH").unwrap_or(crate::batch::MAX_BATCH);
         let mut rate_limits = crate::ratelimit::Limits::default();
         let rate = |name: &str| env::var(name).ok().and_then(|v| v.parse::<f64>().ok()).filter(|r| *r > 0.0);
@@ -71,6 +83,8 @@ impl Settings {
             jwt_secret,
             token_ttl_secs,
             pool_size,
+            db_checkout_timeout,
+            db_statement_timeout,
             db_threads,
             db_batch,
             rate_limits,

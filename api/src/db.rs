@@ -1,9 +1,11 @@
 //! PostgreSQL: the pool, start-up (create the database, run migrations) and the two tables.
 
+use std::time::Duration;
+
 use diesel::connection::SimpleConnection;
 use diesel::pg::PgConnection;
 use diesel::prelude::*;
-use diesel::r2d2::{ConnectionManager, ManageConnection, Pool, PooledConnection};
+use diesel::r2d2::{ConnectionManager, CustomizeConnection, ManageConnection, Pool, PooledConnection};
 use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
 
 pub const MIGRATIONS: EmbeddedMigrations = embed_migrations!("../migrations");
@@ -96,20 +98,62 @@ pub fn ensure_database(url: &str) -> Result<(), String> {
     }
 }
 
+/// The defaults of `KORTBORD_DB_CHECKOUT_MS` and `KORTBORD_DB_STATEMENT_MS`.
+pub const CHECKOUT_TIMEOUT: Duration = Duration::from_secs(2);
+pub const STATEMENT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// `connect_bounded` with the default waits.
 pub fn connect(url: &str, size: u32) -> Result<PgPool, String> {
-    ensure_database(url)?;
-    let manager = Manager(ConnectionManager::<PgConnection>::new(url));
+    connect_bounded(url, size, CHECKOUT_TIMEOUT, STATEMENT_TIMEOUT)
+}
+
+/// Opens the pool. A database that stops answering (a partition: connections stay open and
+/// nothing comes back) must cost a request a bounded wait, not TCP's minutes: `checkout` bounds
+/// the wait for a pooled connection and, as libpq's `connect_timeout`, for a new one;
+/// `statement` is the server's `statement_timeout`, which frees a connection a slow query
+/// holds. (A partitioned server's cancellation never arrives: the requests themselves stop
+/// waiting, see `commands::with_db`.)
+pub fn connect_bounded(url: &str, size: u32, checkout: Duration, statement: Duration) -> Result<PgPool, String> {
+    let url = with_connect_timeout(url, checkout);
+    ensure_database(&url)?;
+    let manager = Manager(ConnectionManager::<PgConnection>::new(url.as_str()));
     let pool = Pool::builder()
         .max_size(size)
-        .connection_timeout(std::time::Duration::from_secs(2))
+        .connection_timeout(checkout)
         // The check on checkout reads only what has already arrived (see `Manager`): a query
         // per checkout would add a round trip to every request.
         .test_on_check_out(true)
+        .connection_customizer(Box::new(StatementTimeout(statement)))
         .build(manager)
-        .map_err(|e| format!("cannot open a pool to {}: {e}", redact_url(url)))?;
+        .map_err(|e| format!("cannot open a pool to {}: {e}", redact_url(&url)))?;
     let mut conn = pool.get().map_err(|e| e.to_string())?;
+    // A migration may rewrite a large table: it gets all the time it needs.
+    conn.batch_execute("SET statement_timeout = 0").map_err(|e| format!("cannot prepare migrations: {e}"))?;
     conn.run_pending_migrations(MIGRATIONS).map_err(|e| format!("migrations failed: {e}"))?;
+    conn.batch_execute(&format!("SET statement_timeout = {}", statement.as_millis()))
+        .map_err(|e| format!("cannot set the statement timeout: {e}"))?;
     Ok(pool)
+}
+
+/// The URL with libpq's `connect_timeout` (whole seconds, at least 2, libpq's own minimum)
+/// unless it names one already.
+pub fn with_connect_timeout(url: &str, timeout: Duration) -> String {
+    if url.contains("connect_timeout=") {
+        return url.to_string();
+    }
+    let secs = timeout.as_millis().div_ceil(1000).max(2);
+    let separator = if url.contains('?') { '&' } else { '?' };
+    format!("{url}{separator}connect_timeout={secs}")
+}
+
+#[derive(Debug)]
+struct StatementTimeout(Duration);
+
+impl CustomizeConnection<PgConnection, diesel::r2d2::Error> for StatementTimeout {
+    fn on_acquire(&self, conn: &mut PgConnection) -> Result<(), diesel::r2d2::Error> {
+        conn.batch_execute(&format!("SET statement_timeout = {}", self.0.as_millis()))
+            .map_err(diesel::r2d2::Error::QueryError)
+    }
 }
 
 /// The URL without its password, for messages.
@@ -163,5 +207,10 @@ mod tests {
         assert_eq!(with_database("postgres://h", "kb"), "postgres://h/kb");
         assert_eq!(database_of("postgres://h:1/x?a=b").as_deref(), Some("x"));
         assert_eq!(database_of("postgres://h:1"), None);
+        let second = Duration::from_millis(1_500);
+        assert_eq!(with_connect_timeout("postgres://h/kb", second), "postgres://h/kb?connect_timeout=2");
+        assert_eq!(with_connect_timeout("postgres://h/kb?a=b", second * 4), "postgres://h/kb?a=b&connect_timeout=6");
+        let set = "postgres://h/kb?connect_timeout=9";
+        assert_eq!(with_connect_timeout(set, second), set);
     }
 }

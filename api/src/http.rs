@@ -1,10 +1,16 @@
 //! What every handler shares on the HTTP side: the language a reader wants, versions as ETags and
 //! `If-Match`, rate limits, and turning the command service's errors into problem documents.
 
+use std::future::Future;
+use std::pin::Pin;
+
+use actix_web::dev::Payload;
 use actix_web::http::{header, StatusCode};
-use actix_web::{HttpRequest, HttpResponse};
+use actix_web::{web, FromRequest, HttpRequest, HttpResponse};
 use engine::rules::Lang;
+use serde::de::DeserializeOwned;
 use serde::Serialize;
+use serde_json::{Map, Value};
 
 use crate::auth::Player;
 use crate::commands::{CommandError, ExpectedVersion};
@@ -51,6 +57,26 @@ pub fn has_body(req: &HttpRequest) -> bool {
     let headers = req.headers();
     let length = headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).map(str::trim);
     headers.contains_key(header::TRANSFER_ENCODING) || length.is_some_and(|l| l != "0")
+}
+
+/// A JSON body that must be an object: serde's derived structs also take an array of their
+/// fields in order (`["Ada"]`), which no schema of ours allows. Errors are those of
+/// `web::Json` (see `json_config` in lib.rs); one that is no object is a 422 `invalid-body`.
+pub struct JsonObject<T>(pub T);
+
+impl<T: DeserializeOwned + 'static> FromRequest for JsonObject<T> {
+    type Error = actix_web::Error;
+    type Future = Pin<Box<dyn Future<Output = Result<JsonObject<T>, actix_web::Error>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let object = web::Json::<Map<String, Value>>::from_request(req, payload);
+        Box::pin(async move { Ok(JsonObject(from_object(object.await?.into_inner())?)) })
+    }
+}
+
+/// A body already read as a JSON object, as `T`.
+pub fn from_object<T: DeserializeOwned>(object: Map<String, Value>) -> Result<T, ApiError> {
+    serde_json::from_value(Value::Object(object)).map_err(|e| ApiError::unprocessable("invalid-body", e.to_string()))
 }
 
 /// A JSON answer with its version as the ETag. The body is written with `serde_json::to_vec`, the

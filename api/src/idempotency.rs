@@ -20,22 +20,22 @@ pub struct Idempotency {
     pub request_hash: String,
 }
 
+/// The longest key: a UUID is 36 characters, and the key is stored with every keyed request.
+pub const KEY_MAX: usize = 200;
+
+/// What a key may hold: visible ASCII, `!` to `~` (no space, tab or other control, nothing a
+/// proxy or log might change). The same rule is in the API document's `Idempotency-Key` parameters.
 pub fn key(req: &HttpRequest) -> Result<Option<String>, ApiError> {
-    match req.headers().get("Idempotency-Key") {
-        None => Ok(None),
-        Some(v) => {
-            let key = v
-                .to_str()
-                .map_err(|_| ApiError::bad_request("invalid-idempotency-key", "Idempotency-Key must be text"))?;
-            if key.is_empty() || key.len() > 200 {
-                return Err(ApiError::bad_request(
-                    "invalid-idempotency-key",
-                    "Idempotency-Key must be 1 to 200 characters",
-                ));
-            }
-            Ok(Some(key.to_string()))
-        }
+    let Some(value) = req.headers().get("Idempotency-Key") else { return Ok(None) };
+    let bytes = value.as_bytes();
+    if bytes.is_empty() || bytes.len() > KEY_MAX || !bytes.iter().all(|b| (0x21..=0x7E).contains(b)) {
+        return Err(ApiError::bad_request(
+            "invalid-idempotency-key",
+            format!("Idempotency-Key must be 1 to {KEY_MAX} visible ASCII characters (! to ~, no spaces or tabs)"),
+        ));
     }
+    // Visible ASCII is UTF-8.
+    Ok(Some(String::from_utf8_lossy(bytes).into_owned()))
 }
 
 /// FNV-1a over the parts: it only has to tell a retry from a different request under the same

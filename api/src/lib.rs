@@ -42,17 +42,30 @@ impl Application {
     /// Builds the whole service: connects (creating the database and running migrations) and
     /// binds. Port 0 picks a free port, which is how the tests start it.
     pub fn build(settings: &Settings) -> Result<Application, String> {
-        let pool = db::connect(&settings.database_url, settings.pool_size)?;
+        let pool = db::connect_bounded(
+            &settings.database_url,
+            settings.pool_size,
+            settings.db_checkout_timeout,
+            settings.db_statement_timeout,
+        )?;
+        let db_wait = settings.db_checkout_timeout + settings.db_statement_timeout;
         let listener = TcpListener::bind((settings.host.as_str(), settings.port))
             .map_err(|e| format!("cannot listen on {}:{}: {e}", settings.host, settings.port))?;
         let port = listener.local_addr().map_err(|e| e.to_string())?.port();
         let metrics = std::sync::Arc::new(metrics::Metrics::default());
         let state = web::Data::new(AppState {
-            db: batch::Database::start(pool.clone(), settings.db_threads, settings.db_batch, metrics.clone()),
+            db: batch::Database::start_waiting(
+                pool.clone(),
+                settings.db_threads,
+                settings.db_batch,
+                metrics.clone(),
+                db_wait,
+            ),
             pool,
             cache: MatchCache::new(10_000),
             metrics,
             limiter: ratelimit::RateLimiter::new(settings.rate_limits),
+            db_wait,
         });
         let keys = web::Data::new(Keys::new(&settings.jwt_secret, settings.token_ttl_secs));
         let openapi = openapi::ApiDoc::openapi();

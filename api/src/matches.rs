@@ -147,30 +147,67 @@ impl Loaded {
 
     /// Deals and lets bots act until a person must act or the match is over. Shuffling happens
     /// here, outside the rules: the deal's first event records the order drawn.
-    pub fn advance(&mut self, out: &mut Vec<NewEvent>) -> Result<(), String> {
+    pub fn advance(&mut self, out: &mut Vec<NewEvent>) -> Result<(), AdvanceError> {
+        self.advance_within(out, MAX_STEPS)
+    }
+
+    /// `advance` taking at most `steps` deals and bot moves: what one request may do, however
+    /// long the match's options make it.
+    pub fn advance_within(&mut self, out: &mut Vec<NewEvent>, steps: usize) -> Result<(), AdvanceError> {
         if !self.is_full() {
             return Ok(());
         }
-        for _ in 0..10_000 {
+        for _ in 0..steps {
             match self.table.status() {
                 Status::Finished { .. } => return Ok(()),
                 Status::NeedsDeck { composition } => {
                     let supplied = self.decks.get(self.table.deal_number() as usize).cloned();
                     let deck = supplied.unwrap_or_else(|| shuffled(composition));
-                    let events = self.table.deal(&deck).map_err(|v| v.to_string())?;
-                    self.record(events, SERVICE_ACTOR, out)?;
+                    let events = self.table.deal(&deck).map_err(|v| AdvanceError::Broken(v.to_string()))?;
+                    self.record(events, SERVICE_ACTOR, out).map_err(AdvanceError::Broken)?;
                 }
                 Status::ToAct { seats } => {
                     let Some(&bot) = seats.iter().find(|&&s| self.seats[s] == Occupant::Bot) else {
                         return Ok(());
                     };
-                    let command = self.table.bot_move(bot, rand::random()).ok_or("a bot has no move")?;
-                    let events = self.table.decide(bot, &command).map_err(|r| format!("bot move refused: {r:?}"))?;
-                    self.record(events, &format!("bot:{bot}"), out)?;
+                    let broken = |e: String| AdvanceError::Broken(e);
+                    let command = self.table.bot_move(bot, rand::random()).ok_or("a bot has no move".to_string());
+                    let command = command.map_err(broken)?;
+                    let events =
+                        self.table.decide(bot, &command).map_err(|r| broken(format!("bot move refused: {r:?}")))?;
+                    self.record(events, &format!("bot:{bot}"), out).map_err(broken)?;
                 }
             }
         }
-        Err("bots did not settle within 10000 steps".into())
+        Err(AdvanceError::Unsettled { steps })
+    }
+}
+
+/// The most deals and bot moves one request makes (a whole long match of bots would be tens of
+/// thousands, all held in memory and appended in one statement).
+pub const MAX_STEPS: usize = 10_000;
+
+/// Why the table could not be brought to a person's turn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AdvanceError {
+    /// The bots would go on past `steps` deals and moves.
+    Unsettled { steps: usize },
+    /// The rules refused what the service did for them: a bug.
+    Broken(String),
+}
+
+impl From<AdvanceError> for crate::problem::ApiError {
+    fn from(e: AdvanceError) -> Self {
+        match e {
+            AdvanceError::Unsettled { steps } => crate::problem::ApiError::unprocessable(
+                "bots-unsettled",
+                format!(
+                    "the bots would make more than {steps} moves and deals before a person is to act; \
+                     nothing was recorded"
+                ),
+            ),
+            AdvanceError::Broken(e) => crate::problem::ApiError::internal(e),
+        }
     }
 }
 
@@ -317,5 +354,37 @@ impl MatchCache {
                 entries.insert(loaded.id, loaded);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// However long the match, one request makes a bounded number of bot moves and answers with
+    /// a problem of its own, not a 500, when the bots would go on.
+    #[test]
+    fn bots_that_would_not_settle_are_stopped_with_a_problem() {
+        let created = ServiceEvent::Created {
+            game: "spader".into(),
+            options: json!({"target": 5000}),
+            seats: vec![Occupant::Bot; 4],
+            decks: Vec::new(),
+            created_by: Uuid::nil(),
+        };
+        let first = StoredEvent {
+            seq: 1,
+            event_type: "match.created".into(),
+            deal: 0,
+            data: serde_json::to_value(&created).unwrap(),
+            actor: "test".into(),
+            recorded_at: chrono::Utc::now(),
+        };
+        let mut loaded = Loaded::replay(Uuid::nil(), &[first]).unwrap();
+        let mut out = Vec::new();
+        assert_eq!(loaded.advance_within(&mut out, 50), Err(AdvanceError::Unsettled { steps: 50 }));
+        assert!(out.len() >= 50, "{} events", out.len());
+        let problem = crate::problem::ApiError::from(AdvanceError::Unsettled { steps: 50 });
+        assert_eq!((problem.status.as_u16(), problem.problem.code), (422, "bots-unsettled"));
     }
 }

@@ -36,7 +36,7 @@ Errors are `application/problem+json` with a stable `code`; a refused move names
         match_routes::CreateMatch, match_routes::LegalMoves, moves::MoveRequest, moves::MoveResult, moves::DryRun,
         moves::MoveOutcome, history::EventPage, history::DealRecord, history::ReplayStep,
     )),
-    modifiers(&Bearer, &ExtractorProblems),
+    modifiers(&Bearer, &ExtractorProblems, &RequestRules),
     tags(
         (name = "auth", description = "Players' tokens"),
         (name = "games", description = "The catalog and each game's rulebook"),
@@ -56,6 +56,31 @@ impl Modify for Bearer {
             "bearer",
             SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).bearer_format("JWT").build()),
         );
+    }
+}
+
+/// The guest name's length and pattern, drawn from the tables `auth::check_name` checks with,
+/// so the document and the check cannot drift apart; and closed seat objects.
+struct RequestRules;
+
+impl Modify for RequestRules {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::schema::Schema;
+        let schemas = &mut openapi.components.get_or_insert_with(Default::default).schemas;
+        let Some(RefOr::T(Schema::Object(request))) = schemas.get_mut("GuestRequest") else { return };
+        let Some(RefOr::T(Schema::Object(name))) = request.properties.get_mut("name") else { return };
+        name.min_length = Some(1);
+        name.max_length = Some(auth::NAME_MAX_CHARS);
+        name.pattern = Some(auth::name_pattern());
+        // A seat refuses fields it does not have (`deny_unknown_fields`), which utoipa does not
+        // carry over to an enum's variants.
+        let Some(RefOr::T(Schema::OneOf(seats))) = schemas.get_mut("SeatRequest") else { return };
+        for seat in &mut seats.items {
+            if let RefOr::T(Schema::Object(seat)) = seat {
+                seat.additional_properties =
+                    Some(Box::new(utoipa::openapi::schema::AdditionalProperties::FreeForm(false)));
+            }
+        }
     }
 }
 

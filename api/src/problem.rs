@@ -126,6 +126,18 @@ impl ApiError {
         e
     }
 
+    /// A problem written in Swedish and English (`(sv, en)` pairs), in the reader's language.
+    pub fn translated(
+        status: StatusCode,
+        code: &'static str,
+        lang: Lang,
+        title: (&str, &str),
+        detail: (&str, &str),
+    ) -> ApiError {
+        let pick = |(sv, en): (&str, &str)| if lang == Lang::Sv { sv.to_string() } else { en.to_string() };
+        ApiError::new(status, code, &pick(title), pick(detail))
+    }
+
     pub fn unavailable(detail: impl Into<String>) -> ApiError {
         let mut e = ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "service-unavailable", "Service unavailable", detail);
         e.retry_after = Some(1);
@@ -141,6 +153,12 @@ impl ApiError {
             "something went wrong on our side; the request may be retried with the same Idempotency-Key",
         )
     }
+}
+
+/// The database kept a request's work longer than the request may wait.
+pub fn db_timeout(waited: std::time::Duration) -> ApiError {
+    tracing::warn!(waited_ms = waited.as_millis() as u64, "the database did not answer in time");
+    ApiError::unavailable(format!("the database did not answer within {} ms; try again shortly", waited.as_millis()))
 }
 
 impl std::fmt::Display for ApiError {
@@ -178,6 +196,12 @@ impl From<diesel::result::Error> for ApiError {
             Error::DatabaseError(DatabaseErrorKind::ClosedConnection | DatabaseErrorKind::UnableToSendCommand, _) => {
                 tracing::warn!(error = %e, "database connection lost");
                 ApiError::unavailable("the database connection was lost; try again shortly")
+            }
+            // The server cancelled a statement that ran past `statement_timeout`: the database
+            // is overloaded or stuck, not the request wrong.
+            Error::DatabaseError(_, info) if info.message().contains("statement timeout") => {
+                tracing::warn!(error = %e, "statement timeout");
+                ApiError::unavailable("the database did not answer in time; try again shortly")
             }
             _ => ApiError::internal(e),
         }

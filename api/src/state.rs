@@ -2,6 +2,7 @@
 //! using it depend on it, not on the module that assembles the service.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use crate::batch;
 use crate::db::PgPool;
@@ -16,4 +17,7 @@ pub struct AppState {
     pub cache: MatchCache,
     pub metrics: Arc<Metrics>,
     pub limiter: RateLimiter,
+    /// The longest a request waits for its database work (a connection, then a statement)
+    /// before it answers 503.
+    pub db_wait: Duration,
 }

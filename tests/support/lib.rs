@@ -46,19 +46,40 @@ impl TestApp {
     }
 }
 
+/// The service on a new database of the PostgreSQL server at `server` (a server-level URL, e.g.
+/// through a proxy), waiting at most `checkout` for a connection and `statement` for a statement.
+pub async fn spawn_app_via(server: &str, checkout: Duration, statement: Duration) -> TestApp {
+    let db_name = format!("kortbord_test_{}", uuid::Uuid::new_v4().simple());
+    let unlimited = api::ratelimit::Limit { per_second: 1e6, burst: 1e6 };
+    let mut settings = settings(&db_name, api::ratelimit::Limits { moves: unlimited, creations: unlimited });
+    settings.database_url = with_database(server, &db_name);
+    settings.db_checkout_timeout = checkout;
+    settings.db_statement_timeout = statement;
+    start(settings, db_name, true)
+}
+
 async fn start_node(db_name: String, rate_limits: api::ratelimit::Limits, owns_database: bool) -> TestApp {
-    let database_url = with_database(&server_url(), &db_name);
-    let settings = api::config::Settings {
+    start(settings(&db_name, rate_limits), db_name, owns_database)
+}
+
+fn settings(db_name: &str, rate_limits: api::ratelimit::Limits) -> api::config::Settings {
+    api::config::Settings {
         host: "127.0.0.1".into(),
         port: 0,
-        database_url: database_url.clone(),
+        database_url: with_database(&server_url(), db_name),
         jwt_secret: JWT_SECRET.into(),
         token_ttl_secs: 3600,
         pool_size: 8,
+        db_checkout_timeout: api::db::CHECKOUT_TIMEOUT,
+        db_statement_timeout: api::db::STATEMENT_TIMEOUT,
         db_threads: 2,
         db_batch: api::batch::MAX_BATCH,
         rate_limits,
-    };
+    }
+}
+
+fn start(settings: api::config::Settings, db_name: String, owns_database: bool) -> TestApp {
+    let database_url = settings.database_url.clone();
     let app = api::Application::build(&settings).expect("the service starts");
     let address = format!("http://127.0.0.1:{}", app.port);
     actix_web::rt::spawn(app.server);

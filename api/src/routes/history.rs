@@ -11,7 +11,7 @@ use uuid::Uuid;
 
 use super::viewer_of;
 use crate::auth::Caller;
-use crate::commands::{blocking, load_with};
+use crate::commands::{load_with, with_db};
 use crate::http::etag;
 use crate::matches::{EventOut, Loaded};
 use crate::problem::{ApiError, Problem};
@@ -74,7 +74,7 @@ pub async fn match_events(
         return Err(ApiError::bad_request("invalid-limit", format!("limit is 1 to {MAX_PAGE}")));
     }
     let state = state.into_inner();
-    let (loaded, rows) = blocking(move || {
+    let (loaded, rows) = with_db(&state.clone(), move || {
         let mut conn = state.pool.get()?;
         let loaded = load_with(&mut conn, &state, id)?;
         let rows = store::read(&mut conn, id, query.since, limit)?;
@@ -152,7 +152,7 @@ pub struct ReplayStep {
 
 async fn load_all(state: web::Data<AppState>, id: Uuid) -> Result<(Arc<Loaded>, Vec<StoredEvent>), ApiError> {
     let state = state.into_inner();
-    blocking(move || {
+    with_db(&state.clone(), move || {
         let mut conn = state.pool.get()?;
         let loaded = load_with(&mut conn, &state, id)?;
         let rows = store::read(&mut conn, id, 0, loaded.version)?;

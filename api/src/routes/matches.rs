@@ -15,7 +15,7 @@ use uuid::Uuid;
 use super::viewer_of;
 use crate::auth::{Caller, Player};
 use crate::commands::{self, acting_seat, NewMatch};
-use crate::http::{etag, rate_limit, Reply};
+use crate::http::{etag, lang, rate_limit, JsonObject, Reply};
 use crate::idempotency;
 use crate::matches::{MatchView, Occupant};
 use crate::problem::{ApiError, Problem};
@@ -23,14 +23,16 @@ use crate::ratelimit::Action;
 use crate::state::AppState;
 
 #[derive(Debug, Deserialize, ToSchema)]
-#[serde(rename_all = "kebab-case", tag = "kind")]
+// Variants with (no) fields rather than unit variants: serde ignores every other field of an
+// internally tagged unit variant, even with `deny_unknown_fields`.
+#[serde(rename_all = "kebab-case", tag = "kind", deny_unknown_fields)]
 pub enum SeatRequest {
     /// The caller sits here.
-    Me,
+    Me {},
     /// Left open for another player to join.
-    Open,
+    Open {},
     /// A bot plays this seat.
-    Bot,
+    Bot {},
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -58,7 +60,8 @@ pub struct CreateMatch {
 /// Creates a match. With no open seats the first deal is dealt at once and bots play until a
 /// person is to act. `Idempotency-Key` makes a retry return the same match.
 #[utoipa::path(post, path = "/v1/matches", tag = "matches", request_body = CreateMatch,
-    params(("Idempotency-Key" = Option<String>, Header, description = "makes retries safe (1 to 200 characters)")),
+    params(("Idempotency-Key" = Option<String>, Header, min_length = 1, max_length = 200, pattern = "^[!-~]{1,200}$",
+             description = "makes retries safe: 1 to 200 visible ASCII characters (`!` to `~`), e.g. a UUID")),
     security(("bearer" = [])),
     responses((status = 201, body = MatchView, headers(("ETag" = String, description = "the match's version"),
                                                         ("Location" = String, description = "the match's URL"))),
@@ -67,7 +70,9 @@ pub struct CreateMatch {
               (status = 404, description = "no such game", body = Problem, content_type = "application/problem+json"),
               (status = 409, description = "a request with the same Idempotency-Key is still being processed",
                body = Problem, content_type = "application/problem+json"),
-              (status = 422, description = "a planned game, no seats, or invalid options or decks",
+              (status = 422, description = "a planned game, no seats, only bots (`no-human-seat`), invalid options or \
+                                            decks, or bots that would not come to a person's turn within 10,000 \
+                                            moves (`bots-unsettled`)",
                body = Problem, content_type = "application/problem+json"),
               (status = 429, description = "too many matches created by this player",
                body = Problem, content_type = "application/problem+json",
@@ -80,22 +85,23 @@ pub async fn create_match(
     req: HttpRequest,
     state: web::Data<AppState>,
     player: Player,
-    body: web::Json<CreateMatch>,
+    body: JsonObject<CreateMatch>,
 ) -> Result<HttpResponse, ApiError> {
     rate_limit(&state, &player, Action::CreateMatch)?;
-    let body = body.into_inner();
+    let JsonObject(body) = body;
     let key = idempotency::key(&req)?;
-    let viewer = body.seats.iter().position(|s| matches!(s, SeatRequest::Me)).map_or(Viewer::Spectator, Viewer::Seat);
+    let me = body.seats.iter().position(|s| matches!(s, SeatRequest::Me {}));
+    let viewer = me.map_or(Viewer::Spectator, Viewer::Seat);
     let seats = body
         .seats
         .iter()
         .map(|s| match s {
-            SeatRequest::Me => Occupant::Player { player_id: player.id, name: player.name.clone() },
-            SeatRequest::Open => Occupant::Open,
-            SeatRequest::Bot => Occupant::Bot,
+            SeatRequest::Me {} => Occupant::Player { player_id: player.id, name: player.name.clone() },
+            SeatRequest::Open {} => Occupant::Open,
+            SeatRequest::Bot {} => Occupant::Bot,
         })
         .collect();
-    let new = NewMatch { game: body.game, seats, options: body.options, decks: body.decks };
+    let new = NewMatch { game: body.game, seats, options: body.options, decks: body.decks, lang: lang(&req) };
     let created = commands::create_match(&state.into_inner(), &player, new, key).await?;
     let after = created.after;
     let mut reply =
@@ -156,6 +162,9 @@ pub async fn get_match(
               (status = 404, description = "no such match", body = Problem, content_type = "application/problem+json"),
               (status = 409, description = "the seat is taken, or another request changed the match first",
                body = Problem, content_type = "application/problem+json"),
+              (status = 422, description = "the bots would not come to a person's turn within 10,000 moves \
+                                            (`bots-unsettled`)",
+               body = Problem, content_type = "application/problem+json"),
               (status = 429, description = "too many requests from this player",
                body = Problem, content_type = "application/problem+json",
                headers(("Retry-After" = u64, description = "seconds to wait"))),
@@ -209,4 +218,17 @@ pub async fn legal_moves(
     let moves = if loaded.is_full() { loaded.table.legal_moves(seat) } else { Vec::new() };
     let legal = LegalMoves { seat, version: loaded.version, moves };
     Ok(HttpResponse::Ok().insert_header(etag(loaded.version)).json(legal))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A seat says what sits there and nothing else: a field the service would ignore is refused.
+    #[test]
+    fn seats_with_unknown_fields_are_refused() {
+        assert!(serde_json::from_value::<SeatRequest>(serde_json::json!({"kind": "me"})).is_ok());
+        assert!(serde_json::from_value::<SeatRequest>(serde_json::json!({"kind": "me", "name": "x"})).is_err());
+        assert!(serde_json::from_value::<SeatRequest>(serde_json::json!({"kind": "bot", "level": 9})).is_err());
+    }
 }

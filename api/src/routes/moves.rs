@@ -11,7 +11,7 @@ use uuid::Uuid;
 
 use crate::auth::Player;
 use crate::commands::{self, Move, MoveAnswer, Recorded, Verdict};
-use crate::http::{command_problem, expected_version, if_match, lang, rate_limit, Reply};
+use crate::http::{command_problem, expected_version, if_match, lang, rate_limit, JsonObject, Reply};
 use crate::idempotency::{self, EarlierAnswer, Idempotency};
 use crate::matches::{EventOut, Loaded, MatchView};
 use crate::problem::{ApiError, Problem};
@@ -73,12 +73,14 @@ pub enum MoveOutcome {
 /// cannot move: a stale version gets 412 (If-Match) or 409 with the current version.
 #[utoipa::path(post, path = "/v1/matches/{id}/moves", tag = "matches", request_body = MoveRequest,
     params(("id" = Uuid, Path),
-           ("Idempotency-Key" = Option<String>, Header, description = "makes retries safe (1 to 200 characters)"),
+           ("Idempotency-Key" = Option<String>, Header, min_length = 1, max_length = 200, pattern = "^[!-~]{1,200}$",
+             description = "makes retries safe: 1 to 200 visible ASCII characters (`!` to `~`), e.g. a UUID"),
            ("If-Match" = Option<String>, Header, description = "the version (ETag) the move was decided on")),
     security(("bearer" = [])),
     responses((status = 200, description = "the move was recorded (`MoveResult`), or a dry run's verdict (`DryRun`)",
                body = MoveOutcome, headers(("ETag" = String, description = "the match's version"))),
-              (status = 400, description = "a malformed move, seat, If-Match, Idempotency-Key or body",
+              (status = 400, description = "a malformed move (or one with a field its type does not have), seat, \
+                                            If-Match, Idempotency-Key or body",
                body = Problem, content_type = "application/problem+json"),
               (status = 403, description = "the caller holds no seat here, or not the one named",
                body = Problem, content_type = "application/problem+json"),
@@ -89,7 +91,8 @@ pub enum MoveOutcome {
               (status = 412, description = "the version in If-Match is stale",
                body = Problem, content_type = "application/problem+json"),
               (status = 422, description = "the rules forbid the move (`rule-violation`), the body does not fit the \
-                                            schema, or an Idempotency-Key is reused",
+                                            schema, an Idempotency-Key is reused, or the bots would not come to a \
+                                            person's turn within 10,000 moves (`bots-unsettled`)",
                body = Problem, content_type = "application/problem+json"),
               (status = 429, description = "too many moves from this player",
                body = Problem, content_type = "application/problem+json",
@@ -103,11 +106,11 @@ pub async fn make_move(
     state: web::Data<AppState>,
     player: Player,
     path: web::Path<Uuid>,
-    body: web::Json<MoveRequest>,
+    body: JsonObject<MoveRequest>,
 ) -> Result<HttpResponse, ApiError> {
     rate_limit(&state, &player, Action::Move)?;
     let id = path.into_inner();
-    let body = body.into_inner();
+    let JsonObject(body) = body;
     let key = idempotency::key(&req)?;
     let header_version = if_match(&req)?;
     let lang = lang(&req);
