@@ -294,6 +294,18 @@ impl Loaded {
     }
 }
 
+impl Loaded {
+    /// A stored event of a finished deal as it stands in the deal's record for `seat` (or for
+    /// anyone, with `None`), `end` being the table at the deal's end.
+    pub fn record_out(&self, end: &Loaded, e: &StoredEvent, seat: Option<usize>) -> EventOut {
+        let mut out = self.event_out(e, Viewer::Record);
+        if !is_service_event(&e.event_type) {
+            out.data = end.table.record_event(&e.data, seat);
+        }
+        out
+    }
+}
+
 /// Supplied decks would tell everything to come: only their number is shown.
 fn redact_service_event(data: &Value) -> Value {
     let mut data = data.clone();

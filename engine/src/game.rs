@@ -391,6 +391,17 @@ impl<R: Rules> Match for ErasedMatch<R> {
     }
 }
 
+/// Puts `null` wherever a card of `hidden` stands in a JSON value: how a step of a replay keeps
+/// back what the deal's record keeps back for ever, whatever the game.
+pub fn hide_cards(value: &mut Value, hidden: &[Card]) {
+    match value {
+        Value::String(s) if s.parse::<Card>().is_ok_and(|c| hidden.contains(&c)) => *value = Value::Null,
+        Value::Array(items) => items.iter_mut().for_each(|i| hide_cards(i, hidden)),
+        Value::Object(map) => map.values_mut().for_each(|i| hide_cards(i, hidden)),
+        _ => {}
+    }
+}
+
 /// Every card code found anywhere in a JSON value: what a leak check looks for.
 pub fn cards_in(value: &Value) -> Vec<Card> {
     let mut found = Vec::new();

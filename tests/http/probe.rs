@@ -264,3 +264,59 @@ fn every_problem_code_is_documented() {
     let missing: Vec<&String> = codes.iter().filter(|c| !table.contains(&format!("`{c}`"))).collect();
     assert!(missing.is_empty(), "problem codes missing from the table in docs/api.md: {missing:?}");
 }
+
+/// A replay step showed, to anyone, the cards the deal's record keeps back for ever (Svängknack's
+/// blanked cards, folded hands, the undrawn talon). Now no step of any game's finished deal
+/// shows a card its record does not, and a seated player's record shows at least what
+/// everyone's does.
+#[actix_web::test]
+async fn no_replay_step_shows_what_the_deals_record_keeps_back() {
+    let app = spawn_app().await;
+    let (ada, _) = app.guest("Ada").await;
+    let mut rng = engine::random::Rng::new(25);
+    for game in engine::playable() {
+        let players = *game.player_counts().start();
+        let seats: Vec<Value> =
+            (0..players).map(|s| if s == 0 { json!({"kind": "me"}) } else { json!({"kind": "bot"}) }).collect();
+        let created = app.create_match(&ada, json!({ "game": game.id(), "seats": seats })).await;
+        let id = created["id"].as_str().unwrap().to_string();
+        // Play until a deal is over (and for Svängknack a few more, for blanks and folds).
+        let wanted = if game.id() == "svangknack" { 4 } else { 2 };
+        for _ in 0..400 {
+            let view = app.view(&ada, &id, Some(0)).await;
+            if view["phase"] == "finished" || view["deal_number"].as_u64().unwrap_or(0) >= wanted {
+                break;
+            }
+            let moves = app.legal_moves(&ada, &id, 0).await;
+            assert!(!moves.is_empty(), "{}: seat 0 has no move: {view}", game.id());
+            let r = app.play(&ada, &id, 0, &moves[rng.below(moves.len())]).await;
+            assert_eq!(r.status.as_u16(), 200, "{}: {}", game.id(), r.body);
+        }
+        let view = app.view(&ada, &id, Some(0)).await;
+        let finished = view["phase"] == "finished";
+        let last = view["deal_number"].as_u64().unwrap() - u64::from(!finished);
+        assert!(last >= 1, "{}: no deal was finished", game.id());
+        for deal in 1..=last {
+            let record = app.get(&format!("/v1/matches/{id}/deals/{deal}")).send().await;
+            assert_eq!(record.status.as_u16(), 200, "{}: {}", game.id(), record.body);
+            let public = kortbord_e2e::cards_in(&record.body);
+            let own = app.get(&format!("/v1/matches/{id}/deals/{deal}")).token(&ada).send().await;
+            let own_cards = kortbord_e2e::cards_in(&own.body);
+            assert!(public.iter().all(|c| own_cards.contains(c)), "{}: a seat's record shows less", game.id());
+            let steps = record.body["events"].as_array().unwrap().len();
+            for at in 0..=steps {
+                for (who, token, allowed) in [("anyone", None, &public), ("seat 0", Some(&ada), &own_cards)] {
+                    let mut request = app.get(&format!("/v1/matches/{id}/deals/{deal}/replay?at={at}"));
+                    if let Some(token) = token {
+                        request = request.token(token);
+                    }
+                    let step = request.send().await;
+                    assert_eq!(step.status.as_u16(), 200, "{}: {}", game.id(), step.body);
+                    for card in kortbord_e2e::cards_in(&step.body) {
+                        assert!(allowed.contains(&card), "{}: step {at} shows {who} {card}, kept back", game.id());
+                    }
+                }
+            }
+        }
+    }
+}

@@ -2,8 +2,10 @@
 
 use std::sync::Arc;
 
+use actix_web::http::header;
 use actix_web::{get, web, HttpResponse};
-use engine::game::Viewer;
+use engine::cards::Card;
+use engine::game::{cards_in, hide_cards, Viewer};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
@@ -163,6 +165,7 @@ async fn load_all(state: web::Data<AppState>, id: Uuid) -> Result<(Arc<Loaded>, 
 
 /// A finished deal in full: every event with the cards that were hidden in play, and the end.
 #[utoipa::path(get, path = "/v1/matches/{id}/deals/{deal}", tag = "history",
+    security((), ("bearer" = [])),
     params(("id" = Uuid, Path), ("deal" = i32, Path, minimum = 1, description = "the deal's number, from 1")),
     responses((status = 200, body = DealRecord),
               (status = 404, description = "no such match, or no such deal in it",
@@ -173,16 +176,37 @@ async fn load_all(state: web::Data<AppState>, id: Uuid) -> Result<(Arc<Loaded>, 
                body = Problem, content_type = "application/problem+json",
                headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[get("/v1/matches/{id}/deals/{deal}")]
-pub async fn deal_record(state: web::Data<AppState>, path: web::Path<(Uuid, i32)>) -> Result<HttpResponse, ApiError> {
+pub async fn deal_record(
+    state: web::Data<AppState>,
+    path: web::Path<(Uuid, i32)>,
+    caller: Caller,
+) -> Result<HttpResponse, ApiError> {
     let (id, deal) = path.into_inner();
     let (loaded, rows) = load_all(state, id).await?;
+    let seat = record_seat(&loaded, &caller)?;
     let (end, deal_rows) = replay_deal(&loaded, &rows, deal, None)?;
-    let events = deal_rows.iter().map(|e| loaded.event_out(e, Viewer::Record)).collect();
-    Ok(HttpResponse::Ok().json(DealRecord { deal, events, end: end.table.view(Viewer::Record) }))
+    let events = deal_rows.iter().map(|e| loaded.record_out(&end, e, seat)).collect();
+    Ok(private(HttpResponse::Ok()).json(DealRecord { deal, events, end: end.table.record_view(seat) }))
+}
+
+/// Whose record it is: a seated caller also sees the cards it held that the game keeps from the
+/// others for ever (Svängknack's blanked cards); anyone else sees the record everyone sees.
+fn record_seat(loaded: &Loaded, caller: &Caller) -> Result<Option<usize>, ApiError> {
+    Ok(match viewer_of(loaded, caller, None)?.0 {
+        Viewer::Seat(s) => Some(s),
+        _ => None,
+    })
+}
+
+/// The answer depends on who asks, so no shared cache may keep it.
+fn private(mut response: actix_web::HttpResponseBuilder) -> actix_web::HttpResponseBuilder {
+    response.insert_header((header::CACHE_CONTROL, "private")).insert_header((header::VARY, "Authorization"));
+    response
 }
 
 /// The table at any step of a finished deal.
 #[utoipa::path(get, path = "/v1/matches/{id}/deals/{deal}/replay", tag = "history",
+    security((), ("bearer" = [])),
     params(("id" = Uuid, Path), ("deal" = i32, Path, minimum = 1, description = "the deal's number, from 1"),
            ReplayQuery),
     responses((status = 200, body = ReplayStep),
@@ -200,11 +224,26 @@ pub async fn deal_replay(
     state: web::Data<AppState>,
     path: web::Path<(Uuid, i32)>,
     query: web::Query<ReplayQuery>,
+    caller: Caller,
 ) -> Result<HttpResponse, ApiError> {
     let (id, deal) = path.into_inner();
     let (loaded, rows) = load_all(state, id).await?;
-    let (at_step, deal_rows) = replay_deal(&loaded, &rows, deal, Some(query.at))?;
-    let event = query.at.checked_sub(1).map(|i| loaded.event_out(&deal_rows[i], Viewer::Record));
-    let table = at_step.table.view(Viewer::Record);
-    Ok(HttpResponse::Ok().json(ReplayStep { deal, at: query.at, steps: deal_rows.len(), event, table }))
+    let seat = record_seat(&loaded, &caller)?;
+    let (end, deal_rows) = replay_deal(&loaded, &rows, deal, None)?;
+    let (at_step, _) = replay_deal(&loaded, &rows, deal, Some(query.at))?;
+    // A step shows no card that the whole record keeps back from this caller: a card blanked
+    // later in the deal was still in a hand at this step.
+    let mut shown: Vec<Card> = cards_in(&end.table.record_view(seat));
+    for e in &deal_rows {
+        shown.extend(cards_in(&loaded.record_out(&end, e, seat).data));
+    }
+    let hidden: Vec<Card> =
+        deal_rows.iter().flat_map(|e| cards_in(&e.data)).filter(|c| !shown.contains(c)).collect();
+    let mut event = query.at.checked_sub(1).map(|i| loaded.record_out(&end, &deal_rows[i], seat));
+    if let Some(e) = &mut event {
+        hide_cards(&mut e.data, &hidden);
+    }
+    let mut table = at_step.table.record_view(seat);
+    hide_cards(&mut table, &hidden);
+    Ok(private(HttpResponse::Ok()).json(ReplayStep { deal, at: query.at, steps: deal_rows.len(), event, table }))
 }
