@@ -61,7 +61,9 @@ impl Keys {
 
     pub fn verify(&self, token: &str) -> Result<Claims, ApiError> {
         decode::<Claims>(token, &self.decoding, &self.validation).map(|d| d.claims).map_err(|e| match e.kind() {
-            ErrorKind::ExpiredSignature => ApiError::unauthorized("token-expired", "the token has expired: ask for a new one"),
+            ErrorKind::ExpiredSignature => {
+                ApiError::unauthorized("token-expired", "the token has expired: ask for a new one")
+            }
             ErrorKind::ImmatureSignature => ApiError::unauthorized("invalid-token", "the token is not valid yet"),
             _ => ApiError::unauthorized("invalid-token", "the token is not one this service issued"),
         })
@@ -86,9 +88,8 @@ pub struct Caller(pub Option<Player>);
 
 fn from_request(req: &HttpRequest) -> Result<Option<Player>, ApiError> {
     let Some(value) = req.headers().get(header::AUTHORIZATION) else { return Ok(None) };
-    let value = value
-        .to_str()
-        .map_err(|_| ApiError::unauthorized("invalid-token", "the Authorization header is not text"))?;
+    let value =
+        value.to_str().map_err(|_| ApiError::unauthorized("invalid-token", "the Authorization header is not text"))?;
     let token = value
         .strip_prefix("Bearer ")
         .ok_or_else(|| ApiError::unauthorized("invalid-token", "use 'Authorization: Bearer <token>'"))?;
@@ -103,7 +104,12 @@ impl FromRequest for Player {
 
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         ready(from_request(req).and_then(|p| {
-            p.ok_or_else(|| ApiError::unauthorized("missing-token", "this request needs 'Authorization: Bearer <token>' (POST /v1/auth/guest gives one)"))
+            p.ok_or_else(|| {
+                ApiError::unauthorized(
+                    "missing-token",
+                    "this request needs 'Authorization: Bearer <token>' (POST /v1/auth/guest gives one)",
+                )
+            })
         }))
     }
 }

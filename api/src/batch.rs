@@ -25,7 +25,9 @@ use diesel::pg::Pg;
 use diesel::prelude::*;
 use diesel::query_builder::{AstPass, Query, QueryFragment, QueryId};
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
-use diesel::sql_types::{Array, BigInt, Int2, Int4, Int8, Jsonb, Nullable, Text, Timestamptz, Untyped, Uuid as SqlUuid};
+use diesel::sql_types::{
+    Array, BigInt, Int2, Int4, Int8, Jsonb, Nullable, Text, Timestamptz, Untyped, Uuid as SqlUuid,
+};
 use serde_json::Value;
 use tokio::sync::oneshot;
 use uuid::Uuid;
@@ -93,7 +95,9 @@ impl Database {
     ) -> Database {
         let (p, m) = (pool.clone(), metrics.clone());
         let reads = Queue::start("db-read", threads, max_batch, move |jobs: Vec<ReadJob>| run_reads(&p, &m, jobs));
-        let appends = Queue::start("db-append", threads, max_batch, move |jobs: Vec<AppendJob>| run_appends(&pool, &metrics, jobs));
+        let appends = Queue::start("db-append", threads, max_batch, move |jobs: Vec<AppendJob>| {
+            run_appends(&pool, &metrics, jobs)
+        });
         Database { reads, appends, wait }
     }
 
@@ -202,16 +206,27 @@ fn run_reads(pool: &PgPool, metrics: &Metrics, jobs: Vec<ReadJob>) {
         }
         return;
     }
-    let result = ReadNewer { streams: jobs.iter().map(|j| j.stream).collect(), since: jobs.iter().map(|j| j.since).collect(), _rows: std::marker::PhantomData }
-        .load::<ReadRow>(&mut conn)
-        .map_err(ApiError::from);
+    let result = ReadNewer {
+        streams: jobs.iter().map(|j| j.stream).collect(),
+        since: jobs.iter().map(|j| j.since).collect(),
+        _rows: std::marker::PhantomData,
+    }
+    .load::<ReadRow>(&mut conn)
+    .map_err(ApiError::from);
     match result {
         Ok(rows) => {
             let mut per_job: Vec<Vec<StoredEvent>> = jobs.iter().map(|_| Vec::new()).collect();
             for r in rows {
                 // WITH ORDINALITY counts from 1.
                 if let Some(events) = per_job.get_mut((r.job - 1) as usize) {
-                    events.push(StoredEvent { seq: r.seq, event_type: r.event_type, deal: r.deal, data: r.data, actor: r.actor, recorded_at: r.recorded_at });
+                    events.push(StoredEvent {
+                        seq: r.seq,
+                        event_type: r.event_type,
+                        deal: r.deal,
+                        data: r.data,
+                        actor: r.actor,
+                        recorded_at: r.recorded_at,
+                    });
                 }
             }
             for (job, events) in jobs.into_iter().zip(per_job) {
@@ -301,7 +316,9 @@ fn append_all(conn: &mut store::Conn, appends: &[Append]) -> Result<(), AppendEr
     let expected_rows = rows.stream.len() as i64;
     match rows.get_result::<AppendedRows>(conn) {
         Ok(r) if r.events == expected_rows => Ok(()),
-        Ok(r) => Err(AppendError::Db(DieselError::QueryBuilderError(format!("appended {} of {expected_rows} events", r.events).into()))),
+        Ok(r) => Err(AppendError::Db(DieselError::QueryBuilderError(
+            format!("appended {} of {expected_rows} events", r.events).into(),
+        ))),
         Err(DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)) => Err(AppendError::Conflict),
         Err(e) => Err(AppendError::Db(e)),
     }

@@ -436,8 +436,7 @@ pub async fn create_match(
             ),
         ));
     }
-    let options =
-        game.normalize_options(&new.options).map_err(|e| ApiError::unprocessable("invalid-options", e.0))?;
+    let options = game.normalize_options(&new.options).map_err(|e| ApiError::unprocessable("invalid-options", e.0))?;
     let table = game.setup(new.seats.len(), &options).map_err(|e| ApiError::unprocessable("invalid-options", e.0))?;
     if let engine::game::Status::NeedsDeck { composition } = table.status() {
         for (i, deck) in new.decks.iter().enumerate() {

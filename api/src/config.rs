@@ -42,9 +42,7 @@ impl Settings {
             .map_err(|_| "DATABASE_URL is not set (./scripts/serve provisions one)".to_string())?;
         // A server-level URL (database `postgres` or none) gets our own database on it.
         let name = env::var("KORTBORD_DB_NAME").ok().unwrap_or_else(|| {
-            database_of(&database_url)
-                .filter(|n| n != "postgres")
-                .unwrap_or_else(|| "kortbord".into())
+            database_of(&database_url).filter(|n| n != "postgres").unwrap_or_else(|| "kortbord".into())
         });
         let database_url = with_database(&database_url, &name);
         let jwt_secret = match env::var("KORTBORD_JWT_SECRET") {
@@ -57,14 +55,13 @@ impl Settings {
                 random_secret()
             }
         };
-        let token_ttl_secs = env::var("KORTBORD_TOKEN_TTL_SECS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(7 * 24 * 3600);
+        let token_ttl_secs =
+            env::var("KORTBORD_TOKEN_TTL_SECS").ok().and_then(|v| v.parse().ok()).unwrap_or(7 * 24 * 3600);
         let pool_size = env::var("KORTBORD_DB_POOL").ok().and_then(|v| v.parse().ok()).unwrap_or(16);
         let positive = |name: &str| env::var(name).ok().and_then(|v| v.parse().ok()).filter(|n| *n > 0);
         let db_threads = positive("KORTBORD_DB_THREADS").unwrap_or(2);
-        let millis = |name: &str, default: Duration| positive(name).map_or(default, |ms| Duration::from_millis(ms as u64));
+        let millis =
+            |name: &str, default: Duration| positive(name).map_or(default, |ms| Duration::from_millis(ms as u64));
         let db_checkout_timeout = millis("KORTBORD_DB_CHECKOUT_MS", crate::db::CHECKOUT_TIMEOUT);
         let db_statement_timeout = millis("KORTBORD_DB_STATEMENT_MS", crate::db::STATEMENT_TIMEOUT);
         let db_batch = positive("KORTBORD_DB_BATCH").unwrap_or(crate::batch::MAX_BATCH);

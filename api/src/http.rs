@@ -139,9 +139,7 @@ pub fn command_problem(error: CommandError, lang: Lang) -> ApiError {
         CommandError::Stale { current, expected } => {
             ApiError::stale(current, expected.version(), matches!(expected, ExpectedVersion::IfMatch(_)))
         }
-        CommandError::NotStarted => {
-            ApiError::conflict("match-not-started", "the match is waiting for players to join")
-        }
+        CommandError::NotStarted => ApiError::conflict("match-not-started", "the match is waiting for players to join"),
         CommandError::LostRace { current } => ApiError::lost_race(current),
         CommandError::KeyReused => ApiError::unprocessable(
             "idempotency-key-reused",

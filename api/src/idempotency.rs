@@ -80,7 +80,10 @@ pub enum Earlier {
     Unanswered,
     /// One with a different body did.
     KeyReused,
-    Answered { status: u16, answer: EarlierAnswer },
+    Answered {
+        status: u16,
+        answer: EarlierAnswer,
+    },
 }
 
 pub enum EarlierAnswer {

@@ -98,9 +98,10 @@ impl Application {
                 .service(routes::history::deal_record)
                 .service(routes::history::deal_replay)
                 .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", openapi.clone()))
-                .route("/docs", web::get().to(|| async {
-                    HttpResponse::Found().insert_header(("Location", "/docs/")).finish()
-                }))
+                .route(
+                    "/docs",
+                    web::get().to(|| async { HttpResponse::Found().insert_header(("Location", "/docs/")).finish() }),
+                )
                 .default_service(web::to(not_found))
         })
         .listen(listener)
@@ -145,10 +146,9 @@ fn path_config() -> web::PathConfig {
 }
 
 fn query_config() -> web::QueryConfig {
-    web::QueryConfig::default()
-        .error_handler(|err, _req| {
-            ApiError::bad_request("invalid-query", format!("the query string is not valid: {err}")).into()
-        })
+    web::QueryConfig::default().error_handler(|err, _req| {
+        ApiError::bad_request("invalid-query", format!("the query string is not valid: {err}")).into()
+    })
 }
 
 /// The methods each documented path takes, read off the API document so they cannot drift.

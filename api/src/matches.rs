@@ -290,7 +290,14 @@ impl Loaded {
         } else {
             self.table.redact(&e.data, viewer, self.deal_over(e.deal))
         };
-        EventOut { seq: e.seq, event_type: e.event_type.clone(), deal: e.deal, actor: public_actor(&e.actor), recorded_at: e.recorded_at.to_rfc3339(), data }
+        EventOut {
+            seq: e.seq,
+            event_type: e.event_type.clone(),
+            deal: e.deal,
+            actor: public_actor(&e.actor),
+            recorded_at: e.recorded_at.to_rfc3339(),
+            data,
+        }
     }
 }
 

@@ -60,8 +60,18 @@ pub struct Metrics {
 
 impl Metrics {
     pub fn request(&self, method: &str, route: &str, status: u16, elapsed: Duration) {
-        *self.requests.lock().expect("metrics lock").entry((method.to_string(), route.to_string(), status)).or_default() += 1;
-        self.latency.lock().expect("metrics lock").entry(format!("{method} {route}")).or_default().observe(elapsed.as_secs_f64());
+        *self
+            .requests
+            .lock()
+            .expect("metrics lock")
+            .entry((method.to_string(), route.to_string(), status))
+            .or_default() += 1;
+        self.latency
+            .lock()
+            .expect("metrics lock")
+            .entry(format!("{method} {route}"))
+            .or_default()
+            .observe(elapsed.as_secs_f64());
     }
 
     pub fn replayed(&self, elapsed: Duration) {
@@ -70,7 +80,11 @@ impl Metrics {
 
     /// One statement carrying `requests` reads or appends.
     pub fn batch(&self, kind: &str, requests: usize) {
-        let (batches, batched) = if kind == "read" { (&self.read_batches, &self.reads_batched) } else { (&self.append_batches, &self.appends_batched) };
+        let (batches, batched) = if kind == "read" {
+            (&self.read_batches, &self.reads_batched)
+        } else {
+            (&self.append_batches, &self.appends_batched)
+        };
         batches.fetch_add(1, Ordering::Relaxed);
         batched.fetch_add(requests as u64, Ordering::Relaxed);
     }
@@ -84,27 +98,52 @@ impl Metrics {
         let mut out = String::new();
         out.push_str("# HELP kortbord_http_requests_total HTTP requests by route and status.\n# TYPE kortbord_http_requests_total counter\n");
         for ((method, route, status), n) in self.requests.lock().expect("metrics lock").iter() {
-            let _ = writeln!(out, "kortbord_http_requests_total{{method=\"{method}\",route=\"{}\",status=\"{status}\"}} {n}", escape(route));
+            let _ = writeln!(
+                out,
+                "kortbord_http_requests_total{{method=\"{method}\",route=\"{}\",status=\"{status}\"}} {n}",
+                escape(route)
+            );
         }
         out.push_str("# HELP kortbord_http_request_duration_seconds Time to answer a request.\n# TYPE kortbord_http_request_duration_seconds histogram\n");
         for (key, h) in self.latency.lock().expect("metrics lock").iter() {
             let (method, route) = key.split_once(' ').unwrap_or(("", key));
-            h.render(&mut out, "kortbord_http_request_duration_seconds", &format!("method=\"{method}\",route=\"{}\"", escape(route)));
+            h.render(
+                &mut out,
+                "kortbord_http_request_duration_seconds",
+                &format!("method=\"{method}\",route=\"{}\"", escape(route)),
+            );
         }
         out.push_str("# HELP kortbord_replay_duration_seconds Time to derive a match's state from events read from the database.\n# TYPE kortbord_replay_duration_seconds histogram\n");
         self.replay.lock().expect("metrics lock").render(&mut out, "kortbord_replay_duration_seconds", "");
         for (name, help, value) in [
             ("kortbord_appends_total", "Successful appends (one per move, creation or join).", &self.appends),
             ("kortbord_events_appended_total", "Events written.", &self.events_appended),
-            ("kortbord_version_conflicts_total", "Appends refused because another landed first, or a stale expected version.", &self.conflicts),
+            (
+                "kortbord_version_conflicts_total",
+                "Appends refused because another landed first, or a stale expected version.",
+                &self.conflicts,
+            ),
             ("kortbord_rate_limited_total", "Requests refused with 429.", &self.rate_limited),
-            ("kortbord_db_read_statements_total", "Statements that read newer events; each carries the reads queued while the last one ran.", &self.read_batches),
+            (
+                "kortbord_db_read_statements_total",
+                "Statements that read newer events; each carries the reads queued while the last one ran.",
+                &self.read_batches,
+            ),
             ("kortbord_db_reads_total", "Reads of newer events carried by those statements.", &self.reads_batched),
-            ("kortbord_db_append_statements_total", "Statements that appended the moves queued while the last one ran.", &self.append_batches),
+            (
+                "kortbord_db_append_statements_total",
+                "Statements that appended the moves queued while the last one ran.",
+                &self.append_batches,
+            ),
             ("kortbord_db_appends_total", "Appends carried by those statements.", &self.appends_batched),
-            ("kortbord_db_append_fallbacks_total", "Batches that collided and were appended one by one.", &self.batch_fallbacks),
+            (
+                "kortbord_db_append_fallbacks_total",
+                "Batches that collided and were appended one by one.",
+                &self.batch_fallbacks,
+            ),
         ] {
-            let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} counter\n{name} {}", value.load(Ordering::Relaxed));
+            let _ =
+                writeln!(out, "# HELP {name} {help}\n# TYPE {name} counter\n{name} {}", value.load(Ordering::Relaxed));
         }
         out
     }
@@ -125,7 +164,9 @@ mod tests {
         m.request("POST", "/v1/matches/{id}/moves", 409, Duration::from_millis(30));
         m.appended(4);
         let text = m.render();
-        assert!(text.contains("kortbord_http_requests_total{method=\"POST\",route=\"/v1/matches/{id}/moves\",status=\"409\"} 1"));
+        assert!(text.contains(
+            "kortbord_http_requests_total{method=\"POST\",route=\"/v1/matches/{id}/moves\",status=\"409\"} 1"
+        ));
         assert!(text.contains("le=\"0.005\"} 1"));
         assert!(text.contains("le=\"0.05\"} 2"));
         assert!(text.contains("le=\"+Inf\"} 2"));

@@ -114,9 +114,10 @@ impl ExtractorProblems {
         let has_path = params.iter().any(|p| p.parameter_in == ParameterIn::Path);
         let has_query = params.iter().any(|p| p.parameter_in == ParameterIn::Query);
         let has_body = operation.request_body.is_some();
-        let bearer = operation.security.iter().flatten().any(|requirement| {
-            serde_json::to_value(requirement).ok().and_then(|v| v.get("bearer").cloned()).is_some()
-        });
+        let bearer =
+            operation.security.iter().flatten().any(|requirement| {
+                serde_json::to_value(requirement).ok().and_then(|v| v.get("bearer").cloned()).is_some()
+            });
         let mut wanted: Vec<(&str, &str)> = Vec::new();
         if has_query || has_body {
             wanted.push(("400", "the query string or the body cannot be read"));

@@ -139,7 +139,8 @@ impl ApiError {
     }
 
     pub fn unavailable(detail: impl Into<String>) -> ApiError {
-        let mut e = ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "service-unavailable", "Service unavailable", detail);
+        let mut e =
+            ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "service-unavailable", "Service unavailable", detail);
         e.retry_after = Some(1);
         e
     }

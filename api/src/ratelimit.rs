@@ -30,10 +30,7 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits {
-            moves: Limit { per_second: 20.0, burst: 60.0 },
-            creations: Limit { per_second: 1.0, burst: 20.0 },
-        }
+        Limits { moves: Limit { per_second: 20.0, burst: 60.0 }, creations: Limit { per_second: 1.0, burst: 20.0 } }
     }
 }
 
@@ -102,7 +99,10 @@ mod tests {
         assert_eq!(limiter.check_at(a, Action::Move, t), Err(1));
         assert!(limiter.check_at(b, Action::Move, t).is_ok(), "another player has their own bucket");
         assert!(limiter.check_at(a, Action::CreateMatch, t).is_ok(), "each action has its own bucket");
-        assert!(limiter.check_at(a, Action::Move, t + Duration::from_millis(500)).is_ok(), "half a second buys one move");
+        assert!(
+            limiter.check_at(a, Action::Move, t + Duration::from_millis(500)).is_ok(),
+            "half a second buys one move"
+        );
         assert!(limiter.check_at(a, Action::Move, t + Duration::from_millis(500)).is_err());
     }
 }

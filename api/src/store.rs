@@ -32,7 +32,6 @@ pub struct NewEvent {
     pub recorded_at: DateTime<Utc>,
 }
 
-
 #[derive(Debug, Clone, Queryable, Selectable)]
 #[diesel(table_name = idempotency)]
 pub struct StoredAnswer {

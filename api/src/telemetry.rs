@@ -44,7 +44,8 @@ pub async fn request_id(
     let span = tracing::info_span!("request", request_id = %id, method = %req.method(), path = %req.path());
     let started = Instant::now();
     let response = next.call(req).instrument(span.clone()).await?;
-    let mut response = if is_problem(&response) { with_request_id(response, &id).await? } else { response.map_into_boxed_body() };
+    let mut response =
+        if is_problem(&response) { with_request_id(response, &id).await? } else { response.map_into_boxed_body() };
     if let Ok(value) = HeaderValue::from_str(&id) {
         response.headers_mut().insert(REQUEST_ID, value);
     }

@@ -65,7 +65,8 @@ fn bench_replay(c: &mut Criterion) {
         let report = play_match(game, players, &Value::Null, 7, Checks::NONE).unwrap();
         // One deal's worth: the first deal's events, as the service stores them.
         let text: Vec<String> = report.log.iter().map(|e| e.to_string()).collect();
-        let first_deal_end = report.log.iter().skip(1).position(|e| e["type"] == "deal_started").map_or(text.len(), |i| i + 1);
+        let first_deal_end =
+            report.log.iter().skip(1).position(|e| e["type"] == "deal_started").map_or(text.len(), |i| i + 1);
         group.throughput(Throughput::Elements(first_deal_end as u64));
         group.bench_function(format!("{id}: first deal, {first_deal_end} events"), |b| {
             b.iter_batched(

@@ -70,14 +70,9 @@ impl Serialize for Suit {
 impl<'de> Deserialize<'de> for Suit {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let text = String::deserialize(d)?;
-        Suit::ALL
-            .into_iter()
-            .find(|s| s.name_en() == text || text.len() == 1 && text.starts_with(s.code()))
-            .ok_or_else(|| {
-                serde::de::Error::custom(format!(
-                    "unknown suit '{text}': expected clubs, diamonds, hearts or spades"
-                ))
-            })
+        Suit::ALL.into_iter().find(|s| s.name_en() == text || text.len() == 1 && text.starts_with(s.code())).ok_or_else(
+            || serde::de::Error::custom(format!("unknown suit '{text}': expected clubs, diamonds, hearts or spades")),
+        )
     }
 }
 
@@ -125,7 +120,10 @@ impl Rank {
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub enum Card {
-    Suited { rank: Rank, suit: Suit },
+    Suited {
+        rank: Rank,
+        suit: Suit,
+    },
     /// 0 is a plain joker (`JK`); 1 and 2 are told apart (`JK1`, `JK2`).
     Joker(u8),
     /// Tarot: the 1 of a suit (`1H`), the lowest card of its suit. It has no [`Rank`], since
@@ -269,10 +267,7 @@ pub mod decks {
     /// All four suits from `low` up to the ace: 52 cards from 2, 36 from 6, 32 from 7,
     /// 28 from 8, 24 from 9.
     pub fn from_rank(low: Rank) -> Vec<Card> {
-        Suit::ALL
-            .into_iter()
-            .flat_map(|suit| Rank::from_up(low).map(move |rank| Card::new(rank, suit)))
-            .collect()
+        Suit::ALL.into_iter().flat_map(|suit| Rank::from_up(low).map(move |rank| Card::new(rank, suit))).collect()
     }
 
     pub fn standard52() -> Vec<Card> {
@@ -295,14 +290,12 @@ pub mod decks {
         let mut deck: Vec<Card> = Suit::ALL
             .into_iter()
             .flat_map(|suit| {
-                std::iter::once(Card::One(suit))
-                    .chain((2..=10).map(move |v| Card::new(Rank(v), suit)))
-                    .chain([
-                        Card::new(Rank::JACK, suit),
-                        Card::Knight(suit),
-                        Card::new(Rank::QUEEN, suit),
-                        Card::new(Rank::KING, suit),
-                    ])
+                std::iter::once(Card::One(suit)).chain((2..=10).map(move |v| Card::new(Rank(v), suit))).chain([
+                    Card::new(Rank::JACK, suit),
+                    Card::Knight(suit),
+                    Card::new(Rank::QUEEN, suit),
+                    Card::new(Rank::KING, suit),
+                ])
             })
             .collect();
         deck.extend((1..=21).map(Card::Trump));

@@ -33,11 +33,17 @@ pub enum Viewer {
 #[serde(rename_all = "kebab-case", tag = "kind")]
 pub enum Status {
     /// The service must shuffle this composition and hand the order to [`Rules::deal`].
-    NeedsDeck { composition: Vec<Card> },
+    NeedsDeck {
+        composition: Vec<Card>,
+    },
     /// These seats may act now (usually one; several where the rules let players act
     /// independently, such as either partner giving a side's bid).
-    ToAct { seats: Vec<Seat> },
-    Finished { outcome: Outcome },
+    ToAct {
+        seats: Vec<Seat>,
+    },
+    Finished {
+        outcome: Outcome,
+    },
 }
 
 impl Status {
@@ -178,10 +184,9 @@ pub trait Rules: Send + Sync + 'static {
 pub fn check_turn(status: &Status, seat: Seat) -> Result<(), RuleViolation> {
     match status {
         Status::Finished { .. } => Err(RuleViolation::new(core::MATCH_OVER, "Partiet är slut.", "The match is over.")),
-        Status::NeedsDeck { .. } => Err(RuleViolation::wrong_phase(
-            "korten har inte delats ut än",
-            "the cards have not been dealt yet",
-        )),
+        Status::NeedsDeck { .. } => {
+            Err(RuleViolation::wrong_phase("korten har inte delats ut än", "the cards have not been dealt yet"))
+        }
         Status::ToAct { seats } if !seats.contains(&seat) => Err(RuleViolation::not_your_turn(seat)),
         Status::ToAct { .. } => Ok(()),
     }

@@ -4,8 +4,8 @@
 
 pub mod bidding;
 pub mod cards;
-pub mod deals;
 pub mod catalog;
+pub mod deals;
 pub mod game;
 pub mod games;
 pub mod ledger;

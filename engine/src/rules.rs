@@ -122,18 +122,12 @@ pub fn section(
         id,
         title_sv,
         title_en,
-        rules: rules
-            .iter()
-            .map(|&(id, sv, en)| Rule { id, sv, en, house_rule: false })
-            .collect(),
+        rules: rules.iter().map(|&(id, sv, en)| Rule { id, sv, en, house_rule: false }).collect(),
     }
 }
 
 /// Like [`section`], for choices the source text leaves open.
-pub fn house_rules(
-    id: &'static str,
-    rules: &[(&'static str, &'static str, &'static str)],
-) -> Section {
+pub fn house_rules(id: &'static str, rules: &[(&'static str, &'static str, &'static str)]) -> Section {
     let mut s = section(id, "Husregler och tolkningar", "House rules and interpretations", rules);
     for r in &mut s.rules {
         r.house_rule = true;

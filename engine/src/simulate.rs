@@ -13,9 +13,9 @@ use serde_json::Value;
 
 use crate::cards::Card;
 use crate::game::{cards_in, check_deal, check_turn, Game, Match, Refusal, Rules, Status, Viewer};
+use crate::random::Rng;
 use crate::rules::RuleViolation;
 use crate::seat::Seat;
-use crate::random::Rng;
 
 /// Which of the expensive checks to run at every step.
 #[derive(Clone, Copy, Debug)]
@@ -145,9 +145,8 @@ pub fn play_match(
                 if checks.agreement {
                     report.rules.extend(check_agreement(m.as_ref(), seat)?);
                 }
-                let command = m
-                    .bot_move(seat, rng.next_u64())
-                    .ok_or_else(|| format!("seat {seat} is to act but has no move"))?;
+                let command =
+                    m.bot_move(seat, rng.next_u64()).ok_or_else(|| format!("seat {seat} is to act but has no move"))?;
                 report.moves += 1;
                 m.decide(seat, &command).map_err(|r| format!("bot move {command} refused: {r:?}"))?
             }
@@ -208,9 +207,7 @@ pub fn check_agreement(m: &dyn Match, seat: Seat) -> Result<BTreeSet<String>, St
             if let Some(command) = legal.first() {
                 match m.decide(other, command) {
                     Err(Refusal::Violation(_)) => {}
-                    other_result => {
-                        return Err(format!("seat {other} acted out of turn: {other_result:?}"))
-                    }
+                    other_result => return Err(format!("seat {other} acted out of turn: {other_result:?}")),
                 }
             }
         }
@@ -238,10 +235,7 @@ pub fn check_leaks(m: &dyn Match, event: &Value) -> Result<(), String> {
         if forbidden.is_empty() {
             continue;
         }
-        let mut shown: Vec<(&str, Value)> = vec![
-            ("view", m.view(viewer)),
-            ("event", m.redact(event, viewer, false)),
-        ];
+        let mut shown: Vec<(&str, Value)> = vec![("view", m.view(viewer)), ("event", m.redact(event, viewer, false))];
         if let Viewer::Seat(s) = viewer {
             shown.push(("legal moves", Value::Array(m.legal_moves(s))));
         }

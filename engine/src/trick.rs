@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 use crate::cards::{Card, Suit};
 
 pub mod play;
-pub use play::TrickPlay;
 use crate::seat::{Seat, Table};
+pub use play::TrickPlay;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Trick {
@@ -66,20 +66,10 @@ pub fn winner(trick: &Trick, trumps: Option<Suit>) -> (Seat, Card, WinReason) {
 }
 
 /// Like [`winner`], with the game's own rank order within a suit.
-pub fn winner_by(
-    trick: &Trick,
-    trumps: Option<Suit>,
-    strength: impl Fn(Card) -> u8,
-) -> (Seat, Card, WinReason) {
+pub fn winner_by(trick: &Trick, trumps: Option<Suit>, strength: impl Fn(Card) -> u8) -> (Seat, Card, WinReason) {
     let led = trick.led_suit();
-    let best_in = |suit: Suit| {
-        trick
-            .plays
-            .iter()
-            .filter(|(_, c)| c.is_suit(suit))
-            .max_by_key(|(_, c)| strength(*c))
-            .copied()
-    };
+    let best_in =
+        |suit: Suit| trick.plays.iter().filter(|(_, c)| c.is_suit(suit)).max_by_key(|(_, c)| strength(*c)).copied();
     if let Some(t) = trumps {
         if let Some((seat, card)) = best_in(t) {
             return (seat, card, WinReason::HighestTrump);
@@ -141,9 +131,7 @@ pub fn check_latest(
 /// The cards a player may play to `trick` when the only duty is to follow suit.
 pub fn follow_suit(hand: &[Card], trick: &Trick) -> Vec<Card> {
     match trick.led_suit() {
-        Some(led) if hand.iter().any(|c| c.is_suit(led)) => {
-            hand.iter().copied().filter(|c| c.is_suit(led)).collect()
-        }
+        Some(led) if hand.iter().any(|c| c.is_suit(led)) => hand.iter().copied().filter(|c| c.is_suit(led)).collect(),
         _ => hand.to_vec(),
     }
 }
@@ -161,10 +149,7 @@ mod tests {
     use crate::cards::{card, cards};
 
     fn trick(leader: Seat, codes: &str) -> Trick {
-        Trick {
-            leader,
-            plays: cards(codes).into_iter().enumerate().map(|(i, c)| ((leader + i) % 4, c)).collect(),
-        }
+        Trick { leader, plays: cards(codes).into_iter().enumerate().map(|(i, c)| ((leader + i) % 4, c)).collect() }
     }
 
     #[test]

@@ -32,7 +32,9 @@ fn recorded_matches_replay_to_their_recorded_end() {
                 let report = play_match(game.as_ref(), players, &Value::Null, 20261122, Checks::NONE).unwrap();
                 (Value::Null, (report.log, json!({})))
             }
-            Err(_) => panic!("{} has no recorded match: run with UPDATE_CORPUS=1 and commit {}", game.id(), path.display()),
+            Err(_) => {
+                panic!("{} has no recorded match: run with UPDATE_CORPUS=1 and commit {}", game.id(), path.display())
+            }
         };
         let (events, header) = events;
         let mut m = game.setup(players, &options).unwrap();

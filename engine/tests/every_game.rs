@@ -159,7 +159,7 @@ fn every_rule_id_named_in_a_games_source_is_in_its_rulebook() {
                 && !id.ends_with('.')
                 && id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "-_.".contains(c));
             if looks_like_an_id {
-                assert!(book.rule(&id).is_some(), "{id} is named in the source but not in the rulebook");
+                assert!(book.rule(id).is_some(), "{id} is named in the source but not in the rulebook");
                 found += 1;
             }
         }
@@ -227,7 +227,13 @@ fn garbage_is_refused_not_panicked_on() {
                 m.apply(&e).unwrap();
             }
         }
-        for bad in [json!(null), json!(42), json!({}), json!({ "type": "play", "card": "1X" }), json!({ "type": "bid", "tricks": -1 })] {
+        for bad in [
+            json!(null),
+            json!(42),
+            json!({}),
+            json!({ "type": "play", "card": "1X" }),
+            json!({ "type": "bid", "tricks": -1 }),
+        ] {
             for seat in 0..players + 1 {
                 assert!(m.decide(seat, &bad).is_err(), "{}: {bad} accepted", game.id());
             }

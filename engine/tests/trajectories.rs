@@ -73,7 +73,9 @@ fn play(game: &dyn engine::game::Game, players: usize, seed: u64, f: &mut Finger
                 for c in m.move_space(seat) {
                     match m.decide(seat, &c) {
                         Ok(events) => events.iter().for_each(|e| f.value(e)),
-                        Err(Refusal::Violation(v)) => f.add(&format!("{} {} {}", v.rule, v.explanation.sv, v.explanation.en)),
+                        Err(Refusal::Violation(v)) => {
+                            f.add(&format!("{} {} {}", v.rule, v.explanation.sv, v.explanation.en))
+                        }
                         Err(Refusal::Malformed(e)) => f.add(&e),
                     }
                 }

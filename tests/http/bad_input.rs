@@ -29,14 +29,24 @@ async fn bad_moves_are_refused_with_problems_and_append_nothing() {
     let r = app.post(&moves).token(&token).raw(b"seat=0", "application/x-www-form-urlencoded").send().await;
     r.assert_problem(415, "unsupported-media-type");
 
-    let r = app.post(&moves).token(&token).json(&json!({ "seat": to_act, "move": {"type": "play", "card": "ZZ"} })).send().await;
+    let r = app
+        .post(&moves)
+        .token(&token)
+        .json(&json!({ "seat": to_act, "move": {"type": "play", "card": "ZZ"} }))
+        .send()
+        .await;
     r.assert_problem(400, "invalid-move");
     assert!(r.body["detail"].as_str().unwrap().contains("unknown card code 'ZZ'"), "{}", r.body);
 
     let r = app.post(&moves).token(&token).json(&json!({ "seat": to_act, "move": {"type": "fly"} })).send().await;
     r.assert_problem(400, "invalid-move");
 
-    let r = app.post(&moves).token(&token).json(&json!({ "seat": other, "move": {"type": "bid", "tricks": 1} })).send().await;
+    let r = app
+        .post(&moves)
+        .token(&token)
+        .json(&json!({ "seat": other, "move": {"type": "bid", "tricks": 1} }))
+        .send()
+        .await;
     r.assert_problem(422, "rule-violation");
     assert_eq!(r.body["rule"], "core.turn");
     assert!(r.body["explanation"]["sv"].is_string() && r.body["explanation"]["en"].is_string());
@@ -51,17 +61,34 @@ async fn bad_moves_are_refused_with_problems_and_append_nothing() {
     r.assert_problem(422, "rule-violation");
     assert_eq!(r.body["title"], "Draget är inte tillåtet");
 
-    let r = app.post(&moves).token(&token).json(&json!({ "seat": 7, "move": {"type": "bid", "tricks": 1} })).send().await;
+    let r =
+        app.post(&moves).token(&token).json(&json!({ "seat": 7, "move": {"type": "bid", "tricks": 1} })).send().await;
     r.assert_problem(400, "no-such-seat");
 
-    let r = app.post(&moves).token(&token).header("If-Match", "\"1\"").json(&json!({ "seat": to_act, "move": {"type": "bid", "tricks": 1} })).send().await;
+    let r = app
+        .post(&moves)
+        .token(&token)
+        .header("If-Match", "\"1\"")
+        .json(&json!({ "seat": to_act, "move": {"type": "bid", "tricks": 1} }))
+        .send()
+        .await;
     r.assert_problem(412, "precondition-failed");
     assert_eq!(r.body["current_version"].as_i64().unwrap() as usize, before);
 
-    let r = app.post(&moves).token(&token).json(&json!({ "seat": to_act, "move": {"type": "bid", "tricks": 1}, "expected_version": 1 })).send().await;
+    let r = app
+        .post(&moves)
+        .token(&token)
+        .json(&json!({ "seat": to_act, "move": {"type": "bid", "tricks": 1}, "expected_version": 1 }))
+        .send()
+        .await;
     r.assert_problem(409, "version-conflict");
 
-    let r = app.post(&moves).token(&token).json(&json!({ "seat": to_act, "move": {"type": "bid", "tricks": 1}, "surprise": true })).send().await;
+    let r = app
+        .post(&moves)
+        .token(&token)
+        .json(&json!({ "seat": to_act, "move": {"type": "bid", "tricks": 1}, "surprise": true }))
+        .send()
+        .await;
     r.assert_problem(422, "invalid-body");
 
     assert_eq!(app.event_count(&id).await, before, "nothing was appended");
@@ -105,9 +132,19 @@ async fn missing_forged_and_expired_tokens_are_refused() {
     app.post(&moves).token(&expired).json(&body).send().await.assert_problem(401, "token-expired");
     let future = forge(JWT_SECRET.as_bytes(), player, now + 3600, now + 7200);
     app.post(&moves).token(&future).json(&body).send().await.assert_problem(401, "invalid-token");
-    let none_alg = format!("{}.{}.", b64(br#"{"alg":"none","typ":"JWT"}"#), b64(format!(r#"{{"sub":"{player}","name":"x","iss":"kortbord","iat":{now},"nbf":{now},"exp":{}}}"#, now + 600).as_bytes()));
+    let none_alg = format!(
+        "{}.{}.",
+        b64(br#"{"alg":"none","typ":"JWT"}"#),
+        b64(format!(r#"{{"sub":"{player}","name":"x","iss":"kortbord","iat":{now},"nbf":{now},"exp":{}}}"#, now + 600)
+            .as_bytes())
+    );
     app.post(&moves).token(&none_alg).json(&body).send().await.assert_problem(401, "invalid-token");
-    app.post(&moves).header("Authorization", "Basic YTpi").json(&body).send().await.assert_problem(401, "invalid-token");
+    app.post(&moves)
+        .header("Authorization", "Basic YTpi")
+        .json(&body)
+        .send()
+        .await
+        .assert_problem(401, "invalid-token");
     assert_eq!(app.event_count(&id).await, before);
 }
 
@@ -129,7 +166,8 @@ async fn unknown_things_are_not_found() {
     assert_eq!(r.headers.get("allow").unwrap(), "POST");
     let r = app.get("/v1/auth/guest").send().await;
     r.assert_problem(405, "method-not-allowed");
-    let r = app.post("/v1/matches").token(&token).json(&json!({ "game": "plump", "seats": [{"kind": "me"}] })).send().await;
+    let r =
+        app.post("/v1/matches").token(&token).json(&json!({ "game": "plump", "seats": [{"kind": "me"}] })).send().await;
     r.assert_problem(422, "invalid-options");
     let r = app.post("/v1/matches").token(&token).json(&json!({ "game": "fyrtioett", "seats": [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}] })).send().await;
     r.assert_problem(422, "game-planned");
@@ -142,7 +180,8 @@ async fn unknown_things_are_not_found() {
 /// Signs a token the way an attacker with (or without) our key would.
 fn forge(secret: &[u8], player: uuid::Uuid, nbf: u64, exp: u64) -> String {
     let claims = json!({ "sub": player, "name": "x", "iss": "kortbord", "iat": nbf, "nbf": nbf, "exp": exp });
-    jsonwebtoken::encode(&jsonwebtoken::Header::default(), &claims, &jsonwebtoken::EncodingKey::from_secret(secret)).unwrap()
+    jsonwebtoken::encode(&jsonwebtoken::Header::default(), &claims, &jsonwebtoken::EncodingKey::from_secret(secret))
+        .unwrap()
 }
 
 fn b64(data: &[u8]) -> String {

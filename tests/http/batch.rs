@@ -91,7 +91,14 @@ async fn batched_reads_give_each_request_its_own_events() {
     let db = api::batch::Database::start(pool, 1, api::batch::MAX_BATCH, metrics);
     let seqs = |events: Vec<store::StoredEvent>| events.iter().map(|e| e.seq).collect::<Vec<_>>();
     // Sent at once, so they share statements as the database thread finds them queued.
-    let (r1, r2, r3, r4, r5) = futures_util::future::join5(db.read(a, 0), db.read(a, 2), db.read(b, 0), db.read(b, 1), db.read(Uuid::new_v4(), 0)).await;
+    let (r1, r2, r3, r4, r5) = futures_util::future::join5(
+        db.read(a, 0),
+        db.read(a, 2),
+        db.read(b, 0),
+        db.read(b, 1),
+        db.read(Uuid::new_v4(), 0),
+    )
+    .await;
     assert_eq!(seqs(r1.unwrap()), [1, 2, 3]);
     assert_eq!(seqs(r2.unwrap()), [3]);
     assert_eq!(seqs(r3.unwrap()), [1]);

@@ -20,11 +20,27 @@ async fn two_racing_moves_at_the_same_version_land_once() {
         let moves = app.legal_moves(&token, &id, seat).await;
         assert!(moves.len() >= 2, "two different moves race");
         let tag = format!("\"{version}\"");
-        let a = app.post(&path).token(&token).header("If-Match", &tag).json(&json!({ "seat": seat, "move": moves[0] })).send();
-        let b = app.post(&path).token(&token).header("If-Match", &tag).json(&json!({ "seat": seat, "move": moves[moves.len() - 1] })).send();
+        let a = app
+            .post(&path)
+            .token(&token)
+            .header("If-Match", &tag)
+            .json(&json!({ "seat": seat, "move": moves[0] }))
+            .send();
+        let b = app
+            .post(&path)
+            .token(&token)
+            .header("If-Match", &tag)
+            .json(&json!({ "seat": seat, "move": moves[moves.len() - 1] }))
+            .send();
         let (a, b) = futures_join(a, b).await;
         let statuses = [a.status.as_u16(), b.status.as_u16()];
-        assert_eq!(statuses.iter().filter(|&&s| s == 200).count(), 1, "round {round}: {statuses:?} {} {}", a.body, b.body);
+        assert_eq!(
+            statuses.iter().filter(|&&s| s == 200).count(),
+            1,
+            "round {round}: {statuses:?} {} {}",
+            a.body,
+            b.body
+        );
         let loser = if a.status.as_u16() == 200 { &b } else { &a };
         assert!([409, 412].contains(&loser.status.as_u16()), "{}", loser.body);
         assert_eq!(loser.content_type, "application/problem+json");
@@ -99,10 +115,20 @@ async fn a_dry_run_answers_without_playing() {
     let seat = created["to_act"][0].as_u64().unwrap() as usize;
     let before = app.event_count(&id).await;
     let path = format!("/v1/matches/{id}/moves");
-    let ok = app.post(&path).token(&token).json(&json!({ "seat": seat, "move": {"type": "bid", "tricks": 0}, "dry_run": true })).send().await;
+    let ok = app
+        .post(&path)
+        .token(&token)
+        .json(&json!({ "seat": seat, "move": {"type": "bid", "tricks": 0}, "dry_run": true }))
+        .send()
+        .await;
     assert_eq!(ok.status.as_u16(), 200, "{}", ok.body);
     assert_eq!(ok.body["legal"], true);
-    let no = app.post(&path).token(&token).json(&json!({ "seat": seat, "move": {"type": "play", "card": "AS"}, "dry_run": true })).send().await;
+    let no = app
+        .post(&path)
+        .token(&token)
+        .json(&json!({ "seat": seat, "move": {"type": "play", "card": "AS"}, "dry_run": true }))
+        .send()
+        .await;
     assert_eq!(no.body["legal"], false);
     assert!(no.body["rule"].as_str().unwrap().starts_with("plump.") || no.body["rule"] == "core.phase", "{}", no.body);
     assert_eq!(app.event_count(&id).await, before);

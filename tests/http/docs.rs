@@ -29,7 +29,8 @@ async fn rulebooks_have_rule_ids_and_texts_in_both_languages() {
     for game in ["plump", "spader", "polskt-pass", "svangknack", "tarot", "fyrmanswhist", "japansk-whist"] {
         let r = app.get(&format!("/v1/games/{game}/rules")).send().await;
         assert_eq!(r.status.as_u16(), 200);
-        let rules: Vec<&serde_json::Value> = r.body["sections"].as_array().unwrap().iter().flat_map(|s| s["rules"].as_array().unwrap()).collect();
+        let rules: Vec<&serde_json::Value> =
+            r.body["sections"].as_array().unwrap().iter().flat_map(|s| s["rules"].as_array().unwrap()).collect();
         assert!(rules.len() > 10, "{game} has {} rules", rules.len());
         for rule in rules {
             assert!(rule["id"].as_str().unwrap().contains('.'));
@@ -46,8 +47,10 @@ async fn openapi_docs_and_health_are_served() {
     let spec = app.get("/openapi.json").send().await;
     assert_eq!(spec.status.as_u16(), 200);
     assert!(spec.body["paths"]["/v1/matches/{id}/moves"].is_object());
-    let committed: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../openapi/openapi.json")).unwrap()).unwrap();
+    let committed: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../openapi/openapi.json")).unwrap(),
+    )
+    .unwrap();
     assert_eq!(spec.body, committed, "the served document is the committed one");
     let docs = app.get("/docs/").send().await;
     assert_eq!(docs.status.as_u16(), 200);

@@ -16,7 +16,8 @@ async fn every_playable_game_can_be_played_to_its_end_over_http() {
         let mut sizes = vec![*counts.start(), *counts.end()];
         sizes.dedup();
         for players in sizes {
-            let seats: Vec<Value> = (0..players).map(|s| if s == 0 { json!({"kind": "me"}) } else { json!({"kind": "bot"}) }).collect();
+            let seats: Vec<Value> =
+                (0..players).map(|s| if s == 0 { json!({"kind": "me"}) } else { json!({"kind": "bot"}) }).collect();
             let created = app.create_match(&token, json!({ "game": game.id(), "seats": seats })).await;
             let id = created["id"].as_str().unwrap().to_string();
             let mut moves_made = 0;

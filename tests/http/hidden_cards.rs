@@ -40,7 +40,8 @@ async fn no_response_to_a_seat_holds_another_seats_hand_in_any_game() {
             let b_view = app.view(&bo, &id, Some(1)).await;
             let (a_hand, b_hand) = (hand_of(&a_view), hand_of(&b_view));
             let deal = a_view["deal_number"].clone();
-            let a_events = this_deal(&app.get(&format!("/v1/matches/{id}/events")).token(&ada).send().await.body, &deal);
+            let a_events =
+                this_deal(&app.get(&format!("/v1/matches/{id}/events")).token(&ada).send().await.body, &deal);
             let b_events = this_deal(&app.get(&format!("/v1/matches/{id}/events")).token(&bo).send().await.body, &deal);
             let spectator_view = app.get(&format!("/v1/matches/{id}")).send().await.body;
             let spectator_events = this_deal(&app.get(&format!("/v1/matches/{id}/events")).send().await.body, &deal);
@@ -96,7 +97,9 @@ async fn no_response_to_a_seat_holds_another_seats_hand_in_any_game() {
 async fn a_deal_in_play_has_no_public_record() {
     let app = spawn_app().await;
     let (ada, _) = app.guest("Ada").await;
-    let created = app.create_match(&ada, json!({ "game": "plump", "seats": [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}] })).await;
+    let created = app
+        .create_match(&ada, json!({ "game": "plump", "seats": [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}] }))
+        .await;
     let id = created["id"].as_str().unwrap();
     app.get(&format!("/v1/matches/{id}/deals/1")).send().await.assert_problem(409, "deal-in-progress");
     app.get(&format!("/v1/matches/{id}/deals/1/replay?at=1")).send().await.assert_problem(409, "deal-in-progress");

@@ -8,6 +8,6 @@ mod every_game;
 mod hidden_cards;
 mod matches;
 mod nodes;
-mod probe;
 mod play;
+mod probe;
 mod security;

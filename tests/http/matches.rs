@@ -39,11 +39,17 @@ fn spader_chooser(app: &TestApp, view: &Value, moves: &[Value]) -> Value {
         let hand = view["table"]["hand"].as_array().cloned().unwrap_or_default();
         let estimate = spader_estimate(&hand) * 2;
         let wanted = estimate.clamp(2, 11);
-        if let Some(bid) = moves.iter().find(|m| is(m, "bid") && m["tricks"] == wanted && m.get("nil").is_none_or(Value::is_null)) {
+        if let Some(bid) =
+            moves.iter().find(|m| is(m, "bid") && m["tricks"] == wanted && m.get("nil").is_none_or(Value::is_null))
+        {
             return bid.clone();
         }
     }
-    moves.iter().find(|m| !is(m, "redeal") && !is(m, "request_redeal") && !is(m, "blind_nil")).unwrap_or(&moves[0]).clone()
+    moves
+        .iter()
+        .find(|m| !is(m, "redeal") && !is(m, "request_redeal") && !is(m, "blind_nil"))
+        .unwrap_or(&moves[0])
+        .clone()
 }
 
 fn spader_estimate(hand: &[Value]) -> i64 {
@@ -73,7 +79,10 @@ async fn bots_play_their_seats_as_soon_as_it_is_their_turn() {
     let app = spawn_app().await;
     let (token, _) = app.guest("Cay").await;
     let created = app
-        .create_match(&token, json!({ "game": "plump", "seats": [{"kind": "bot"}, {"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}] }))
+        .create_match(
+            &token,
+            json!({ "game": "plump", "seats": [{"kind": "bot"}, {"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}] }),
+        )
         .await;
     let id = created["id"].as_str().unwrap().to_string();
     // Whenever the view comes back, it is the person's turn or the match is over.
@@ -127,12 +136,16 @@ async fn a_supplied_deck_is_dealt_as_given() {
     let (token, _) = app.guest("Eva").await;
     let deck: Vec<String> = engine::cards::decks::standard52().iter().map(|c| c.to_string()).collect();
     let created = app
-        .create_match(&token, json!({ "game": "plump", "seats": [{"kind": "me"}, {"kind": "me"}, {"kind": "me"}], "decks": [deck] }))
+        .create_match(
+            &token,
+            json!({ "game": "plump", "seats": [{"kind": "me"}, {"kind": "me"}, {"kind": "me"}], "decks": [deck] }),
+        )
         .await;
     let id = created["id"].as_str().unwrap();
     // Dealt one at a time from the dealer's left: seat 1 gets the 1st, 4th, 7th ... card.
     let view = app.view(&token, id, Some(1)).await;
-    let mut hand: Vec<String> = view["table"]["hand"].as_array().unwrap().iter().map(|c| c.as_str().unwrap().to_string()).collect();
+    let mut hand: Vec<String> =
+        view["table"]["hand"].as_array().unwrap().iter().map(|c| c.as_str().unwrap().to_string()).collect();
     let mut expected: Vec<String> = deck.iter().step_by(3).take(17).cloned().collect();
     hand.sort();
     expected.sort();

@@ -49,7 +49,7 @@ async fn a_node_with_a_stale_copy_refuses_nothing_legal_and_allows_nothing_stale
     let id = created["id"].as_str().unwrap().to_string();
     let first_version = created["version"].as_i64().unwrap();
     let _ = b.view(&token, &id, None).await; // b caches this version
-    // Node a moves on by one bid; b's copy is now behind.
+                                             // Node a moves on by one bid; b's copy is now behind.
     let seat = created["to_act"][0].as_u64().unwrap() as usize;
     let r = a.play(&token, &id, seat, &json!({"type": "bid", "tricks": 0})).await;
     assert_eq!(r.status.as_u16(), 200, "{}", r.body);

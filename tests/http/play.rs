@@ -1,7 +1,7 @@
 //! Playing whole matches over HTTP, as an app would.
 
-use serde_json::Value;
 use kortbord_e2e::TestApp;
+use serde_json::Value;
 
 /// Picks a move from the legal ones, seeing what the acting seat sees.
 pub type Chooser = fn(&TestApp, &Value, &[Value]) -> Value;

@@ -48,7 +48,15 @@ async fn a_match_with_no_seat_for_a_person_is_refused() {
 async fn guest_names_must_show_what_they_hold() {
     let app = spawn_app().await;
     let invisible = [
-        "\u{200b}", "\u{200b}\u{200c}\u{200d}", "\u{2060}", "\u{feff}", " ", "\t", "\u{3000}", "\u{3164}", "\u{2800}",
+        "\u{200b}",
+        "\u{200b}\u{200c}\u{200d}",
+        "\u{2060}",
+        "\u{feff}",
+        " ",
+        "\t",
+        "\u{3000}",
+        "\u{3164}",
+        "\u{2800}",
         "\u{e0041}\u{e0064}\u{e0061}",
     ];
     let disguised =

@@ -47,7 +47,12 @@ async fn floods_of_moves_and_matches_get_429_with_retry_after() {
     assert!(r.headers.get("retry-after").unwrap().to_str().unwrap().parse::<u64>().unwrap() >= 1);
     // Another player is not held back by Ada's flood.
     let (bo, _) = app.guest("Bo").await;
-    let r = app.post("/v1/matches").token(&bo).json(&json!({ "game": "plump", "seats": [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}] })).send().await;
+    let r = app
+        .post("/v1/matches")
+        .token(&bo)
+        .json(&json!({ "game": "plump", "seats": [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}] }))
+        .send()
+        .await;
     assert_eq!(r.status.as_u16(), 201);
     // Ada made one match already; one more is within her burst, the next is not.
     let create = json!({ "game": "plump", "seats": [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}] });
@@ -65,7 +70,12 @@ async fn oversized_nested_and_odd_bodies_and_queries_are_refused() {
     let path = format!("/v1/matches/{id}/moves");
 
     let huge = format!("{{\"move\": {{\"type\": \"bid\", \"tricks\": 1, \"pad\": \"{}\"}}}}", "x".repeat(200_000));
-    app.post(&path).token(&token).raw(huge.as_bytes(), "application/json").send().await.assert_problem(413, "body-too-large");
+    app.post(&path)
+        .token(&token)
+        .raw(huge.as_bytes(), "application/json")
+        .send()
+        .await
+        .assert_problem(413, "body-too-large");
 
     let nested = format!("{{\"move\": {}1{}}}", "[".repeat(5_000), "]".repeat(5_000));
     let r = app.post(&path).token(&token).raw(nested.as_bytes(), "application/json").send().await;
@@ -114,12 +124,25 @@ async fn problems_and_responses_carry_the_request_id() {
 async fn metrics_count_requests_appends_and_conflicts() {
     let app = spawn_app().await;
     let (token, id) = plump_match(&app).await;
-    let r = app.post(&format!("/v1/matches/{id}/moves")).token(&token).json(&json!({ "seat": 0, "move": {"type": "bid", "tricks": 0}, "expected_version": 1 })).send().await;
+    let r = app
+        .post(&format!("/v1/matches/{id}/moves"))
+        .token(&token)
+        .json(&json!({ "seat": 0, "move": {"type": "bid", "tricks": 0}, "expected_version": 1 }))
+        .send()
+        .await;
     r.assert_problem(409, "version-conflict");
     let text = app.get("/metrics").send().await.body.as_str().unwrap().to_string();
-    assert!(text.contains("kortbord_http_requests_total{method=\"POST\",route=\"/v1/matches\",status=\"201\"} 1"), "{text}");
+    assert!(
+        text.contains("kortbord_http_requests_total{method=\"POST\",route=\"/v1/matches\",status=\"201\"} 1"),
+        "{text}"
+    );
     assert!(text.contains("route=\"/v1/matches/{id}/moves\",status=\"409\"} 1"), "{text}");
     assert!(text.contains("kortbord_appends_total 1"), "{text}");
     assert!(text.contains("kortbord_version_conflicts_total 1"), "{text}");
-    assert!(text.contains("kortbord_http_request_duration_seconds_bucket{method=\"POST\",route=\"/v1/matches\",le=\"+Inf\"} 1"), "{text}");
+    assert!(
+        text.contains(
+            "kortbord_http_request_duration_seconds_bucket{method=\"POST\",route=\"/v1/matches\",le=\"+Inf\"} 1"
+        ),
+        "{text}"
+    );
 }

@@ -63,7 +63,9 @@ fn parse_args() -> Config {
             "--moves" => c.moves = Some(value.parse().expect("--moves N")),
             "--game" => c.game = value,
             "--players" => c.players = value.parse().expect("--players N"),
-            "--retry-unavailable-secs" => c.retry_unavailable = Duration::from_secs(value.parse().expect("--retry-unavailable-secs S")),
+            "--retry-unavailable-secs" => {
+                c.retry_unavailable = Duration::from_secs(value.parse().expect("--retry-unavailable-secs S"))
+            }
             other => {
                 eprintln!("unknown argument {other}\n{USAGE}");
                 std::process::exit(2);
@@ -210,7 +212,16 @@ impl Client {
     /// connection to the node), `timeout`, or `dropped` (the connection closed or failed before
     /// the whole answer arrived: the node may have taken the request).
     #[allow(clippy::too_many_arguments)]
-    async fn once(&self, base: &str, method: &str, path: &str, token: Option<&str>, headers: &[(&str, String)], body: Option<&Value>, timeout: Option<Duration>) -> Result<Answer, &'static str> {
+    async fn once(
+        &self,
+        base: &str,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        headers: &[(&str, String)],
+        body: Option<&Value>,
+        timeout: Option<Duration>,
+    ) -> Result<Answer, &'static str> {
         let url = format!("{base}{path}");
         let mut req = if method == "POST" { self.http.post(url) } else { self.http.get(url) };
         if let Some(t) = timeout {
@@ -229,7 +240,8 @@ impl Client {
         match sent {
             Ok(mut response) => {
                 let status = response.status().as_u16();
-                let header = |name: &str| response.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_string);
+                let header =
+                    |name: &str| response.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_string);
                 let replayed = header("Idempotent-Replayed").as_deref() == Some("true");
                 let retry_after = header("Retry-After").and_then(|v| v.parse().ok());
                 let bytes = response.body().limit(16 << 20).await.map_err(|_| "dropped")?;
@@ -245,7 +257,15 @@ impl Client {
 
     /// Sends with retries over the nodes on network errors and 503 answers (same body, same
     /// headers, so the same Idempotency-Key).
-    async fn send(&self, stats: &RefCell<Stats>, method: &str, path: &str, token: Option<&str>, headers: &[(&str, String)], body: Option<&Value>) -> Option<Answer> {
+    async fn send(
+        &self,
+        stats: &RefCell<Stats>,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        headers: &[(&str, String)],
+        body: Option<&Value>,
+    ) -> Option<Answer> {
         let started = Instant::now();
         let mut failures = 0;
         let (mut after_failure, mut after_unavailable) = (false, false);
@@ -274,7 +294,8 @@ impl Client {
                         return Some(answer);
                     }
                     after_unavailable = true;
-                    let wait = answer.retry_after.map_or(Duration::from_millis(200), |secs| Duration::from_secs(secs.min(1)));
+                    let wait =
+                        answer.retry_after.map_or(Duration::from_millis(200), |secs| Duration::from_secs(secs.min(1)));
                     actix_web::rt::time::sleep(wait).await;
                     n = if self.failover { self.pick() } else { (n + 1) % self.urls.len() };
                 }
@@ -296,7 +317,12 @@ impl Client {
 async fn guest(client: &Client, stats: &RefCell<Stats>, name: &str) -> Option<(String, String)> {
     let a = client.send(stats, "POST", "/v1/auth/guest", None, &[], Some(&json!({ "name": name }))).await?;
     let body = a.body();
-    (a.status == 201).then(|| (body["token"].as_str().unwrap_or_default().to_string(), body["player_id"].as_str().unwrap_or_default().to_string()))
+    (a.status == 201).then(|| {
+        (
+            body["token"].as_str().unwrap_or_default().to_string(),
+            body["player_id"].as_str().unwrap_or_default().to_string(),
+        )
+    })
 }
 
 /// One table: a client per seat, playing matches one after another until time is up.
@@ -310,9 +336,19 @@ async fn table(client: Rc<Client>, stats: Rc<RefCell<Stats>>, config: Rc<Config>
         }
     }
     while Instant::now() < deadline {
-        let seats: Vec<Value> = (0..config.players).map(|s| if s == 0 { json!({"kind": "me"}) } else { json!({"kind": "open"}) }).collect();
+        let seats: Vec<Value> =
+            (0..config.players).map(|s| if s == 0 { json!({"kind": "me"}) } else { json!({"kind": "open"}) }).collect();
         let headers = [("Idempotency-Key", uuid::Uuid::new_v4().to_string())];
-        let created = client.send(&stats, "POST", "/v1/matches", Some(&players[0].0), &headers, Some(&json!({ "game": config.game, "seats": seats }))).await;
+        let created = client
+            .send(
+                &stats,
+                "POST",
+                "/v1/matches",
+                Some(&players[0].0),
+                &headers,
+                Some(&json!({ "game": config.game, "seats": seats })),
+            )
+            .await;
         let Some(created) = created.filter(|a| a.status == 201) else { return };
         let body = created.body();
         let Some(view) = created.parse::<ViewHead>() else { return };
@@ -349,7 +385,15 @@ async fn refresh(client: &Client, stats: &RefCell<Stats>, t: &mut Tracked, token
 }
 
 /// Fills the open seats and plays the match; true when it was played to the end.
-async fn play(client: &Client, stats: &RefCell<Stats>, config: &Config, players: &[(String, String)], rng: &mut Rng, t: &mut Tracked, deadline: Instant) -> bool {
+async fn play(
+    client: &Client,
+    stats: &RefCell<Stats>,
+    config: &Config,
+    players: &[(String, String)],
+    rng: &mut Rng,
+    t: &mut Tracked,
+    deadline: Instant,
+) -> bool {
     let id = t.id.clone();
     for (seat, (token, player_id)) in players.iter().enumerate().skip(1) {
         let before = t.version;
@@ -364,7 +408,9 @@ async fn play(client: &Client, stats: &RefCell<Stats>, config: &Config, players:
                 // join carries no Idempotency-Key): the seat may be ours anyway.
                 t.unanswered += 1;
                 t.uncertain = true;
-                if !refresh(client, stats, t, token).await || t.last.seats.get(seat).and_then(|s| s.player_id.as_deref()) != Some(player_id.as_str()) {
+                if !refresh(client, stats, t, token).await
+                    || t.last.seats.get(seat).and_then(|s| s.player_id.as_deref()) != Some(player_id.as_str())
+                {
                     return false;
                 }
             }
@@ -381,16 +427,26 @@ async fn play(client: &Client, stats: &RefCell<Stats>, config: &Config, players:
         }
         let Some(&seat) = t.last.to_act.first() else { return false };
         let token = &players[seat].0;
-        let legal = match client.send(stats, "GET", &format!("/v1/matches/{id}/legal-moves"), Some(token), &[], None).await {
-            Some(a) if a.status == 200 => a.parse::<LegalMoves>(),
-            _ => None,
-        };
+        let legal =
+            match client.send(stats, "GET", &format!("/v1/matches/{id}/legal-moves"), Some(token), &[], None).await {
+                Some(a) if a.status == 200 => a.parse::<LegalMoves>(),
+                _ => None,
+            };
         let Some(mut legal) = legal.filter(|l| !l.moves.is_empty()) else { return false };
         let command = legal.moves.swap_remove(rng.below(legal.moves.len()));
         let version = legal.version;
         let headers = [("Idempotency-Key", uuid::Uuid::new_v4().to_string()), ("If-Match", format!("\"{version}\""))];
         let started = Instant::now();
-        let answer = client.send(stats, "POST", &format!("/v1/matches/{id}/moves"), Some(token), &headers, Some(&json!({ "move": command }))).await;
+        let answer = client
+            .send(
+                stats,
+                "POST",
+                &format!("/v1/matches/{id}/moves"),
+                Some(token),
+                &headers,
+                Some(&json!({ "move": command })),
+            )
+            .await;
         let elapsed = started.elapsed().as_micros() as u64;
         match answer {
             Some(a) if a.status == 200 => {
@@ -469,7 +525,9 @@ async fn event_log(client: &Client, stats: &RefCell<Stats>, id: &str) -> Option<
     let mut log = Vec::new();
     loop {
         let since = log.len();
-        let a = client.send(stats, "GET", &format!("/v1/matches/{id}/events?since={since}&limit=1000"), None, &[], None).await?;
+        let a = client
+            .send(stats, "GET", &format!("/v1/matches/{id}/events?since={since}&limit=1000"), None, &[], None)
+            .await?;
         if a.status != 200 {
             return None;
         }
@@ -494,7 +552,10 @@ async fn verify(client: &Client, stats: &RefCell<Stats>) -> (Checked, Vec<String
         // 1. Every node reads it back alike: a node that lost its cache (restarted) replays it.
         let mut reads: Vec<(usize, Value)> = Vec::new();
         for (n, url) in client.urls.iter().enumerate() {
-            match client.once(url, "GET", &format!("/v1/matches/{id}"), None, &[], None, Some(Duration::from_secs(10))).await {
+            match client
+                .once(url, "GET", &format!("/v1/matches/{id}"), None, &[], None, Some(Duration::from_secs(10)))
+                .await
+            {
                 Ok(a) if a.status == 200 => reads.push((n, a.body())),
                 Ok(a) => problems.push(format!("{id}: node {n} reads it back with {}: {}", a.status, a.body())),
                 Err(_) => c.nodes_unreachable += 1,
@@ -507,15 +568,24 @@ async fn verify(client: &Client, stats: &RefCell<Stats>) -> (Checked, Vec<String
         };
         for (n, other) in &reads[1..] {
             if other["version"] != now["version"] || other["table"] != now["table"] {
-                problems.push(format!("{id}: node {n} reads version {}, node {} reads {}", other["version"], reads[0].0, now["version"]));
+                problems.push(format!(
+                    "{id}: node {n} reads version {}, node {} reads {}",
+                    other["version"], reads[0].0, now["version"]
+                ));
             }
         }
         let version = now["version"].as_i64().unwrap_or(-1);
         let expected_ok = if t.uncertain { version >= t.version } else { version == t.version };
         if !expected_ok {
             problems.push(format!("{id}: reads back at version {version}, clients saw {}", t.version));
-        } else if version == t.version && (now["phase"].as_str() != Some(t.last.phase.as_str()) || now["deal_number"].as_u64() != Some(t.last.deal_number)) {
-            problems.push(format!("{id}: reads back as {} deal {}, clients saw {} deal {}", now["phase"], now["deal_number"], t.last.phase, t.last.deal_number));
+        } else if version == t.version
+            && (now["phase"].as_str() != Some(t.last.phase.as_str())
+                || now["deal_number"].as_u64() != Some(t.last.deal_number))
+        {
+            problems.push(format!(
+                "{id}: reads back as {} deal {}, clients saw {} deal {}",
+                now["phase"], now["deal_number"], t.last.phase, t.last.deal_number
+            ));
         }
 
         // 2. The log: whole, every acknowledged append in it exactly once, nothing else unless
@@ -526,14 +596,21 @@ async fn verify(client: &Client, stats: &RefCell<Stats>) -> (Checked, Vec<String
         };
         c.events += log.len();
         if log.iter().enumerate().any(|(i, e)| e.0 != i as i64 + 1) || log.len() as i64 != version {
-            problems.push(format!("{id}: the log has {} events with gaps or at the wrong places; the match is at version {version}", log.len()));
+            problems.push(format!(
+                "{id}: the log has {} events with gaps or at the wrong places; the match is at version {version}",
+                log.len()
+            ));
             continue;
         }
         for (seq, kind, actor) in &t.acked_events {
             match log.get((*seq - 1).max(0) as usize) {
                 Some((_, k, a)) if k == kind && a == actor => {}
-                Some((_, k, a)) => problems.push(format!("{id}: acknowledged event {seq} ({kind} by {actor}) is {k} by {a} in the log")),
-                None => problems.push(format!("{id}: acknowledged event {seq} ({kind} by {actor}) is not in the log (it has {})", log.len())),
+                Some((_, k, a)) => problems
+                    .push(format!("{id}: acknowledged event {seq} ({kind} by {actor}) is {k} by {a} in the log")),
+                None => problems.push(format!(
+                    "{id}: acknowledged event {seq} ({kind} by {actor}) is not in the log (it has {})",
+                    log.len()
+                )),
             }
         }
         c.acknowledged_events += t.acked_events.len();
@@ -548,7 +625,10 @@ async fn verify(client: &Client, stats: &RefCell<Stats>) -> (Checked, Vec<String
         let mut covered = vec![false; log.len()];
         for (first, last) in &acked {
             if *first < 1 || *last > log.len() as i64 || first > last {
-                problems.push(format!("{id}: acknowledged append {first}..={last} is not in the log (it has {})", log.len()));
+                problems.push(format!(
+                    "{id}: acknowledged append {first}..={last} is not in the log (it has {})",
+                    log.len()
+                ));
                 continue;
             }
             for seq in *first..=*last {
@@ -558,7 +638,10 @@ async fn verify(client: &Client, stats: &RefCell<Stats>) -> (Checked, Vec<String
         let runs = covered.iter().enumerate().filter(|(i, hit)| !**hit && (*i == 0 || covered[i - 1])).count();
         c.unacknowledged_appends += runs;
         if runs as u64 > t.unanswered {
-            problems.push(format!("{id}: {runs} appends in the log were never acknowledged, but only {} requests went unanswered", t.unanswered));
+            problems.push(format!(
+                "{id}: {runs} appends in the log were never acknowledged, but only {} requests went unanswered",
+                t.unanswered
+            ));
         }
 
         // 3. The last finished deal replays to its record.
@@ -568,9 +651,13 @@ async fn verify(client: &Client, stats: &RefCell<Stats>) -> (Checked, Vec<String
             let k = finished_deals;
             let record = client.send(stats, "GET", &format!("/v1/matches/{id}/deals/{k}"), None, &[], None).await;
             let steps = record.as_ref().and_then(|r| r.body()["events"].as_array().map(Vec::len)).unwrap_or(0);
-            let replay = client.send(stats, "GET", &format!("/v1/matches/{id}/deals/{k}/replay?at={steps}"), None, &[], None).await;
+            let replay = client
+                .send(stats, "GET", &format!("/v1/matches/{id}/deals/{k}/replay?at={steps}"), None, &[], None)
+                .await;
             match (record, replay) {
-                (Some(r), Some(p)) if r.status == 200 && p.status == 200 && r.body()["end"] == p.body()["table"] => c.deals_replayed += 1,
+                (Some(r), Some(p)) if r.status == 200 && p.status == 200 && r.body()["end"] == p.body()["table"] => {
+                    c.deals_replayed += 1
+                }
                 _ => problems.push(format!("{id}: deal {k} does not replay to its record")),
             }
         }
@@ -582,7 +669,10 @@ async fn verify(client: &Client, stats: &RefCell<Stats>) -> (Checked, Vec<String
 async fn main() {
     let config = Rc::new(parse_args());
     let client = Rc::new(Client {
-        http: awc::Client::builder().timeout(Duration::from_secs(30)).connector(awc::Connector::new().limit(1024)).finish(),
+        http: awc::Client::builder()
+            .timeout(Duration::from_secs(30))
+            .connector(awc::Connector::new().limit(1024))
+            .finish(),
         urls: config.urls.clone(),
         next: RefCell::new(0),
         failover: config.failover,
@@ -605,7 +695,8 @@ async fn main() {
     let s = stats.borrow();
     let mut sorted = s.latencies_us.clone();
     sorted.sort_unstable();
-    let by_status = |m: &BTreeMap<u16, u64>| m.iter().map(|(k, v)| (k.to_string(), json!(v))).collect::<serde_json::Map<_, _>>();
+    let by_status =
+        |m: &BTreeMap<u16, u64>| m.iter().map(|(k, v)| (k.to_string(), json!(v))).collect::<serde_json::Map<_, _>>();
     let report = json!({
         "game": config.game,
         "players": config.players,

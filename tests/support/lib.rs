@@ -170,16 +170,13 @@ impl<'a> Request<'a> {
         }
         .expect("the service answers");
         let bytes = response.body().limit(64 * 1024 * 1024).await.expect("a body");
-        let content_type = response
-            .headers()
-            .get("content-type")
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("")
-            .to_string();
+        let content_type =
+            response.headers().get("content-type").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
         let body = if bytes.is_empty() {
             Value::Null
         } else {
-            serde_json::from_slice(&bytes).unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()))
+            serde_json::from_slice(&bytes)
+                .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()))
         };
         Reply {
             status: response.status(),
@@ -193,7 +190,15 @@ impl<'a> Request<'a> {
 
 impl TestApp {
     pub fn request(&self, method: actix_web::http::Method, path: &str) -> Request<'_> {
-        Request { app: self, method, path: path.to_string(), token: None, headers: Vec::new(), body: None, content_type: None }
+        Request {
+            app: self,
+            method,
+            path: path.to_string(),
+            token: None,
+            headers: Vec::new(),
+            body: None,
+            content_type: None,
+        }
     }
 
     pub fn get(&self, path: &str) -> Request<'_> {

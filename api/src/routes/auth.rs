@@ -190,8 +190,23 @@ mod tests {
             assert!(check_name(name, Lang::En).is_ok(), "{name:?}");
         }
         let refused = [
-            "", " ", "\u{200b}", "\u{200b}\u{200c}", "\u{3164}", "\u{2800}", "\u{00a0}", " Ada", "Ada ", "\u{202e}adA",
-            "A\u{2066}da", "Ada\u{0007}", "Ada\nBo", "A\u{ad}da", "Ada\u{e0041}", "\u{feff}Ada", "A\u{2028}B",
+            "",
+            " ",
+            "\u{200b}",
+            "\u{200b}\u{200c}",
+            "\u{3164}",
+            "\u{2800}",
+            "\u{00a0}",
+            " Ada",
+            "Ada ",
+            "\u{202e}adA",
+            "A\u{2066}da",
+            "Ada\u{0007}",
+            "Ada\nBo",
+            "A\u{ad}da",
+            "Ada\u{e0041}",
+            "\u{feff}Ada",
+            "A\u{2028}B",
         ];
         for name in refused {
             let e = check_name(name, Lang::En).expect_err(name);

@@ -237,8 +237,7 @@ pub async fn deal_replay(
     for e in &deal_rows {
         shown.extend(cards_in(&loaded.record_out(&end, e, seat).data));
     }
-    let hidden: Vec<Card> =
-        deal_rows.iter().flat_map(|e| cards_in(&e.data)).filter(|c| !shown.contains(c)).collect();
+    let hidden: Vec<Card> = deal_rows.iter().flat_map(|e| cards_in(&e.data)).filter(|c| !shown.contains(c)).collect();
     let mut event = query.at.checked_sub(1).map(|i| loaded.record_out(&end, &deal_rows[i], seat));
     if let Some(e) = &mut event {
         hide_cards(&mut e.data, &hidden);

@@ -12,9 +12,9 @@ use serde_json::{json, Map, Value};
 use crate::cards::{decks, is_permutation, rank_value, sorted, Card, Suit};
 use crate::deals::{self, Deals};
 use crate::game::{OptionDoc, Rules, SetupError, Status, Viewer};
+use crate::random::Rng;
 use crate::rules::{self, RuleViolation, Rulebook, ScoreTerm, Text};
 use crate::seat::{Direction, Seat, Table};
-use crate::random::Rng;
 use crate::trick::{self, Play, Trick, TrickPlay, WinReason};
 
 #[derive(Default)]
@@ -122,8 +122,12 @@ impl Contract {
 pub enum Command {
     /// Put this card of one's own hand at the bottom of the closed hand: black for pass, red
     /// for spel.
-    ChooseBottomCard { card: Card },
-    Play { card: Card },
+    ChooseBottomCard {
+        card: Card,
+    },
+    Play {
+        card: Card,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -145,8 +149,15 @@ pub enum Event {
     },
     /// Which card it is, only the chooser ever sees: for everyone else, the record included, it
     /// is `null`. A card that is shown is shown by [`Event::BottomCardShown`].
-    BottomCardChosen { seat: Seat, card: Card },
-    BottomCardShown { seat: Seat, card: Card, wants: Contract },
+    BottomCardChosen {
+        seat: Seat,
+        card: Card,
+    },
+    BottomCardShown {
+        seat: Seat,
+        card: Card,
+        wants: Contract,
+    },
     BiddingEnded {
         contract: Contract,
         /// The player who showed the red card that made it spel; `null` in pass.
@@ -158,8 +169,18 @@ pub enum Event {
         /// The rule that settled the contract.
         rule: String,
     },
-    CardPlayed { seat: Seat, card: Card, trick_number: u8 },
-    TrickWon { trick_number: u8, winner: Seat, card: Card, reason: WinReason, plays: Vec<Play> },
+    CardPlayed {
+        seat: Seat,
+        card: Card,
+        trick_number: u8,
+    },
+    TrickWon {
+        trick_number: u8,
+        winner: Seat,
+        card: Card,
+        reason: WinReason,
+        plays: Vec<Play>,
+    },
     DealScored {
         deal_number: u32,
         contract: Contract,
@@ -175,7 +196,13 @@ pub enum Event {
         /// Side scores after this deal.
         scores: [i64; 2],
     },
-    MatchEnded { side: usize, winners: Vec<Seat>, scores: [i64; 2], target: i64, explanation: Text },
+    MatchEnded {
+        side: usize,
+        winners: Vec<Seat>,
+        scores: [i64; 2],
+        target: i64,
+        explanation: Text,
+    },
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -335,8 +362,14 @@ pub fn score_terms(contract: Contract, declaring_side: Option<usize>, side_trick
             loser,
             0,
             rule::LOSER_NOTHING,
-            format!("Lag {loser} (plats {a} och {b}) tog {t} stick och förlorade given i {}: inga poäng.", contract.name()),
-            format!("Side {loser} (seats {a} and {b}) took {t} tricks and lost the deal in {}: no points.", contract.name()),
+            format!(
+                "Lag {loser} (plats {a} och {b}) tog {t} stick och förlorade given i {}: inga poäng.",
+                contract.name()
+            ),
+            format!(
+                "Side {loser} (seats {a} and {b}) took {t} tricks and lost the deal in {}: no points.",
+                contract.name()
+            ),
         ),
     ];
     (winner, terms)
@@ -393,7 +426,13 @@ fn decide_play(state: &State, deal: &Deal, seat: Seat, card: Card) -> Result<Vec
     let trick_number = deal.play.number() as u8;
     let mut events = vec![Event::CardPlayed { seat, card, trick_number }];
     if let Some(won) = deal.play.completed_by(seat, card, &no_trumps) {
-        events.push(Event::TrickWon { trick_number, winner: won.winner, card: won.card, reason: won.reason, plays: won.plays });
+        events.push(Event::TrickWon {
+            trick_number,
+            winner: won.winner,
+            card: won.card,
+            reason: won.reason,
+            plays: won.plays,
+        });
         if won.last {
             let taken = std::array::from_fn(|s| won.taken[s] as u8);
             events.extend(score_deal(state, deal, taken));
@@ -1397,7 +1436,10 @@ mod tests {
     #[test]
     fn options_have_defaults_and_are_checked() {
         let game = erase(Fyrmanswhist);
-        assert_eq!(game.normalize_options(&Value::Null).unwrap(), json!({ "simultaneous_reveal": false, "target": 13 }));
+        assert_eq!(
+            game.normalize_options(&Value::Null).unwrap(),
+            json!({ "simultaneous_reveal": false, "target": 13 })
+        );
         assert!(game.setup(4, &json!({ "target": 0 })).is_err());
         assert!(game.setup(4, &json!({ "target": -5 })).is_err());
     }
@@ -1539,7 +1581,16 @@ mod tests {
                         seen.insert("both sides red".into());
                     }
                 }
-                Event::DealScored { contract, declaring_side, side_tricks, winning_side, terms, points, scores, .. } => {
+                Event::DealScored {
+                    contract,
+                    declaring_side,
+                    side_tricks,
+                    winning_side,
+                    terms,
+                    points,
+                    scores,
+                    ..
+                } => {
                     assert_eq!(side_tricks[0] + side_tricks[1], TRICKS);
                     let (w, expected) = score_terms(contract, declaring_side, side_tricks);
                     assert_eq!((w, &terms), (winning_side, &expected));

@@ -11,9 +11,9 @@ use serde_json::{json, Map, Value};
 use crate::cards::{decks, is_permutation, rank_value, sorted, Card, Suit};
 use crate::deals::{self, Deals};
 use crate::game::{OptionDoc, Rules, SetupError, Status, Viewer};
+use crate::random::Rng;
 use crate::rules::{self, RuleViolation, Rulebook, ScoreTerm, Text};
 use crate::seat::{Direction, Seat, Table};
-use crate::random::Rng;
 use crate::trick::{self, Play, Trick, TrickPlay, WinReason};
 
 #[derive(Default)]
@@ -111,7 +111,9 @@ impl Contract {
 
     fn name(self) -> (String, String) {
         match self {
-            Contract::Trump { suit } => (format!("trumfspel i {}", suit.name_sv()), format!("a trump game in {}", suit.name_en())),
+            Contract::Trump { suit } => {
+                (format!("trumfspel i {}", suit.name_sv()), format!("a trump game in {}", suit.name_en()))
+            }
             Contract::Sang => ("sang".into(), "sang (no trumps)".into()),
             Contract::Pass => ("pass".into(), "pass (misère)".into()),
         }
@@ -233,13 +235,17 @@ impl Deal {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Command {
-    ChooseTrump { suit: Suit },
+    ChooseTrump {
+        suit: Suit,
+    },
     /// Only with the option `pass_and_sang`.
     ChooseSang,
     /// Only with the option `pass_and_sang`.
     ChoosePass,
     /// An open card from one of one's piles, or a card from the hand once it is picked up.
-    Play { card: Card },
+    Play {
+        card: Card,
+    },
 }
 
 /// One pile as it was dealt: a face-down card with an open card on top.
@@ -275,13 +281,33 @@ pub enum Event {
         scores: [i64; SEATS],
         options: Options,
     },
-    ContractChosen { forehand: Seat, contract: Contract },
-    CardPlayed { seat: Seat, card: Card, from: Source, trick_number: u32 },
-    TrickWon { trick_number: u32, winner: Seat, card: Card, reason: WinReason, plays: Vec<Play> },
+    ContractChosen {
+        forehand: Seat,
+        contract: Contract,
+    },
+    CardPlayed {
+        seat: Seat,
+        card: Card,
+        from: Source,
+        trick_number: u32,
+    },
+    TrickWon {
+        trick_number: u32,
+        winner: Seat,
+        card: Card,
+        reason: WinReason,
+        plays: Vec<Play>,
+    },
     /// The face-down card of a pile whose open card went to the finished trick.
-    PileTurnedUp { seat: Seat, pile: usize, card: Card },
+    PileTurnedUp {
+        seat: Seat,
+        pile: usize,
+        card: Card,
+    },
     /// After the first trick both players pick up their six cards; each sees only their own.
-    HandsPickedUp { hands: [Vec<Card>; SEATS] },
+    HandsPickedUp {
+        hands: [Vec<Card>; SEATS],
+    },
     DealScored {
         deal_number: u32,
         contract: Contract,
@@ -294,7 +320,12 @@ pub enum Event {
         points: [i64; SEATS],
         scores: [i64; SEATS],
     },
-    MatchEnded { winner: Seat, scores: [i64; SEATS], target: i64, explanation: Text },
+    MatchEnded {
+        winner: Seat,
+        scores: [i64; SEATS],
+        target: i64,
+        explanation: Text,
+    },
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -349,8 +380,14 @@ fn check_play(deal: &Deal, seat: Seat, card: Card) -> Result<Source, RuleViolati
         if !card.is_suit(led) && deal.available(seat).iter().any(|c| c.is_suit(led)) {
             return Err(RuleViolation::new(
                 rule::FOLLOW_SUIT,
-                format!("Du lade {card} men har {} bland dina öppna kort eller på handen och måste bekänna färg.", led.name_sv()),
-                format!("You played {card} but have {} among your open cards or in your hand and must follow suit.", led.name_en()),
+                format!(
+                    "Du lade {card} men har {} bland dina öppna kort eller på handen och måste bekänna färg.",
+                    led.name_sv()
+                ),
+                format!(
+                    "You played {card} but have {} among your open cards or in your hand and must follow suit.",
+                    led.name_en()
+                ),
             ));
         }
     }
@@ -405,7 +442,12 @@ fn decide_play(state: &State, deal: &Deal, seat: Seat, card: Card) -> Result<Vec
 
 /// The deal's winner and its score terms: the winner scores, the loser gets a zero term saying
 /// why. `tricks` are the tricks each seat took, 26 in all.
-pub fn score_terms(contract: Contract, dealer: Seat, tricks: [u32; SEATS], defender_double: bool) -> (Seat, Vec<ScoreTerm>) {
+pub fn score_terms(
+    contract: Contract,
+    dealer: Seat,
+    tricks: [u32; SEATS],
+    defender_double: bool,
+) -> (Seat, Vec<ScoreTerm>) {
     let more = if tricks[0] > tricks[1] { 0 } else { 1 };
     // In pass the one with fewer tricks wins, otherwise the one with more.
     let w = if contract == Contract::Pass { TABLE.next(more) } else { more };
@@ -576,7 +618,9 @@ impl Rules for JapanskWhist {
                     number: *deal_number,
                     dealer: *dealer,
                     deck: deck.clone(),
-                    piles: piles.clone().map(|ps| ps.iter().map(|p| Pile { hidden: Some(p.hidden), open: Some(p.open) }).collect()),
+                    piles: piles
+                        .clone()
+                        .map(|ps| ps.iter().map(|p| Pile { hidden: Some(p.hidden), open: Some(p.open) }).collect()),
                     picked_up: false,
                     contract: None,
                     play: TrickPlay::new(TABLE, hands.to_vec(), TABLE.forehand(*dealer), TRICKS),
@@ -683,8 +727,9 @@ impl Rules for JapanskWhist {
                     .collect::<Vec<_>>());
             }
             Event::HandsPickedUp { hands } if live.is_some() => {
-                full["hands"] =
-                    Value::Array((0..SEATS).map(|s| if viewer == Viewer::Seat(s) { json!(hands[s]) } else { Value::Null }).collect());
+                full["hands"] = Value::Array(
+                    (0..SEATS).map(|s| if viewer == Viewer::Seat(s) { json!(hands[s]) } else { Value::Null }).collect(),
+                );
             }
             _ => {}
         }
@@ -808,9 +853,9 @@ fn bot_play(deal: &Deal, seat: Seat, rng: &mut Rng) -> Card {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::core;
     use crate::cards::{card, cards};
     use crate::game::{cards_in, erase};
+    use crate::rules::core;
     use crate::simulate::{play_match, Checks, Driver};
 
     type M = Driver<JapanskWhist>;
@@ -890,7 +935,10 @@ mod tests {
         assert_eq!(rule_of(&m, 1, play("AH")), core::PHASE);
         assert_eq!(m.legal(1).len(), 4);
         let events = m.ok(1, Command::ChooseTrump { suit: Suit::Hearts });
-        assert_eq!(events, vec![Event::ContractChosen { forehand: 1, contract: Contract::Trump { suit: Suit::Hearts } }]);
+        assert_eq!(
+            events,
+            vec![Event::ContractChosen { forehand: 1, contract: Contract::Trump { suit: Suit::Hearts } }]
+        );
         assert_eq!(view(&m, Viewer::Spectator)["trump"], json!("hearts"));
     }
 
@@ -1068,7 +1116,9 @@ mod tests {
     #[test]
     fn random_matches_keep_every_promise() {
         let game = erase(JapanskWhist);
-        for (i, options) in [json!({}), json!({ "pass_and_sang": true, "defender_double": true, "target": 7 })].iter().enumerate() {
+        for (i, options) in
+            [json!({}), json!({ "pass_and_sang": true, "defender_double": true, "target": 7 })].iter().enumerate()
+        {
             for seed in 0..150 {
                 play_match(game.as_ref(), 2, options, seed * 7 + i as u64, Checks::ALL)
                     .unwrap_or_else(|e| panic!("seed {seed} {options}: {e}"));
@@ -1076,4 +1126,3 @@ mod tests {
         }
     }
 }
-

@@ -331,19 +331,11 @@ fn is_whole_pack(cards: impl Iterator<Item = Card>) -> bool {
     count == DECK_SIZE
 }
 
-
-
 // ---------------------------------------------------------------------------------------------
 // The rules
 
 impl Plump {
-    fn decide_bid(
-        &self,
-        state: &State,
-        deal: &Deal,
-        seat: Seat,
-        tricks: u32,
-    ) -> Result<Vec<Event>, RuleViolation> {
+    fn decide_bid(&self, state: &State, deal: &Deal, seat: Seat, tricks: u32) -> Result<Vec<Event>, RuleViolation> {
         if deal.phase != Phase::Bidding {
             return Err(RuleViolation::wrong_phase(
                 "budgivningen är över, nu spelas korten",
@@ -351,8 +343,7 @@ impl Plump {
             ));
         }
         let simultaneous = deal.simultaneous;
-        let in_turn =
-            if simultaneous { !deal.auction.has_bid(seat) } else { deal.auction.next_bidder() == Some(seat) };
+        let in_turn = if simultaneous { !deal.auction.has_bid(seat) } else { deal.auction.next_bidder() == Some(seat) };
         if !in_turn {
             return Err(RuleViolation::not_your_turn(seat));
         }
@@ -360,7 +351,9 @@ impl Plump {
         if tricks > most {
             return Err(RuleViolation::new(
                 rule::BID_RANGE,
-                format!("Du bjöd {tricks} stick men har bara {most} kort på handen; ett bud ska vara från 0 till {most}."),
+                format!(
+                    "Du bjöd {tricks} stick men har bara {most} kort på handen; ett bud ska vara från 0 till {most}."
+                ),
                 format!("You bid {tricks} tricks but hold only {most} cards; a bid must be from 0 to {most}."),
             ));
         }
@@ -387,13 +380,7 @@ impl Plump {
         Ok(events)
     }
 
-    fn decide_play(
-        &self,
-        state: &State,
-        deal: &Deal,
-        seat: Seat,
-        card: Card,
-    ) -> Result<Vec<Event>, RuleViolation> {
+    fn decide_play(&self, state: &State, deal: &Deal, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
         if deal.phase != Phase::Playing {
             return Err(match deal.phase {
                 Phase::Bidding => RuleViolation::wrong_phase(
@@ -451,8 +438,7 @@ impl Plump {
         let bids = deal.all_bids(players);
         let mut tricks_taken = deal.tricks_taken.clone();
         tricks_taken[winner] += 1;
-        let terms: Vec<ScoreTerm> =
-            (0..players).flat_map(|s| score_terms(s, bids[s], tricks_taken[s])).collect();
+        let terms: Vec<ScoreTerm> = (0..players).flat_map(|s| score_terms(s, bids[s], tricks_taken[s])).collect();
         let points: Vec<i64> =
             (0..players).map(|s| terms.iter().filter(|t| t.to == s).map(|t| t.points).sum()).collect();
         let totals: Vec<i64> = (0..players).map(|s| state.scores[s] + points[s]).collect();
@@ -474,10 +460,8 @@ impl Plump {
     fn visible_bids(&self, deal: &Deal, players: usize, viewer: Viewer) -> Vec<Option<u32>> {
         (0..players)
             .map(|s| {
-                let visible = deal.bids_revealed
-                    || !deal.simultaneous
-                    || viewer == Viewer::Record
-                    || viewer == Viewer::Seat(s);
+                let visible =
+                    deal.bids_revealed || !deal.simultaneous || viewer == Viewer::Record || viewer == Viewer::Seat(s);
                 deal.bid(s).filter(|_| visible)
             })
             .collect()
@@ -620,12 +604,7 @@ impl Rules for Plump {
         }])
     }
 
-    fn decide(
-        &self,
-        state: &State,
-        seat: Seat,
-        command: &Command,
-    ) -> Result<Vec<Event>, RuleViolation> {
+    fn decide(&self, state: &State, seat: Seat, command: &Command) -> Result<Vec<Event>, RuleViolation> {
         let deal = state.deal.as_ref().expect("a seat acts only while a deal is in play");
         match *command {
             Command::Bid { tricks } => self.decide_bid(state, deal, seat, tricks),
@@ -833,9 +812,7 @@ impl Rules for Plump {
                     .collect();
                 map.insert("hands".into(), Value::Array(shown));
             }
-            Event::BidMade { seat, .. }
-                if state.options.simultaneous_bids && viewer != Viewer::Seat(*seat) =>
-            {
+            Event::BidMade { seat, .. } if state.options.simultaneous_bids && viewer != Viewer::Seat(*seat) => {
                 // Who has bid is public; what they bid waits for `bids_revealed`.
                 map.insert("tricks".into(), Value::Null);
                 map.insert("hidden".into(), json!(true));
@@ -857,10 +834,7 @@ impl Rules for Plump {
             return Err("scores do not have one entry per seat".into());
         }
         if state.scores != state.ledger {
-            return Err(format!(
-                "scores {:?} differ from the sum of scored terms {:?}",
-                state.scores, state.ledger
-            ));
+            return Err(format!("scores {:?} differ from the sum of scored terms {:?}", state.scores, state.ledger));
         }
         if state.deals_started > state.deals_total() {
             return Err(format!("deal {} of {}", state.deals_started, state.deals_total()));
@@ -875,10 +849,7 @@ impl Rules for Plump {
         }
         let Some(deal) = &state.deal else { return Ok(()) };
         if deal.number != state.deals_started || deal.number == 0 {
-            return Err(format!(
-                "the deal in play is {} but {} were started",
-                deal.number, state.deals_started
-            ));
+            return Err(format!("the deal in play is {} but {} were started", deal.number, state.deals_started));
         }
         if deal.cards_per_hand != state.deal_sizes[deal.number as usize - 1] {
             return Err(format!("deal {} has {} cards each", deal.number, deal.cards_per_hand));
@@ -928,9 +899,7 @@ impl Rules for Plump {
             return Err("a bid is out of range or made twice".into());
         }
         match deal.phase {
-            Phase::Bidding if bids_in == players => {
-                return Err("all bids are in but the deal is still bidding".into())
-            }
+            Phase::Bidding if bids_in == players => return Err("all bids are in but the deal is still bidding".into()),
             Phase::Bidding if !deal.tricks.is_empty() || !deal.trick.is_empty() => {
                 return Err("cards were played during the bidding".into())
             }
@@ -955,9 +924,9 @@ impl Rules for Plump {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::core;
     use crate::cards::{card, cards};
     use crate::game::erase;
+    use crate::rules::core;
     use crate::simulate::{random_matches, Driver, Plan};
 
     /// A deck that deals `hands` (by seat) with `dealer` dealing, then turns `turned`.
@@ -1026,10 +995,7 @@ mod tests {
     fn worked_example_bid_three_take_three_scores_thirteen() {
         let terms = score_terms(1, 3, 3);
         assert_eq!(terms.iter().map(|t| t.points).sum::<i64>(), 13);
-        assert_eq!(
-            terms.iter().map(|t| t.rule.as_str()).collect::<Vec<_>>(),
-            [rule::TRICK_POINTS, rule::EXACT_BONUS]
-        );
+        assert_eq!(terms.iter().map(|t| t.rule.as_str()).collect::<Vec<_>>(), [rule::TRICK_POINTS, rule::EXACT_BONUS]);
 
         // The same through play: three players, deal 15 has three cards each; seat 1 holds
         // the top three trumps and bids three.
@@ -1081,16 +1047,8 @@ mod tests {
         let mut g = Game::new(3, Options::default());
         let deck = decks::standard52();
         let events = g.deal(deck.clone());
-        let Event::DealStarted {
-            dealer,
-            hands,
-            set_aside,
-            turned_card,
-            trumps,
-            trumps_from,
-            deck: recorded,
-            ..
-        } = &events[0]
+        let Event::DealStarted { dealer, hands, set_aside, turned_card, trumps, trumps_from, deck: recorded, .. } =
+            &events[0]
         else {
             panic!()
         };
@@ -1131,9 +1089,7 @@ mod tests {
             "3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS",
         ];
         let events = g.deal(deck_for(1, &hands, Some("2S")));
-        let Event::DealStarted { dealer, turned_card, trumps, set_aside, cards_per_hand, .. } =
-            &events[0]
-        else {
+        let Event::DealStarted { dealer, turned_card, trumps, set_aside, cards_per_hand, .. } = &events[0] else {
             panic!()
         };
         assert_eq!((*dealer, *cards_per_hand), (1, 12));
@@ -1275,9 +1231,7 @@ mod tests {
         g.play(0, "AC");
         g.play(1, "4S");
         let events = g.play(2, "6S");
-        assert!(events
-            .iter()
-            .any(|e| matches!(e, Event::TrickWon { winner: 2, reason: WinReason::HighestTrump, .. })));
+        assert!(events.iter().any(|e| matches!(e, Event::TrickWon { winner: 2, reason: WinReason::HighestTrump, .. })));
         assert_eq!(g.to_act(), [2]);
         assert_eq!(g.deal_ref().tricks_taken, [0, 0, 1]);
         assert_eq!(g.deal_ref().tricks.last().map(|t| t.winner), Some(2));
@@ -1395,10 +1349,7 @@ mod tests {
     fn options_parse_and_the_two_bid_variants_exclude_each_other() {
         let game = erase(Plump);
         let normal = game.normalize_options(&json!({"back-up": true})).unwrap();
-        assert_eq!(
-            normal,
-            json!({"back_up": true, "last_bidder_restricted": false, "simultaneous_bids": false})
-        );
+        assert_eq!(normal, json!({"back_up": true, "last_bidder_restricted": false, "simultaneous_bids": false}));
         let both = json!({"last_bidder_restricted": true, "simultaneous_bids": true});
         let err = game.setup(4, &both).err().unwrap();
         assert!(err.0.contains("cannot be combined"));

@@ -304,9 +304,13 @@ pub enum Command {
         nil: Option<Seat>,
     },
     /// Two cards passed face down to the partner after a blind nil.
-    Give { cards: Vec<Card> },
+    Give {
+        cards: Vec<Card>,
+    },
     DeclineExchange,
-    Play { card: Card },
+    Play {
+        card: Card,
+    },
 }
 
 /// A side's bid as it stands for the deal.
@@ -350,20 +354,51 @@ pub enum Event {
         /// The side 100 or more behind: its players start without having looked at their cards.
         blind_nil_side: Option<usize>,
     },
-    BlindNilDeclared { seat: Seat },
-    HandLookedAt { seat: Seat, hand: Vec<Card> },
+    BlindNilDeclared {
+        seat: Seat,
+    },
+    HandLookedAt {
+        seat: Seat,
+        hand: Vec<Card>,
+    },
     RedealRequested {
         seat: Seat,
         reasons: Vec<RedealReason>,
         /// Who deals again.
         dealer: Seat,
     },
-    BidMade { seat: Seat, side: usize, tricks: u8, nil: Option<Seat>, blind_nil: bool },
-    CardsGiven { from: Seat, to: Seat, cards: Vec<Card> },
-    ExchangeDeclined { seat: Seat },
-    CardPlayed { seat: Seat, card: Card, trick_number: u8 },
-    SpadesBroken { seat: Seat, card: Card, trick_number: u8 },
-    TrickWon { trick_number: u8, winner: Seat, card: Card, reason: WinReason, plays: Vec<(Seat, Card)> },
+    BidMade {
+        seat: Seat,
+        side: usize,
+        tricks: u8,
+        nil: Option<Seat>,
+        blind_nil: bool,
+    },
+    CardsGiven {
+        from: Seat,
+        to: Seat,
+        cards: Vec<Card>,
+    },
+    ExchangeDeclined {
+        seat: Seat,
+    },
+    CardPlayed {
+        seat: Seat,
+        card: Card,
+        trick_number: u8,
+    },
+    SpadesBroken {
+        seat: Seat,
+        card: Card,
+        trick_number: u8,
+    },
+    TrickWon {
+        trick_number: u8,
+        winner: Seat,
+        card: Card,
+        reason: WinReason,
+        plays: Vec<(Seat, Card)>,
+    },
     DealScored {
         deal_number: u32,
         bids: [SideBid; 2],
@@ -376,7 +411,12 @@ pub enum Event {
         scores: [i64; 2],
         overtricks: [u32; 2],
     },
-    MatchEnded { side: usize, winners: Vec<Seat>, scores: [i64; 2], explanation: Text },
+    MatchEnded {
+        side: usize,
+        winners: Vec<Seat>,
+        scores: [i64; 2],
+        explanation: Text,
+    },
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1262,9 +1302,9 @@ mod tests {
     use std::collections::BTreeSet;
 
     use super::*;
-    use crate::rules::core;
     use crate::cards::{card, cards};
     use crate::game::erase;
+    use crate::rules::core;
     use crate::simulate::{play_match, Checks, Driver};
 
     /// The shared driver, with commands written as JSON the way a client sends them.
@@ -1397,10 +1437,7 @@ mod tests {
         let (terms, over) = side_terms(0, &joint(5), &[4, 3, 3, 3]);
         assert_eq!(total(&terms), 52);
         assert_eq!(over, 2);
-        assert_eq!(
-            terms.iter().map(|t| t.rule.as_str()).collect::<Vec<_>>(),
-            [rule::BID_MADE, rule::OVERTRICKS]
-        );
+        assert_eq!(terms.iter().map(|t| t.rule.as_str()).collect::<Vec<_>>(), [rule::BID_MADE, rule::OVERTRICKS]);
         assert!(terms.iter().all(|t| t.to == 0));
     }
 
@@ -1500,8 +1537,7 @@ mod tests {
         let (terms, points, scores, _) = m.scored();
         assert_eq!(points, [50 - 10, 130]);
         assert_eq!(scores, points);
-        let rules: Vec<(usize, &str, i64)> =
-            terms.iter().map(|t| (t.to, t.rule.as_str(), t.points)).collect();
+        let rules: Vec<(usize, &str, i64)> = terms.iter().map(|t| (t.to, t.rule.as_str(), t.points)).collect();
         assert_eq!(rules, [(0, rule::NIL_MADE, 50), (0, rule::BID_FAILED, -10), (1, rule::BID_MADE, 130)]);
         assert_eq!(m.state.deals.next_dealer, 1, "the deal passes to the left");
         assert_eq!(Spader.deal_number(&m.state), 1);
@@ -1627,10 +1663,7 @@ mod tests {
         assert_eq!(m.refused(1, play("3C")), core::PHASE);
         // A nil for either partner, the bidder or the other; a side nil is a joint 0.
         let events = m.act(1, nil_bid(4, 3));
-        assert!(matches!(
-            events[0],
-            Event::BidMade { seat: 1, side: 1, tricks: 4, nil: Some(3), blind_nil: false }
-        ));
+        assert!(matches!(events[0], Event::BidMade { seat: 1, side: 1, tricks: 4, nil: Some(3), blind_nil: false }));
         m.act(2, bid(0));
         assert!(m.current().bids[0].unwrap().is_side_nil());
     }
@@ -1640,15 +1673,9 @@ mod tests {
     #[test]
     fn redeal_conditions() {
         assert_eq!(redeal_reasons(&plain()[0]), vec![]);
-        assert_eq!(
-            redeal_reasons(&cards("AC 2C 3C 4D 5D 6D 7D 8H 9H TH JH QH KH")),
-            vec![RedealReason::NoSpades]
-        );
+        assert_eq!(redeal_reasons(&cards("AC 2C 3C 4D 5D 6D 7D 8H 9H TH JH QH KH")), vec![RedealReason::NoSpades]);
         // The ace is not a court card.
-        assert_eq!(
-            redeal_reasons(&cards("AC 2C 3C AD 5D 6D AH 8H 9H TH AS 3S 4S")),
-            vec![RedealReason::NoCourtCards]
-        );
+        assert_eq!(redeal_reasons(&cards("AC 2C 3C AD 5D 6D AH 8H 9H TH AS 3S 4S")), vec![RedealReason::NoCourtCards]);
         assert_eq!(
             redeal_reasons(&cards("2H 3H 4H 5H 6H 7H 8H QC KD 2S 3S 4S 5S")),
             vec![RedealReason::LongSuit { suit: Suit::Hearts, cards: 7 }]
@@ -1756,10 +1783,7 @@ mod tests {
         assert_eq!(m.refused(2, nil_bid(3, 2)), rule::BLIND_PARTNER_BIDS);
         assert_eq!(Spader.view(&m.state, Viewer::Seat(0))["hand"], Value::Null);
         let events = m.act(2, bid(3));
-        assert!(matches!(
-            events[0],
-            Event::BidMade { seat: 2, side: 0, tricks: 3, nil: Some(0), blind_nil: true }
-        ));
+        assert!(matches!(events[0], Event::BidMade { seat: 2, side: 0, tricks: 3, nil: Some(0), blind_nil: true }));
         // The blind-nil player sees the cards once the bidding is over.
         assert!(matches!(events[1], Event::HandLookedAt { seat: 0, .. }));
         assert_eq!(Spader.view(&m.state, Viewer::Seat(0))["hand"], json!(plain()[0]));
@@ -1876,13 +1900,7 @@ mod tests {
         m.act(2, play("JH"));
         m.act(3, play("6C"));
         match m.log.last().unwrap() {
-            Event::TrickWon {
-                trick_number: 1,
-                winner: 3,
-                card: c,
-                reason: WinReason::HighestOfSuitLed,
-                ..
-            } => {
+            Event::TrickWon { trick_number: 1, winner: 3, card: c, reason: WinReason::HighestOfSuitLed, .. } => {
                 assert_eq!(*c, card("6C"))
             }
             other => panic!("{other:?}"),
@@ -1977,9 +1995,7 @@ mod tests {
         let spectator = Spader.view(&m.state, Viewer::Spectator);
         assert!(spectator.get("hand").is_none());
         assert!(crate::game::cards_in(&spectator).is_empty());
-        assert!(
-            crate::game::cards_in(&Spader.redact(&m.state, &events[0], Viewer::Spectator, false)).is_empty()
-        );
+        assert!(crate::game::cards_in(&Spader.redact(&m.state, &events[0], Viewer::Spectator, false)).is_empty());
         let record = Spader.view(&m.state, Viewer::Record);
         assert_eq!(record["hands"], json!(plain()));
         assert_eq!(record["deck"].as_array().unwrap().len(), 52);
@@ -2024,11 +2040,8 @@ mod tests {
         let source = include_str!("spader.rs");
         let module = &source[source.find("pub mod rule {").unwrap()..];
         let module = &module[..module.find("\n}").unwrap()];
-        let declared: Vec<&str> = module
-            .lines()
-            .filter_map(|l| l.split('"').nth(1))
-            .filter(|id| id.starts_with("spader."))
-            .collect();
+        let declared: Vec<&str> =
+            module.lines().filter_map(|l| l.split('"').nth(1)).filter(|id| id.starts_with("spader.")).collect();
         assert!(declared.len() > 50);
         for id in declared {
             assert!(book.rule(id).is_some(), "{id} is not in the rulebook");
@@ -2067,9 +2080,7 @@ mod tests {
     #[test]
     fn random_longer_matches_with_every_check() {
         let kinds = run(json!({ "target": 300 }), 1000..1020, Checks::ALL);
-        for kind in
-            ["blind_nil_declared", "cards_given", "exchange_declined", "redeal_requested", "spades_broken"]
-        {
+        for kind in ["blind_nil_declared", "cards_given", "exchange_declined", "redeal_requested", "spades_broken"] {
             assert!(kinds.contains(kind), "{kind} never happened");
         }
     }
@@ -2093,7 +2104,8 @@ mod tests {
         for blind_nil in [false, true] {
             for redeal in [false, true] {
                 for sandbagging in [false, true] {
-                    let options = json!({ "blind_nil": blind_nil, "redeal": redeal, "sandbagging": sandbagging, "target": 200 });
+                    let options =
+                        json!({ "blind_nil": blind_nil, "redeal": redeal, "sandbagging": sandbagging, "target": 200 });
                     let kinds = run(options, 10_000 + n..10_000 + n + 200, Checks::NONE);
                     n += 200;
                     assert_eq!(kinds.contains("blind_nil_declared"), blind_nil);
@@ -2102,5 +2114,4 @@ mod tests {
             }
         }
     }
-
 }

@@ -43,7 +43,14 @@ pub struct Completed {
 
 impl TrickPlay {
     pub fn new(table: Table, hands: Vec<Vec<Card>>, leader: Seat, tricks_per_deal: usize) -> TrickPlay {
-        TrickPlay { table, hands, trick: Trick::led_by(leader), tricks: Vec::new(), taken: vec![0; table.seats], tricks_per_deal }
+        TrickPlay {
+            table,
+            hands,
+            trick: Trick::led_by(leader),
+            tricks: Vec::new(),
+            taken: vec![0; table.seats],
+            tricks_per_deal,
+        }
     }
 
     pub fn to_play(&self) -> Seat {
@@ -75,11 +82,13 @@ impl TrickPlay {
     /// The card must follow the suit led when the hand can, under the game's rule id.
     pub fn check_follow(&self, seat: Seat, card: Card, rule: &str) -> Result<(), RuleViolation> {
         match self.trick.led_suit() {
-            Some(led) if !card.is_suit(led) && self.hands[seat].iter().any(|c| c.is_suit(led)) => Err(RuleViolation::new(
-                rule,
-                format!("Du lade {card} men har {} på handen och måste bekänna färg.", led.name_sv()),
-                format!("You played {card} but hold {} and must follow suit.", led.name_en()),
-            )),
+            Some(led) if !card.is_suit(led) && self.hands[seat].iter().any(|c| c.is_suit(led)) => {
+                Err(RuleViolation::new(
+                    rule,
+                    format!("Du lade {card} men har {} på handen och måste bekänna färg.", led.name_sv()),
+                    format!("You played {card} but hold {} and must follow suit.", led.name_en()),
+                ))
+            }
             _ => Ok(()),
         }
     }
@@ -126,7 +135,14 @@ impl TrickPlay {
     pub fn won(&mut self, winner: Seat, card: Card, reason: WinReason) {
         let trick = std::mem::replace(&mut self.trick, Trick::led_by(winner));
         let plays = trick.plays.iter().map(|&(seat, card)| Play { seat, card }).collect();
-        self.tricks.push(TrickRecord { number: self.tricks.len() + 1, leader: trick.leader, plays, winner, card, reason });
+        self.tricks.push(TrickRecord {
+            number: self.tricks.len() + 1,
+            leader: trick.leader,
+            plays,
+            winner,
+            card,
+            reason,
+        });
         self.taken[winner] += 1;
     }
 
@@ -141,14 +157,23 @@ impl TrickPlay {
 
     /// Every card played, in the tricks won and on the table.
     pub fn played(&self) -> impl Iterator<Item = (Seat, Card)> + '_ {
-        self.tricks.iter().flat_map(|t| t.plays.iter().map(|p| (p.seat, p.card))).chain(self.trick.plays.iter().copied())
+        self.tricks
+            .iter()
+            .flat_map(|t| t.plays.iter().map(|p| (p.seat, p.card)))
+            .chain(self.trick.plays.iter().copied())
     }
 
     /// The books of the play: the cards in hands, on the table and in tricks are the pack (with
     /// `elsewhere`, the cards the game keeps outside the play), each seat holds what it should,
     /// the tricks are credited to their winners, and the latest trick was played in turn and
     /// won as the game says (each trick was checked when it was the latest).
-    pub fn check(&self, pack: &[Card], elsewhere: &[Card], hand_size: impl Fn(Seat) -> usize, winner: Winner) -> Result<(), String> {
+    pub fn check(
+        &self,
+        pack: &[Card],
+        elsewhere: &[Card],
+        hand_size: impl Fn(Seat) -> usize,
+        winner: Winner,
+    ) -> Result<(), String> {
         let mut all: Vec<Card> = self.hands.iter().flatten().copied().collect();
         all.extend(self.played().map(|(_, c)| c));
         all.extend_from_slice(elsewhere);
@@ -222,7 +247,10 @@ mod tests {
         assert_eq!(p.following(0), cards("AH"));
         assert!(p.check_follow(0, card("2C"), "x.follow").is_err());
         let done = p.completed_by(0, card("AH"), &no_trumps).unwrap();
-        assert_eq!((done.number, done.winner, done.card, done.taken.clone(), done.last), (1, 0, card("AH"), vec![1, 0, 0, 0], false));
+        assert_eq!(
+            (done.number, done.winner, done.card, done.taken.clone(), done.last),
+            (1, 0, card("AH"), vec![1, 0, 0, 0], false)
+        );
         p.play(0, card("AH"));
         p.won(done.winner, done.card, done.reason);
         assert_eq!((p.to_play(), p.number(), p.taken.clone()), (0, 2, vec![1, 0, 0, 0]));

@@ -35,8 +35,14 @@ impl PolsktPass {
             return Err(format!("the deal in play is {} but {} were started", deal.number, state.deals_started));
         }
         let dealer = (deal.number as usize - 1) % players;
-        if deal.dealer != dealer || deal.cutter != state.table.after(dealer, players - 1) || deal.forehand != state.table.forehand(dealer) {
-            return Err(format!("deal {} has dealer {}, cutter {}, forehand {}", deal.number, deal.dealer, deal.cutter, deal.forehand));
+        if deal.dealer != dealer
+            || deal.cutter != state.table.after(dealer, players - 1)
+            || deal.forehand != state.table.forehand(dealer)
+        {
+            return Err(format!(
+                "deal {} has dealer {}, cutter {}, forehand {}",
+                deal.number, deal.dealer, deal.cutter, deal.forehand
+            ));
         }
         if let Some(b) = deal.bet_in_play {
             if deal.phase != Phase::Over && state.ledger.balance(Account::Bet(b)) <= 0 {
@@ -71,8 +77,12 @@ impl PolsktPass {
             }
             return Ok(());
         };
-        if cut.cutter_took != is_jack(cut.shown_card) || deal.deck.get(cut.at.wrapping_sub(1)) != Some(&cut.shown_card) {
-            return Err(format!("the cut at {} showed {} and the cutter took it: {}", cut.at, cut.shown_card, cut.cutter_took));
+        if cut.cutter_took != is_jack(cut.shown_card) || deal.deck.get(cut.at.wrapping_sub(1)) != Some(&cut.shown_card)
+        {
+            return Err(format!(
+                "the cut at {} showed {} and the cutter took it: {}",
+                cut.at, cut.shown_card, cut.cutter_took
+            ));
         }
         if !cut.cutter_took && deal.pack.last() != Some(&cut.shown_card) {
             return Err("the card shown at the cut is not at the bottom of the undealt rest".into());
@@ -89,10 +99,15 @@ impl PolsktPass {
         if deal.pack.len() + dealt_all != pack.len() || deal.dealt.iter().any(|h| h.len() != HAND) {
             return Err(format!("{} cards left undealt", deal.pack.len()));
         }
-        if deal.turned_taken && !(cut.cutter_took || deal.turned_card.is_some_and(|c| is_jack(c) || c.rank() == Some(Rank::ACE))) {
+        if deal.turned_taken
+            && !(cut.cutter_took || deal.turned_card.is_some_and(|c| is_jack(c) || c.rank() == Some(Rank::ACE)))
+        {
             return Err("the dealer took a turned card that must stay".into());
         }
-        if (cut.cutter_took || deal.turned_card.is_some_and(is_jack)) && deal.phase != Phase::TurnedCard && !deal.turned_taken {
+        if (cut.cutter_took || deal.turned_card.is_some_and(is_jack))
+            && deal.phase != Phase::TurnedCard
+            && !deal.turned_taken
+        {
             return Err("the dealer left a turned card that must be taken".into());
         }
 
@@ -103,7 +118,8 @@ impl PolsktPass {
                 + deal.trick.plays.iter().filter(|&&(p, _)| p == s).count()
         };
         for s in 0..players {
-            let extra = (s == deal.dealer && deal.turned_taken) as usize + (s == deal.cutter && cut.cutter_took) as usize;
+            let extra =
+                (s == deal.dealer && deal.turned_taken) as usize + (s == deal.cutter && cut.cutter_took) as usize;
             let discarded = deal.discards.iter().filter(|&&(d, _)| d == s).count();
             if discarded > extra {
                 return Err(format!("seat {s} put away {discarded} cards"));
@@ -129,7 +145,10 @@ impl PolsktPass {
                     expected.push(deal.cutter);
                 }
                 if !deal.turned_taken || deal.declarers != expected || deal.trumps != deal.turned_suit() {
-                    return Err(format!("declarers {:?} with trumps {:?} after the dealer took", deal.declarers, deal.trumps));
+                    return Err(format!(
+                        "declarers {:?} with trumps {:?} after the dealer took",
+                        deal.declarers, deal.trumps
+                    ));
                 }
             }
             Some(from) => {
@@ -172,11 +191,17 @@ impl PolsktPass {
             let complete = deal.tricks.len() == HAND;
             let ok = match result.outcome {
                 DealOutcome::AllPassed => deal.trumps.is_none() && deal.rounds.len() == 2 && deal.tricks.is_empty(),
-                DealOutcome::LaVolaLost => deal.la_vola.is_some() && deal.tricks.last().map(|t| t.winner) != deal.la_vola,
-                DealOutcome::LaVolaWon => complete && deal.la_vola.is_some() && deal.tricks_taken.iter().max() == Some(&(HAND as u32)),
+                DealOutcome::LaVolaLost => {
+                    deal.la_vola.is_some() && deal.tricks.last().map(|t| t.winner) != deal.la_vola
+                }
+                DealOutcome::LaVolaWon => {
+                    complete && deal.la_vola.is_some() && deal.tricks_taken.iter().max() == Some(&(HAND as u32))
+                }
                 DealOutcome::Won | DealOutcome::NoWinner => {
                     let winners: Vec<Seat> = deal.tricks.iter().map(|t| t.winner).collect();
-                    complete && deal.la_vola.is_none() && deal_winner(&winners, players).map(|(w, _)| w) == result.winner
+                    complete
+                        && deal.la_vola.is_none()
+                        && deal_winner(&winners, players).map(|(w, _)| w) == result.winner
                 }
             };
             if !ok {

@@ -24,11 +24,11 @@ pub use crate::trick::{Play, TrickRecord};
 
 mod payments;
 pub use payments::*;
-mod rulebook;
-mod view;
 mod invariants;
+mod rulebook;
 #[cfg(test)]
 mod tests;
+mod view;
 
 #[derive(Default)]
 pub struct PolsktPass;
@@ -284,7 +284,9 @@ impl State {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Command {
     /// Lift `at` cards off the top of the pack; the bottom card of that part is shown.
-    Cut { at: usize },
+    Cut {
+        at: usize,
+    },
     /// The dealer takes the turned ace (only when the cutter took nothing).
     TakeAce,
     /// The dealer leaves the turned ace on the table.
@@ -294,14 +296,20 @@ pub enum Command {
     /// Round one: decline.
     Pass,
     /// Round two: declare with this suit as trumps.
-    NameSuit { suit: Suit },
+    NameSuit {
+        suit: Suit,
+    },
     /// Round two: decline.
     Wieder,
     /// A player with six cards puts one away face down.
-    Discard { card: Card },
+    Discard {
+        card: Card,
+    },
     /// Leading to the third trick after taking the first two: play for all five.
     LaVola,
-    Play { card: Card },
+    Play {
+        card: Card,
+    },
 }
 
 /// A bet waiting for a later deal, by the number it was made under.
@@ -658,7 +666,9 @@ impl PolsktPass {
     fn phase_text(phase: Phase) -> (&'static str, &'static str) {
         match phase {
             Phase::Cutting => ("nu ska leken kuperas", "the pack is to be cut now"),
-            Phase::TurnedCard => ("nu avgör givaren om det uppvända esset ska tas", "the dealer is now deciding on the turned ace"),
+            Phase::TurnedCard => {
+                ("nu avgör givaren om det uppvända esset ska tas", "the dealer is now deciding on the turned ace")
+            }
             Phase::Bidding => ("nu pågår budgivningen", "the bidding is under way"),
             Phase::Discarding => (
                 "nu lägger den som har sex kort bort ett, innan första utspelet",
@@ -815,7 +825,11 @@ impl PolsktPass {
 
     fn decide_la_vola(&self, deal: &Deal, seat: Seat) -> Result<Vec<Event>, RuleViolation> {
         if deal.la_vola.is_some() {
-            return Err(RuleViolation::new(rule::LA_VOLA, "La vola är redan ansagt i den här given.", "La vola has already been announced in this deal."));
+            return Err(RuleViolation::new(
+                rule::LA_VOLA,
+                "La vola är redan ansagt i den här given.",
+                "La vola has already been announced in this deal.",
+            ));
         }
         if !deal.la_vola_open(seat) {
             return Err(RuleViolation::new(
@@ -846,7 +860,10 @@ impl PolsktPass {
                 let (led_sv, led_en) = if led == trumps {
                     ("trumf (knektarna räknas dit)".to_string(), "trumps (the jacks count as trumps)".to_string())
                 } else {
-                    (format!("{} (knektar räknas som trumf)", led.name_sv()), format!("{} (jacks count as trumps)", led.name_en()))
+                    (
+                        format!("{} (knektar räknas som trumf)", led.name_sv()),
+                        format!("{} (jacks count as trumps)", led.name_en()),
+                    )
                 };
                 return Err(RuleViolation::new(
                     rule::FOLLOW_SUIT,
@@ -880,8 +897,11 @@ impl PolsktPass {
                 events.extend(self.end_deal(state, deal, DealOutcome::LaVolaWon, &winners));
             }
             None if trick_number == HAND => {
-                let outcome =
-                    if deal_winner(&winners, state.players()).is_some() { DealOutcome::Won } else { DealOutcome::NoWinner };
+                let outcome = if deal_winner(&winners, state.players()).is_some() {
+                    DealOutcome::Won
+                } else {
+                    DealOutcome::NoWinner
+                };
                 events.extend(self.end_deal(state, deal, outcome, &winners));
             }
             _ => {}
@@ -1069,7 +1089,10 @@ impl Rules for PolsktPass {
             let who = seats_text(winners);
             let best = winners.first().map_or(0, |&s| state.ledger.balance(Account::Seat(s)));
             let explanation = if winners.len() == 1 {
-                Text::new(format!("Plats {who} vann med högst saldo, {best}."), format!("Seat {who} won with the highest balance, {best}."))
+                Text::new(
+                    format!("Plats {who} vann med högst saldo, {best}."),
+                    format!("Seat {who} won with the highest balance, {best}."),
+                )
             } else {
                 Text::new(
                     format!("Platserna {who} delar segern med saldot {best} var."),
@@ -1155,7 +1178,18 @@ impl Rules for PolsktPass {
     fn evolve(&self, state: &mut State, event: &Event) {
         let players = state.players();
         match event {
-            Event::DealStarted { deal_number, dealer, cutter, forehand, deck, books, bet_in_play, next_bet, options, .. } => {
+            Event::DealStarted {
+                deal_number,
+                dealer,
+                cutter,
+                forehand,
+                deck,
+                books,
+                bet_in_play,
+                next_bet,
+                options,
+                ..
+            } => {
                 state.deals_started = *deal_number;
                 // The deal carries what it inherits, so it can be replayed on its own.
                 state.options = options.clone();
@@ -1319,7 +1353,9 @@ impl Rules for PolsktPass {
                 }
                 None => Vec::new(),
             },
-            Phase::Discarding => trick::distinct(deal.hands[seat].clone()).into_iter().map(|card| C::Discard { card }).collect(),
+            Phase::Discarding => {
+                trick::distinct(deal.hands[seat].clone()).into_iter().map(|card| C::Discard { card }).collect()
+            }
             Phase::Playing => {
                 let trumps = deal.trumps.expect("play has trumps");
                 let mut moves: Vec<C> = trick::distinct(playable(&deal.hands[seat], &deal.trick, trumps))
@@ -1392,7 +1428,11 @@ impl Rules for PolsktPass {
                         })
                         .max_by_key(|&s| (trump_count(s), s))?;
                     let n = trump_count(best);
-                    Some(if n >= 4 || (n == 3 && seed.is_multiple_of(3)) { C::NameSuit { suit: best } } else { C::Wieder })
+                    Some(if n >= 4 || (n == 3 && seed.is_multiple_of(3)) {
+                        C::NameSuit { suit: best }
+                    } else {
+                        C::Wieder
+                    })
                 }
             },
             Phase::Discarding => {
@@ -1413,4 +1453,3 @@ impl Rules for PolsktPass {
         }
     }
 }
-

@@ -34,8 +34,14 @@ impl Settlement<'_> {
                 Account::Seat(winner),
                 b.amount,
                 rule::WINNER_TAKES,
-                format!("Plats {winner} tar också bet {} ({}), som given spelades om tillsammans med potten.", b.bet, b.amount),
-                format!("Seat {winner} also takes bet {} ({}), which the deal was played for along with the pot.", b.bet, b.amount),
+                format!(
+                    "Plats {winner} tar också bet {} ({}), som given spelades om tillsammans med potten.",
+                    b.bet, b.amount
+                ),
+                format!(
+                    "Seat {winner} also takes bet {} ({}), which the deal was played for along with the pot.",
+                    b.bet, b.amount
+                ),
             ));
         }
         out
@@ -45,13 +51,23 @@ impl Settlement<'_> {
     fn bets_from(&self, failed: &[Seat], no_winner: bool) -> Vec<Payment> {
         let amount_for = self.amount_played_for();
         let (size, size_sv, size_en) = if self.double_bet {
-            (amount_for.saturating_mul(2), format!("dubbla beloppet man spelade om, 2 × {amount_for}"), format!("twice the amount played for, 2 × {amount_for}"))
+            (
+                amount_for.saturating_mul(2),
+                format!("dubbla beloppet man spelade om, 2 × {amount_for}"),
+                format!("twice the amount played for, 2 × {amount_for}"),
+            )
         } else {
-            (amount_for, format!("beloppet man spelade om, {amount_for}"), format!("the amount played for, {amount_for}"))
+            (
+                amount_for,
+                format!("beloppet man spelade om, {amount_for}"),
+                format!("the amount played for, {amount_for}"),
+            )
         };
         let amount = size.min(TABLE_LIMIT);
-        let limit_sv = if amount < size { format!(" (begränsat till bordets tak {TABLE_LIMIT})") } else { String::new() };
-        let limit_en = if amount < size { format!(" (held to the table limit of {TABLE_LIMIT})") } else { String::new() };
+        let limit_sv =
+            if amount < size { format!(" (begränsat till bordets tak {TABLE_LIMIT})") } else { String::new() };
+        let limit_en =
+            if amount < size { format!(" (held to the table limit of {TABLE_LIMIT})") } else { String::new() };
         let merged = self.merge_bets && failed.len() == 2;
         failed
             .iter()

@@ -2,9 +2,9 @@
 //! tests every game passes are in `tests/every_game.rs`.
 
 use super::*;
-use crate::rules::core;
 use crate::cards::{card, cards};
 use crate::game::erase;
+use crate::rules::core;
 use crate::simulate::{random_matches, Driver, Plan};
 
 use super::Command as C;
@@ -191,7 +191,10 @@ fn the_dealer_stakes_every_deal_and_the_pot_keeps_what_is_left() {
     assert!(payment.explanation.en.contains("seat 0"));
     assert_eq!(books, &Books { balances: vec![-10, 0, 0, 0], pot: 10, bets: vec![] });
     let view = PolsktPass.view(&g.state, Viewer::Spectator);
-    assert_eq!((view["pot"].clone(), view["balances"].clone(), view["bets"].clone()), (json!(10), json!([-10, 0, 0, 0]), json!([])));
+    assert_eq!(
+        (view["pot"].clone(), view["balances"].clone(), view["bets"].clone()),
+        (json!(10), json!([-10, 0, 0, 0]), json!([]))
+    );
     assert_eq!(view["amount_played_for"], 10);
     // A round pass leaves the pot; the next dealer adds the stake to it.
     let mut g = Game::new(4, Options { stake: 7, ..no_bets() });
@@ -268,7 +271,8 @@ fn five_each_three_then_two_from_the_dealers_left_then_a_card_is_turned() {
     assert_eq!(*turned_card, card("JD"));
     assert_eq!(*undealt, 3);
     // The rest of the pack is not used and stays hidden from everyone.
-    let rest: Vec<Card> = PolsktPass.secrets(&g.state).into_iter().filter(|(_, who)| who.is_empty()).map(|(c, _)| c).collect();
+    let rest: Vec<Card> =
+        PolsktPass.secrets(&g.state).into_iter().filter(|(_, who)| who.is_empty()).map(|(c, _)| c).collect();
     assert_eq!(rest, cards("QD KD"));
     assert_eq!(g.deal_ref().pack, cards("QD KD AD"));
 }
@@ -298,7 +302,12 @@ fn a_turned_jack_is_taken_by_the_dealer_who_declares_alone_without_bidding() {
     );
     assert_eq!(
         events[3],
-        Event::TrumpsSet { trumps: Suit::Diamonds, declarers: vec![0], from: TrumpsFrom::DealerTook, rule: rule::DEALER_TOOK.into() }
+        Event::TrumpsSet {
+            trumps: Suit::Diamonds,
+            declarers: vec![0],
+            from: TrumpsFrom::DealerTook,
+            rule: rule::DEALER_TOOK.into()
+        }
     );
     assert_eq!(events.len(), 4);
     // No bidding: the dealer, holding six, puts one away before forehand leads.
@@ -362,13 +371,18 @@ fn a_turned_ace_is_the_dealers_choice_when_the_cutter_took_nothing() {
     assert_eq!(PolsktPass.view(&g.state, Viewer::Spectator)["ace_choice"], true);
     let mut taken = Game { rules: PolsktPass, state: g.state.clone(), log: Vec::new() };
     let events = taken.ok(0, C::TakeAce);
-    assert!(matches!(&events[0], Event::TurnedCardTaken { why: TakeReason::AceChosen, rule: r, .. } if r == rule::MAY_TAKE_ACE));
+    assert!(
+        matches!(&events[0], Event::TurnedCardTaken { why: TakeReason::AceChosen, rule: r, .. } if r == rule::MAY_TAKE_ACE)
+    );
     assert_eq!(taken.deal_ref().declarers, [0]);
     assert_eq!(taken.deal_ref().trumps, Some(Suit::Hearts));
     assert_eq!(taken.to_act(), [0]);
     // Left: it stays on the table and forehand opens the bidding.
     let events = g.ok(0, C::LeaveAce);
-    assert_eq!(events, [Event::TurnedCardLeft { card: card("AH"), why: LeaveReason::AceDeclined, rule: rule::MAY_TAKE_ACE.into() }]);
+    assert_eq!(
+        events,
+        [Event::TurnedCardLeft { card: card("AH"), why: LeaveReason::AceDeclined, rule: rule::MAY_TAKE_ACE.into() }]
+    );
     assert_eq!(g.deal_ref().phase, Phase::Bidding);
     assert_eq!(g.to_act(), [1]);
     assert_eq!(g.deal_ref().hands[0].len(), 5);
@@ -412,7 +426,12 @@ fn any_other_turned_card_stays_and_forehand_opens_the_bidding() {
     assert_eq!(events[0], Event::BidMade { seat: 2, round: 1, call: Call::Accept, suit: Some(Suit::Hearts) });
     assert_eq!(
         events[1],
-        Event::TrumpsSet { trumps: Suit::Hearts, declarers: vec![2], from: TrumpsFrom::RoundOne, rule: rule::FIRST_ENDS.into() }
+        Event::TrumpsSet {
+            trumps: Suit::Hearts,
+            declarers: vec![2],
+            from: TrumpsFrom::RoundOne,
+            rule: rule::FIRST_ENDS.into()
+        }
     );
     // The first to accept ends the bidding: nobody holds six, so forehand leads at once.
     assert_eq!(g.deal_ref().phase, Phase::Playing);
@@ -467,7 +486,10 @@ fn passing_twice_all_round_is_a_round_pass_and_the_deal_moves_on() {
     }
     let events = g.ok(0, C::Wieder);
     let (outcome, winner, r, payments, amount) = ended(&events);
-    assert_eq!((outcome, winner, r.as_str(), payments.len(), amount), (DealOutcome::AllPassed, None, rule::ALL_PASS, 0, 10));
+    assert_eq!(
+        (outcome, winner, r.as_str(), payments.len(), amount),
+        (DealOutcome::AllPassed, None, rule::ALL_PASS, 0, 10)
+    );
     assert!(matches!(PolsktPass.status(&g.state), Status::NeedsDeck { .. }));
     assert_eq!(g.refused(1, C::Pass).rule, core::PHASE);
     g.deal(decks::from_rank(Rank::NINE));
@@ -535,7 +557,10 @@ fn the_first_to_two_tricks_wins_when_nobody_takes_three_and_the_failed_declarer_
     assert_eq!(flows(&payments), [pay(Pot, S(1), 10), pay(S(2), Bet(1), 10)]);
     assert_eq!(payments[1].rule, rule::FAILED_DECLARER);
     assert!(payments[1].explanation.en.contains("the amount played for, 10"));
-    assert_eq!(g.books(), Books { balances: vec![-10, 10, -10, 0], pot: 0, bets: vec![BetRecord { bet: 1, amount: 10 }] });
+    assert_eq!(
+        g.books(),
+        Books { balances: vec![-10, 10, -10, 0], pot: 0, bets: vec![BetRecord { bet: 1, amount: 10 }] }
+    );
     // The next deal is played for the pot and that bet.
     g.deal(decks::from_rank(Rank::NINE));
     assert_eq!(g.deal_ref().bet_in_play, Some(1));
@@ -578,7 +603,8 @@ fn the_double_bet_option_makes_a_failed_declarer_pay_twice_the_amount() {
 fn the_deal_is_played_for_the_pot_and_the_least_bet_the_others_wait_apart() {
     for double in [false, true] {
         let mut g = Game::new(4, Options { double_bet: double, ..no_bets() });
-        let bets = vec![BetRecord { bet: 1, amount: 30 }, BetRecord { bet: 2, amount: 20 }, BetRecord { bet: 3, amount: 20 }];
+        let bets =
+            vec![BetRecord { bet: 1, amount: 30 }, BetRecord { bet: 2, amount: 20 }, BetRecord { bet: 3, amount: 20 }];
         g.inherit(Books { balances: vec![-35, -20, -20, 0], pot: 5, bets: bets.clone() }, 4);
         let events = g.deal(deck_for(4, 0, &MIXED, "9H", "TH", 10));
         // Bets 2 and 3 are equally small: the older one is played for.
@@ -716,7 +742,14 @@ fn la_vola_is_announced_only_when_leading_to_the_third_trick_after_taking_two() 
 fn la_vola_made_takes_what_is_played_for_and_as_much_from_every_other_player() {
     // Seat 2 declares, seat 1 makes la vola: only la vola counts, so seat 2 pays no bet.
     let mut g = Game::new(4, no_bets());
-    g.inherit(Books { balances: vec![-20, 0, 0, -10], pot: 0, bets: vec![BetRecord { bet: 1, amount: 20 }, BetRecord { bet: 2, amount: 10 }] }, 3);
+    g.inherit(
+        Books {
+            balances: vec![-20, 0, 0, -10],
+            pot: 0,
+            bets: vec![BetRecord { bet: 1, amount: 20 }, BetRecord { bet: 2, amount: 10 }],
+        },
+        3,
+    );
     g.deal(deck_for(4, 0, &STRONG, "9H", "TH", 10));
     g.ok(3, C::Cut { at: 10 });
     g.ok(1, C::Pass);
@@ -732,7 +765,10 @@ fn la_vola_made_takes_what_is_played_for_and_as_much_from_every_other_player() {
         [pay(Pot, S(1), 10), pay(Bet(2), S(1), 10), pay(S(0), S(1), 20), pay(S(2), S(1), 20), pay(S(3), S(1), 20)]
     );
     assert!(payments[2..].iter().all(|p| p.rule == rule::LA_VOLA_PAID));
-    assert_eq!(g.books(), Books { balances: vec![-50, 80, -20, -30], pot: 0, bets: vec![BetRecord { bet: 1, amount: 20 }] });
+    assert_eq!(
+        g.books(),
+        Books { balances: vec![-50, 80, -20, -30], pot: 0, bets: vec![BetRecord { bet: 1, amount: 20 }] }
+    );
 }
 
 #[test]
@@ -883,7 +919,13 @@ fn options_have_defaults_and_bad_values_are_refused() {
         game.normalize_options(&json!({"double-bet": true, "merge-bets": true, "stake": 5})).unwrap(),
         json!({"stake": 5, "double_bet": true, "merge_bets": true, "rounds": 4})
     );
-    for bad in [json!({"stake": 0}), json!({"stake": -3}), json!({"rounds": 0}), json!({"rounds": 11}), json!({"stake": 1_000_001})] {
+    for bad in [
+        json!({"stake": 0}),
+        json!({"stake": -3}),
+        json!({"rounds": 0}),
+        json!({"rounds": 11}),
+        json!({"stake": 1_000_001}),
+    ] {
         assert!(game.setup(4, &bad).is_err(), "{bad}");
     }
     assert!(game.setup(5, &json!({"stake": 1, "rounds": 10})).is_ok());
@@ -927,7 +969,10 @@ fn commands_and_events_have_their_json_shapes() {
                "books": {"balances": [0, -10, 0], "pot": 10, "bets": [{"bet": 1, "amount": 5}]}})
     );
     let e = Event::BidMade { seat: 2, round: 2, call: Call::NameSuit, suit: Some(Suit::Clubs) };
-    assert_eq!(serde_json::to_value(&e).unwrap(), json!({"type": "bid_made", "seat": 2, "round": 2, "call": "name-suit", "suit": "clubs"}));
+    assert_eq!(
+        serde_json::to_value(&e).unwrap(),
+        json!({"type": "bid_made", "seat": 2, "round": 2, "call": "name-suit", "suit": "clubs"})
+    );
 }
 
 #[test]
@@ -935,11 +980,43 @@ fn the_view_shows_the_money_and_the_table() {
     let g = declared(&MIXED, 2, no_bets());
     let view = PolsktPass.view(&g.state, Viewer::Seat(2));
     for key in [
-        "phase", "players", "options", "deal_number", "deals_total", "to_act", "winners", "balances", "pot", "bets",
-        "seat", "dealer", "cutter", "forehand", "bet_in_play", "amount_played_for", "cut", "turned_card",
-        "turned_card_taken", "ace_choice", "trumps", "trumps_from", "trumps_rule", "declarers", "bidding",
-        "hand_sizes", "to_discard", "discarded", "undealt", "tricks_taken", "tricks_played", "trick", "last_trick",
-        "la_vola", "result", "hand", "discard",
+        "phase",
+        "players",
+        "options",
+        "deal_number",
+        "deals_total",
+        "to_act",
+        "winners",
+        "balances",
+        "pot",
+        "bets",
+        "seat",
+        "dealer",
+        "cutter",
+        "forehand",
+        "bet_in_play",
+        "amount_played_for",
+        "cut",
+        "turned_card",
+        "turned_card_taken",
+        "ace_choice",
+        "trumps",
+        "trumps_from",
+        "trumps_rule",
+        "declarers",
+        "bidding",
+        "hand_sizes",
+        "to_discard",
+        "discarded",
+        "undealt",
+        "tricks_taken",
+        "tricks_played",
+        "trick",
+        "last_trick",
+        "la_vola",
+        "result",
+        "hand",
+        "discard",
     ] {
         assert!(view.get(key).is_some(), "the view lacks {key}");
     }
@@ -1010,7 +1087,17 @@ fn check_log(players: usize, options: &Value, book: &Rulebook, log: &[Value], se
                 seen.two_declarers += (declarers.len() == 2) as u32;
                 seen.round_two += (from == TrumpsFrom::RoundTwo) as u32;
             }
-            Event::DealEnded { outcome, winner, rule: r, declarers, amount_played_for, bet_in_play: b, payments, books, .. } => {
+            Event::DealEnded {
+                outcome,
+                winner,
+                rule: r,
+                declarers,
+                amount_played_for,
+                bet_in_play: b,
+                payments,
+                books,
+                ..
+            } => {
                 assert!(book.rule(&r).is_some());
                 assert_eq!(b, bet_for);
                 let pot = ledger.balance(Account::Pot);
@@ -1022,7 +1109,13 @@ fn check_log(players: usize, options: &Value, book: &Rulebook, log: &[Value], se
                         assert!(n >= next_bet || ledger.balance(p.to) > 0 || options["merge_bets"] == true);
                     }
                 }
-                let to_bets: Vec<u32> = payments.iter().filter_map(|p| match p.to { Account::Bet(n) => Some(n), _ => None }).collect();
+                let to_bets: Vec<u32> = payments
+                    .iter()
+                    .filter_map(|p| match p.to {
+                        Account::Bet(n) => Some(n),
+                        _ => None,
+                    })
+                    .collect();
                 match outcome {
                     DealOutcome::AllPassed | DealOutcome::LaVolaLost => {
                         assert!(payments.is_empty() && winner.is_none());
@@ -1035,12 +1128,20 @@ fn check_log(players: usize, options: &Value, book: &Rulebook, log: &[Value], se
                     }
                     DealOutcome::Won | DealOutcome::LaVolaWon => {
                         let w = winner.unwrap();
-                        let taken: i64 = payments.iter().filter(|p| p.to == Account::Seat(w) && !matches!(p.from, Account::Seat(_))).map(|p| p.amount).sum();
+                        let taken: i64 = payments
+                            .iter()
+                            .filter(|p| p.to == Account::Seat(w) && !matches!(p.from, Account::Seat(_)))
+                            .map(|p| p.amount)
+                            .sum();
                         assert_eq!(taken, amount_played_for, "the winner takes the pot and the bet");
-                        let failed = if outcome == DealOutcome::Won { declarers.iter().filter(|&&d| d != w).count() } else { 0 };
+                        let failed =
+                            if outcome == DealOutcome::Won { declarers.iter().filter(|&&d| d != w).count() } else { 0 };
                         assert_eq!(to_bets.len(), failed);
                         if outcome == DealOutcome::LaVolaWon {
-                            let from_players = payments.iter().filter(|p| p.to == Account::Seat(w) && matches!(p.from, Account::Seat(_))).count();
+                            let from_players = payments
+                                .iter()
+                                .filter(|p| p.to == Account::Seat(w) && matches!(p.from, Account::Seat(_)))
+                                .count();
                             assert_eq!(from_players, players - 1);
                         }
                     }

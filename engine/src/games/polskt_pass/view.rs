@@ -110,8 +110,9 @@ impl PolsktPass {
                 map.insert("deck_size".into(), json!(deck.len()));
             }
             Event::CardsDealt { hands, .. } if !open => {
-                let shown: Vec<Value> =
-                    (0..hands.len()).map(|s| if viewer == Viewer::Seat(s) { json!(hands[s]) } else { Value::Null }).collect();
+                let shown: Vec<Value> = (0..hands.len())
+                    .map(|s| if viewer == Viewer::Seat(s) { json!(hands[s]) } else { Value::Null })
+                    .collect();
                 map.insert("hands".into(), Value::Array(shown));
                 map.insert("hand_sizes".into(), json!(hands.iter().map(Vec::len).collect::<Vec<_>>()));
             }

@@ -35,10 +35,7 @@ impl Svangknack {
         // The books: what the deal opened with plus its payments is what the ledger holds.
         let rebuilt = deal.balances_rebuilt();
         if rebuilt.seats(players) != balances || rebuilt.balance(Account::Pot) != state.pot() {
-            return Err(format!(
-                "the ledger {balances:?} / {} differs from the deal's payments",
-                state.pot()
-            ));
+            return Err(format!("the ledger {balances:?} / {} differs from the deal's payments", state.pot()));
         }
         if opening_ledger(&deal.opening_balances).balance(Account::Pot) != deal.opening_pot {
             return Err("the deal's opening pot is not what the seats had paid in".into());
@@ -71,9 +68,7 @@ impl Svangknack {
             .chain(deal.trick.iter().map(|p| p.card))
             .collect();
         if !is_permutation(&everywhere, &pack) {
-            return Err(
-                "the cards in hands, talon, turned cards, set-aside cards and tricks are not the pack".into(),
-            );
+            return Err("the cards in hands, talon, turned cards, set-aside cards and tricks are not the pack".into());
         }
         let expected_turned = match (deal.forced, deal.phase, deal.swinger) {
             (true, _, _) => 1,
@@ -81,10 +76,8 @@ impl Svangknack {
             _ => 0,
         };
         // Between the swing (or the forced deal's start) and the turning of the cards.
-        let not_yet = deal.turned.is_empty()
-            && deal.trumps.is_none()
-            && deal.tricks.is_empty()
-            && deal.trick.is_empty();
+        let not_yet =
+            deal.turned.is_empty() && deal.trumps.is_none() && deal.tricks.is_empty() && deal.trick.is_empty();
         if deal.turned.len() != expected_turned && !not_yet {
             return Err(format!("{} cards turned up", deal.turned.len()));
         }
@@ -96,9 +89,8 @@ impl Svangknack {
         if deal.forced && deal.in_play.iter().any(|&i| !i) {
             return Err("a seat sits out of a forced deal".into());
         }
-        let played = |s: Seat| {
-            deal.tricks.iter().flat_map(|t| &t.plays).chain(&deal.trick).filter(|p| p.seat == s).count()
-        };
+        let played =
+            |s: Seat| deal.tricks.iter().flat_map(|t| &t.plays).chain(&deal.trick).filter(|p| p.seat == s).count();
         for s in 0..players {
             if deal.discards[s].len() != deal.drawn[s].len() {
                 return Err(format!(
@@ -126,10 +118,7 @@ impl Svangknack {
             }
         }
         let in_count = deal.in_play.iter().filter(|&&i| i).count();
-        if deal.swinger.is_some()
-            && deal.phase != Phase::ChoosingTrumps
-            && deal.phase != Phase::Joining
-            && in_count < 2
+        if deal.swinger.is_some() && deal.phase != Phase::ChoosingTrumps && deal.phase != Phase::Joining && in_count < 2
         {
             return Err("the swinger plays alone".into());
         }
@@ -150,10 +139,7 @@ impl Svangknack {
                 return Err(format!("trick {} went to the wrong seat", t.number));
             }
             if deal.leader != t.winner {
-                return Err(format!(
-                    "seat {} leads although seat {} took the last trick",
-                    deal.leader, t.winner
-                ));
+                return Err(format!("seat {} leads although seat {} took the last trick", deal.leader, t.winner));
             }
         }
         if deal.blanked().any(|p| p.card.suit() == deal.trumps)

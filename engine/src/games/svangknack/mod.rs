@@ -25,11 +25,11 @@ use crate::rules::{self, RuleViolation, Rulebook, Text};
 use crate::seat::{match_winners, seats_text, Seat, Table};
 use crate::trick;
 
-mod rulebook;
-mod view;
 mod invariants;
+mod rulebook;
 #[cfg(test)]
 mod tests;
+mod view;
 
 #[derive(Default)]
 pub struct Svangknack;
@@ -280,8 +280,7 @@ impl Deal {
     /// Everyone else passed and only the last speaker is left: the swinger may not take
     /// the pot without play.
     fn join_is_forced(&self) -> bool {
-        self.join_calls.len() + 1 == self.join_order.len()
-            && self.join_calls.iter().all(|&(_, joined)| !joined)
+        self.join_calls.len() + 1 == self.join_order.len() && self.join_calls.iter().all(|&(_, joined)| !joined)
     }
 
     fn next_buyer(&self) -> Option<Seat> {
@@ -320,9 +319,7 @@ impl RecordMask {
         let face_up = deal.tricks.iter().flat_map(|t| &t.plays).chain(&deal.trick).filter(|p| !p.blanked);
         RecordMask {
             public: deal.turned.iter().copied().chain(face_up.map(|p| p.card)).collect(),
-            known: (0..deal.players())
-                .map(|s| deal.dealt[s].iter().chain(&deal.drawn[s]).copied().collect())
-                .collect(),
+            known: (0..deal.players()).map(|s| deal.dealt[s].iter().chain(&deal.drawn[s]).copied().collect()).collect(),
         }
     }
 
@@ -573,8 +570,7 @@ fn opening_ledger(balances: &[i64]) -> Ledger {
 /// The trick's winner, with blanked cards: a blanked lead is a trump below the lowest, and a
 /// blanked card played to a started trick is worth nothing.
 pub fn trick_winner(plays: &[Played], trumps: Suit) -> (Seat, Option<Card>, Won) {
-    let best_trump =
-        plays.iter().filter(|p| !p.blanked && p.card.is_suit(trumps)).max_by_key(|p| rank_value(p.card));
+    let best_trump = plays.iter().filter(|p| !p.blanked && p.card.is_suit(trumps)).max_by_key(|p| rank_value(p.card));
     if let Some(p) = best_trump {
         return (p.seat, Some(p.card), Won::HighestTrump);
     }
@@ -592,12 +588,7 @@ pub fn trick_winner(plays: &[Played], trumps: Suit) -> (Seat, Option<Card>, Won)
 }
 
 /// Cards `hand` may play now: (face up, face down).
-pub fn playable(
-    hand: &[Card],
-    trick_number: usize,
-    trick: &[Played],
-    trumps: Suit,
-) -> (Vec<Card>, Vec<Card>) {
+pub fn playable(hand: &[Card], trick_number: usize, trick: &[Played], trumps: Suit) -> (Vec<Card>, Vec<Card>) {
     if trick_number == 2 {
         let held: Vec<Card> = hand.iter().copied().filter(|c| c.is_suit(trumps)).collect();
         return if held.is_empty() {
@@ -685,12 +676,8 @@ fn plural(n: u32) -> &'static str {
 fn forced_deal_refusal(what_sv: &str, what_en: &str) -> RuleViolation {
     RuleViolation::new(
         rule::FORCED_ALL_PLAY,
-        format!(
-            "Given spelas med tvång: alla är med och ingen svänger eller passar, så du kan inte {what_sv}."
-        ),
-        format!(
-            "This is a forced deal: everyone plays and nobody swings or passes, so you cannot {what_en}."
-        ),
+        format!("Given spelas med tvång: alla är med och ingen svänger eller passar, så du kan inte {what_sv}."),
+        format!("This is a forced deal: everyone plays and nobody swings or passes, so you cannot {what_en}."),
     )
 }
 
@@ -713,8 +700,7 @@ impl Svangknack {
             return Ok(events);
         }
         let cards = deal.talon[..2].to_vec();
-        let mut events =
-            vec![Event::Swung { seat }, Event::CardsTurned { cards: cards.clone() }];
+        let mut events = vec![Event::Swung { seat }, Event::CardsTurned { cards: cards.clone() }];
         if cards[0].suit() == cards[1].suit() {
             let suit = cards[0].suit().expect("a suited pack");
             events.push(Event::TrumpsChosen { seat, suit, automatic: true });
@@ -722,12 +708,7 @@ impl Svangknack {
         Ok(events)
     }
 
-    fn decide_trumps(
-        &self,
-        deal: &Deal,
-        seat: Seat,
-        suit: Suit,
-    ) -> Result<Vec<Event>, RuleViolation> {
+    fn decide_trumps(&self, deal: &Deal, seat: Seat, suit: Suit) -> Result<Vec<Event>, RuleViolation> {
         if deal.swinger != Some(seat) {
             return Err(RuleViolation::not_your_turn(seat));
         }
@@ -736,19 +717,20 @@ impl Svangknack {
             let shown_en = deal.turned.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" and ");
             return Err(RuleViolation::new(
                 rule::CHOOSE_TRUMPS,
-                format!("Du valde {} som trumf, men trumf väljs bland färgerna på de uppslagna korten {shown}.", suit.name_sv()),
-                format!("You chose {} as trumps, but trumps are chosen from the suits of the turned cards {shown_en}.", suit.name_en()),
+                format!(
+                    "Du valde {} som trumf, men trumf väljs bland färgerna på de uppslagna korten {shown}.",
+                    suit.name_sv()
+                ),
+                format!(
+                    "You chose {} as trumps, but trumps are chosen from the suits of the turned cards {shown_en}.",
+                    suit.name_en()
+                ),
             ));
         }
         Ok(vec![Event::TrumpsChosen { seat, suit, automatic: false }])
     }
 
-    fn decide_join(
-        &self,
-        deal: &Deal,
-        seat: Seat,
-        join: bool,
-    ) -> Result<Vec<Event>, RuleViolation> {
+    fn decide_join(&self, deal: &Deal, seat: Seat, join: bool) -> Result<Vec<Event>, RuleViolation> {
         if deal.next_to_join() != Some(seat) {
             return Err(RuleViolation::not_your_turn(seat));
         }
@@ -773,19 +755,13 @@ impl Svangknack {
             let mut in_play = deal.in_play.clone();
             in_play[seat] = join;
             let swinger = deal.swinger.unwrap_or(seat);
-            let skipped =
-                (0..deal.players()).map(|i| (swinger + i) % deal.players()).filter(|&s| in_play[s]).collect();
+            let skipped = (0..deal.players()).map(|i| (swinger + i) % deal.players()).filter(|&s| in_play[s]).collect();
             events.push(Event::TalonRanOut { skipped });
         }
         Ok(events)
     }
 
-    fn decide_buy(
-        &self,
-        deal: &Deal,
-        seat: Seat,
-        discard: Option<&[Card]>,
-    ) -> Result<Vec<Event>, RuleViolation> {
+    fn decide_buy(&self, deal: &Deal, seat: Seat, discard: Option<&[Card]>) -> Result<Vec<Event>, RuleViolation> {
         if deal.next_buyer() != Some(seat) {
             return Err(RuleViolation::not_your_turn(seat));
         }
@@ -803,8 +779,7 @@ impl Svangknack {
         if let Some(&c) = discard.iter().find(|c| !hand.contains(c)) {
             return Err(RuleViolation::card_not_held(c));
         }
-        if let Some(&c) = discard.iter().enumerate().find(|(i, c)| discard[..*i].contains(c)).map(|(_, c)| c)
-        {
+        if let Some(&c) = discard.iter().enumerate().find(|(i, c)| discard[..*i].contains(c)).map(|(_, c)| c) {
             return Err(RuleViolation::new(
                 rule::EXCHANGE,
                 format!("Du lade bort {c} två gånger; varje kort läggs bort en gång."),
@@ -822,13 +797,8 @@ impl Svangknack {
         }
         let mut discarded = discard.to_vec();
         sort_hand(&mut discarded);
-        let event = Event::Bought {
-            deal_number: deal.number,
-            seat,
-            count: k,
-            discarded,
-            drawn: deal.talon[..k].to_vec(),
-        };
+        let event =
+            Event::Bought { deal_number: deal.number, seat, count: k, discarded, drawn: deal.talon[..k].to_vec() };
         Ok(self.after_buy(deal, event, k))
     }
 
@@ -985,13 +955,7 @@ impl Svangknack {
         }
     }
 
-    fn bot_choice(
-        &self,
-        deal: &Deal,
-        seat: Seat,
-        moves: &[Command],
-        seed: u64,
-    ) -> Command {
+    fn bot_choice(&self, deal: &Deal, seat: Seat, moves: &[Command], seed: u64) -> Command {
         let hand = &deal.hands[seat];
         let roll = seed % 100;
         let count = |suit: Suit| hand.iter().filter(|c| c.is_suit(suit)).count();
@@ -999,8 +963,7 @@ impl Svangknack {
             |suit: Suit| hand.iter().filter(|c| c.is_suit(suit)).map(|&c| rank_value(c) as usize).sum::<usize>();
         match deal.phase {
             Phase::Swinging => {
-                let good =
-                    hand.iter().any(|&c| rank_value(c) >= 13) || Suit::ALL.into_iter().any(|s| count(s) >= 2);
+                let good = hand.iter().any(|&c| rank_value(c) >= 13) || Suit::ALL.into_iter().any(|s| count(s) >= 2);
                 if (good && roll < 70) || roll < 20 {
                     Command::Swing
                 } else {
@@ -1028,8 +991,7 @@ impl Svangknack {
             }
             Phase::Buying => {
                 let keep = |c: &Card| deal.trumps.is_some_and(|t| c.is_suit(t)) || rank_value(*c) == 14;
-                let discard: Vec<Card> =
-                    hand.iter().copied().filter(|c| !keep(c)).take(deal.talon.len()).collect();
+                let discard: Vec<Card> = hand.iter().copied().filter(|c| !keep(c)).take(deal.talon.len()).collect();
                 let buy = Command::Buy { discard };
                 if moves.contains(&buy) && roll < 80 {
                     buy
@@ -1210,18 +1172,12 @@ impl Rules for Svangknack {
         ];
         if forced {
             let card = talon[0];
-            events
-                .push(Event::TrumpCardTurned { card, trumps: card.suit().expect("a suited pack") });
+            events.push(Event::TrumpCardTurned { card, trumps: card.suit().expect("a suited pack") });
         }
         Ok(events)
     }
 
-    fn decide(
-        &self,
-        state: &State,
-        seat: Seat,
-        command: &Command,
-    ) -> Result<Vec<Event>, RuleViolation> {
+    fn decide(&self, state: &State, seat: Seat, command: &Command) -> Result<Vec<Event>, RuleViolation> {
         use Command as C;
         let deal = state.deal.as_ref().expect("a seat acts only while a deal is in play");
         match (deal.phase, command) {
@@ -1258,9 +1214,7 @@ impl Rules for Svangknack {
             (Phase::Playing, C::Swing) if deal.forced => Err(forced_deal_refusal("svänga", "swing")),
             (Phase::Playing, C::Pass) if deal.forced => Err(forced_deal_refusal("passa", "pass")),
             (Phase::Playing, C::Join) if deal.forced => Err(forced_deal_refusal("knacka", "knock")),
-            (Phase::Playing, _) => {
-                Err(RuleViolation::wrong_phase("nu spelas korten", "the cards are being played"))
-            }
+            (Phase::Playing, _) => Err(RuleViolation::wrong_phase("nu spelas korten", "the cards are being played")),
             (Phase::Over, _) => unreachable!("no seat is to act once the deal is over"),
         }
     }
@@ -1374,8 +1328,7 @@ impl Rules for Svangknack {
                 }
                 if deal.join_calls.len() == deal.join_order.len() {
                     let swinger = deal.swinger.unwrap_or(*seat);
-                    deal.buy_order =
-                        table.order_from(swinger).into_iter().filter(|&s| deal.in_play[s]).collect();
+                    deal.buy_order = table.order_from(swinger).into_iter().filter(|&s| deal.in_play[s]).collect();
                     deal.leader = swinger;
                     deal.phase = Phase::Buying;
                 }
@@ -1397,11 +1350,7 @@ impl Rules for Svangknack {
             E::TalonRanOut { skipped } => deal.buys.extend(skipped.iter().map(|&s| (s, BuyTurn::Skipped))),
             E::CardPlayed { seat, card } | E::CardBlanked { seat, card, .. } => {
                 take_card(&mut deal.hands[*seat], *card);
-                deal.trick.push(Played {
-                    seat: *seat,
-                    card: *card,
-                    blanked: matches!(event, E::CardBlanked { .. }),
-                });
+                deal.trick.push(Played { seat: *seat, card: *card, blanked: matches!(event, E::CardBlanked { .. }) });
             }
             E::TrickWon { trick_number, winner, card, reason, .. } => {
                 deal.tricks.push(TrickRecord {
@@ -1455,17 +1404,13 @@ impl Rules for Svangknack {
                 let hand = &deal.hands[seat];
                 let mut moves = vec![C::Stand];
                 moves.extend(
-                    subsets(hand)
-                        .into_iter()
-                        .filter(|d| d.len() <= deal.talon.len())
-                        .map(|discard| C::Buy { discard }),
+                    subsets(hand).into_iter().filter(|d| d.len() <= deal.talon.len()).map(|discard| C::Buy { discard }),
                 );
                 moves
             }
             Phase::Playing => {
                 let Some(trumps) = deal.trumps else { return Vec::new() };
-                let (face_up, face_down) =
-                    playable(&deal.hands[seat], deal.trick_number(), &deal.trick, trumps);
+                let (face_up, face_down) = playable(&deal.hands[seat], deal.trick_number(), &deal.trick, trumps);
                 face_up
                     .into_iter()
                     .map(|card| C::Play { card })
@@ -1538,4 +1483,3 @@ fn subsets(hand: &[Card]) -> Vec<Vec<Card>> {
         .map(|bits| hand.iter().enumerate().filter(|(i, _)| bits & (1 << i) != 0).map(|(_, &c)| c).collect())
         .collect()
 }
-

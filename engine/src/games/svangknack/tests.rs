@@ -1,21 +1,20 @@
 //! The rules of this game as its texts state them, with their worked examples; the generic
 //! tests every game passes are in `tests/every_game.rs`.
 
-use super::*;
-use crate::rules::core;
-use crate::cards::{card, cards};
-use crate::game::{cards_in, erase};
-use crate::simulate::{random_matches, Driver, Plan};
 use super::Command as C;
 use super::Event as E;
+use super::*;
+use crate::cards::{card, cards};
+use crate::game::{cards_in, erase};
+use crate::rules::core;
+use crate::simulate::{random_matches, Driver, Plan};
 
 /// A deck that deals `fixed` hands (by seat) with `dealer` dealing and then puts `talon` on
 /// top of the talon; the other seats get the pack's spare cards, and the rest goes below.
 fn deck_for(players: usize, dealer: Seat, lowest: u8, fixed: &[(Seat, &str)], talon: &str) -> Vec<Card> {
     let talon = cards(talon);
     let fixed: Vec<(Seat, Vec<Card>)> = fixed.iter().map(|&(s, h)| (s, cards(h))).collect();
-    let used: Vec<Card> =
-        fixed.iter().flat_map(|(_, h)| h.clone()).chain(talon.iter().copied()).collect();
+    let used: Vec<Card> = fixed.iter().flat_map(|(_, h)| h.clone()).chain(talon.iter().copied()).collect();
     let mut spare = pack(lowest).into_iter().filter(|c| !used.contains(c));
     let hands: Vec<Vec<Card>> = (0..players)
         .map(|s| match fixed.iter().find(|(f, _)| *f == s) {
@@ -77,13 +76,7 @@ fn shows(value: &Value, code: &str) -> bool {
 /// Four players, the forced first deal of the walkthrough below: spades are trumps.
 fn forced_four() -> Match {
     let mut m = Match::new(4, Options::default());
-    m.deal(deck_for(
-        4,
-        0,
-        6,
-        &[(0, "6H 6C 6D"), (1, "AS KH 7C"), (2, "QS 8H 9C"), (3, "7S 8S TC")],
-        "9S AD",
-    ));
+    m.deal(deck_for(4, 0, 6, &[(0, "6H 6C 6D"), (1, "AS KH 7C"), (2, "QS 8H 9C"), (3, "7S 8S TC")], "9S AD"));
     m
 }
 
@@ -121,10 +114,7 @@ fn the_default_pack_is_36_cards_and_grows_above_six_players() {
         let size = pack_size(auto_lowest_rank(n));
         assert!(size >= cards_for_the_deal(n), "{n} players: the deal and the turned cards fit");
         if n <= 8 {
-            assert!(
-                size >= cards_for_every_purchase(n) || n <= 6,
-                "{n} players: everyone can exchange everything"
-            );
+            assert!(size >= cards_for_every_purchase(n) || n <= 6, "{n} players: everyone can exchange everything");
         }
         let game = Match::new(n, Options::default());
         assert_eq!(game.state.pack().len(), size);
@@ -138,10 +128,7 @@ fn the_default_pack_is_36_cards_and_grows_above_six_players() {
 #[test]
 fn options_have_defaults_and_bad_values_are_refused() {
     let game = erase(Svangknack);
-    assert_eq!(
-        game.normalize_options(&Value::Null).unwrap(),
-        json!({"stake": 1, "lowest_rank": null, "rounds": 1})
-    );
+    assert_eq!(game.normalize_options(&Value::Null).unwrap(), json!({"stake": 1, "lowest_rank": null, "rounds": 1}));
     assert_eq!(
         game.normalize_options(&json!({"lowest-rank": 4, "stake": 3})).unwrap(),
         json!({"stake": 3, "lowest_rank": 4, "rounds": 1})
@@ -180,9 +167,7 @@ fn the_first_deal_is_forced_forehand_and_two_more_stake_and_the_top_card_is_trum
     let E::StakesPaid { payments, pot } = &m.log[1] else { panic!() };
     assert_eq!(*pot, 3);
     assert_eq!(payments.iter().map(|p| p.from).collect::<Vec<_>>(), [1, 2, 3].map(Account::Seat));
-    assert!(payments
-        .iter()
-        .all(|p| p.rule == rule::THREE_STAKES && p.amount == 1 && p.to == Account::Pot));
+    assert!(payments.iter().all(|p| p.rule == rule::THREE_STAKES && p.amount == 1 && p.to == Account::Pot));
     assert!(payments[0].explanation.en.contains("forehand"));
     assert_eq!(m.log[2], E::TrumpCardTurned { card: card("9S"), trumps: Suit::Spades });
     assert_eq!(m.d().in_seats(), [0, 1, 2, 3]);
@@ -214,10 +199,7 @@ fn the_walkthrough_forced_deal_with_blanks_and_its_payment() {
     m.ok(3, play("7S"));
     assert_eq!(Svangknack.legal_moves(&m.state, 0).len(), 3, "void in spades: any card");
     let events = m.ok(0, play("6H"));
-    assert!(matches!(
-        events[1],
-        E::TrickWon { trick_number: 1, winner: 1, reason: Won::HighestTrump, .. }
-    ));
+    assert!(matches!(events[1], E::TrickWon { trick_number: 1, winner: 1, reason: Won::HighestTrump, .. }));
 
     // Trick 2: seat 1 has no trump left and must blank.
     assert_eq!(m.to_act(), [1]);
@@ -238,10 +220,7 @@ fn the_walkthrough_forced_deal_with_blanks_and_its_payment() {
     let events = m.ok(0, blank("6C"));
     let E::TrickWon { winner, card: won_with, reason, plays, .. } = &events[1] else { panic!() };
     assert_eq!((*winner, *won_with, *reason), (3, Some(card("8S")), Won::HighestTrump));
-    assert!(
-        plays.iter().filter(|p| p.blanked).all(|p| p.card.is_none()),
-        "the record names no blanked card"
-    );
+    assert!(plays.iter().filter(|p| p.blanked).all(|p| p.card.is_none()), "the record names no blanked card");
 
     // Trick 3 is normal again: no blanking.
     assert_eq!(m.refused(3, blank("TC")).rule, rule::FACE_UP);
@@ -309,10 +288,7 @@ fn a_blanked_card_stays_hidden_in_the_record_for_ever() {
         for event in &deal_events {
             for viewer in [Viewer::Record, Viewer::Spectator, Viewer::Seat(3)] {
                 let shown = Svangknack.redact(&m.state, event, viewer, true);
-                assert!(
-                    hidden.iter().all(|c| !shows(&shown, c)),
-                    "{viewer:?} sees a blanked card in {shown}"
-                );
+                assert!(hidden.iter().all(|c| !shows(&shown, c)), "{viewer:?} sees a blanked card in {shown}");
             }
             // Its owner still sees it, and nobody else's.
             let own = Svangknack.redact(&m.state, event, Viewer::Seat(1), true);
@@ -385,10 +361,7 @@ fn a_deal_without_a_blank_opens_its_record_in_full() {
     m.ok(2, C::Pass);
     m.ok(3, C::Pass);
     for e in &m.log[start..] {
-        assert_eq!(
-            Svangknack.redact(&m.state, e, Viewer::Record, true),
-            serde_json::to_value(e).unwrap()
-        );
+        assert_eq!(Svangknack.redact(&m.state, e, Viewer::Record, true), serde_json::to_value(e).unwrap());
     }
     let record = Svangknack.view(&m.state, Viewer::Record);
     assert_eq!(record["deck"], json!(m.d().deck));
@@ -436,13 +409,7 @@ fn when_both_pass_the_deal_ends_and_the_pot_stays() {
 /// Deal 2 of four players: seat 1 deals, seat 2 is forehand; the talon starts `turned`.
 fn swing_deal(turned: &str) -> Match {
     let mut m = after_forced_four();
-    m.deal(deck_for(
-        4,
-        1,
-        6,
-        &[(2, "AH 7H 6S"), (3, "KS QS 9D"), (0, "8C 9C TC"), (1, "JD QD KD")],
-        turned,
-    ));
+    m.deal(deck_for(4, 1, 6, &[(2, "AH 7H 6S"), (3, "KS QS 9D"), (0, "8C 9C TC"), (1, "JD QD KD")], turned));
     m
 }
 
@@ -529,10 +496,7 @@ fn a_thrown_in_hand_is_seen_only_by_its_owner() {
     m.ok(2, C::Swing);
     let event = m.ok(3, C::Pass).remove(0);
     assert_eq!(Svangknack.redact(&m.state, &event, Viewer::Seat(0), false)["cards"], Value::Null);
-    assert_eq!(
-        Svangknack.redact(&m.state, &event, Viewer::Seat(3), false)["cards"],
-        json!(["9D", "QS", "KS"])
-    );
+    assert_eq!(Svangknack.redact(&m.state, &event, Viewer::Seat(3), false)["cards"], json!(["9D", "QS", "KS"]));
     assert_eq!(Svangknack.view(&m.state, Viewer::Seat(3))["thrown_in"], json!(["9D", "QS", "KS"]));
     assert!(Svangknack.secrets(&m.state).contains(&(card("KS"), vec![3])));
     assert_eq!(Svangknack.view(&m.state, Viewer::Spectator)["folded"], json!([3]));
@@ -559,13 +523,7 @@ fn those_in_buy_once_each_from_the_swinger_clockwise() {
     let events = m.ok(2, buy("7H 6S"));
     assert_eq!(
         events,
-        [E::Bought {
-            deal_number: 2,
-            seat: 2,
-            count: 2,
-            discarded: cards("7H 6S"),
-            drawn: cards("6C 7C")
-        }]
+        [E::Bought { deal_number: 2, seat: 2, count: 2, discarded: cards("7H 6S"), drawn: cards("6C 7C") }]
     );
     assert_eq!(m.d().hands[2], cards("6C 7C AH"));
     let others = Svangknack.redact(&m.state, &events[0], Viewer::Seat(3), false);
@@ -616,10 +574,7 @@ fn when_the_talon_runs_out_the_rest_cannot_buy() {
     let refusal = m.refused(3, C::Buy { discard: two });
     assert_eq!(refusal.rule, rule::TALON_OUT);
     assert!(refusal.explanation.en.contains("holds only 1"));
-    assert!(Svangknack
-        .legal_moves(&m.state, 3)
-        .iter()
-        .all(|c| !matches!(c, C::Buy { discard } if discard.len() > 1)));
+    assert!(Svangknack.legal_moves(&m.state, 3).iter().all(|c| !matches!(c, C::Buy { discard } if discard.len() > 1)));
     let one = m.d().hands[3][..1].to_vec();
     let events = m.ok(3, C::Buy { discard: one });
     assert!(matches!(events[1], E::TalonRanOut { ref skipped } if skipped == &[4, 5]));
@@ -653,10 +608,7 @@ fn the_winner_of_the_first_trick_must_lead_a_trump() {
     // Seat 1 has no hearts: it must blank, and its blank cannot win.
     assert_eq!(m.refused(1, play("QD")).rule, rule::BLANK_FOLLOW);
     let events = m.ok(1, blank("KD"));
-    assert!(matches!(
-        events[1],
-        E::TrickWon { trick_number: 2, winner: 2, reason: Won::HighestTrump, .. }
-    ));
+    assert!(matches!(events[1], E::TrickWon { trick_number: 2, winner: 2, reason: Won::HighestTrump, .. }));
     m.ok(2, play("AH"));
     let events = m.ok(1, play("QD"));
     // Rivet: one player took all three tricks and takes the whole pot of 9.
@@ -674,10 +626,7 @@ fn the_winner_of_the_first_trick_must_lead_a_trump() {
         )
     );
     assert!(payments[0].explanation.en.contains("rivet"));
-    assert_eq!(
-        (payments[1].from, payments[1].amount, payments[1].rule.as_str()),
-        (Account::Seat(1), 9, rule::FORFEIT)
-    );
+    assert_eq!((payments[1].from, payments[1].amount, payments[1].rule.as_str()), (Account::Seat(1), 9, rule::FORFEIT));
     assert_eq!((out, pot), (false, 9));
     assert_eq!(m.pot(), 9);
 }
@@ -718,8 +667,7 @@ fn the_blank_rules_as_pure_functions() {
 #[test]
 fn each_trick_takes_a_third_and_those_without_pay_the_pot() {
     let s = settle(12, &[0, 2, 3], &[1, 0, 2, 0]);
-    let amounts: Vec<(Account, Account, i64)> =
-        s.payments.iter().map(|p| (p.from, p.to, p.amount)).collect();
+    let amounts: Vec<(Account, Account, i64)> = s.payments.iter().map(|p| (p.from, p.to, p.amount)).collect();
     assert_eq!(
         amounts,
         [
@@ -738,14 +686,9 @@ fn when_everyone_in_took_a_trick_the_pot_goes_out_and_the_next_deal_is_forced() 
     // Three players, each takes one trick of the forced first deal.
     let mut m = Match::new(3, Options::default());
     m.deal(deck_for(3, 0, 6, &[(1, "AS 7H 7C"), (2, "KS 8S 8C"), (0, "QS 9H AC")], "9S"));
-    for (seat, c) in [
-        (1, play("AS")),
-        (2, play("KS")),
-        (0, play("QS")),
-        (1, blank("7H")),
-        (2, play("8S")),
-        (0, blank("9H")),
-    ] {
+    for (seat, c) in
+        [(1, play("AS")), (2, play("KS")), (0, play("QS")), (1, blank("7H")), (2, play("8S")), (0, blank("9H"))]
+    {
         m.ok(seat, c);
     }
     for (seat, c) in [(2, play("8C")), (0, play("AC"))] {
@@ -820,10 +763,7 @@ fn commands_and_events_have_their_json_shapes() {
         winner: 1,
         card: None,
         reason: Won::BlankedLead,
-        plays: vec![
-            TrickPlay { seat: 1, card: None, blanked: true },
-            TrickPlay { seat: 2, card: None, blanked: true },
-        ],
+        plays: vec![TrickPlay { seat: 1, card: None, blanked: true }, TrickPlay { seat: 2, card: None, blanked: true }],
     };
     assert_eq!(
         serde_json::to_value(&e).unwrap(),
@@ -848,10 +788,7 @@ fn deal_started_shows_each_seat_only_its_own_hand() {
     assert!(own.get("deck").is_none() && own.get("talon").is_none());
     assert_eq!(own["talon_count"], 24);
     assert_eq!(own["hands"], json!([null, ["7C", "KH", "AS"], null, null]));
-    assert_eq!(
-        Svangknack.redact(&m.state, e, Viewer::Spectator, false)["hands"],
-        json!([null, null, null, null])
-    );
+    assert_eq!(Svangknack.redact(&m.state, e, Viewer::Spectator, false)["hands"], json!([null, null, null, null]));
     let view = Svangknack.view(&m.state, Viewer::Seat(1));
     assert_eq!(view["hand"], json!(["7C", "KH", "AS"]));
     assert!(view.get("hands").is_none() && view.get("deck").is_none());
@@ -888,10 +825,7 @@ fn check_log(players: usize, options: &Value, book: &Rulebook, log: &[Value]) {
             E::StakesPaid { payments, .. } => {
                 let forehand = state.deal.as_ref().unwrap().forehand;
                 let from: Vec<Account> = payments.iter().map(|p| p.from).collect();
-                assert_eq!(
-                    from,
-                    (0..3).map(|i| Account::Seat((forehand + i) % players)).collect::<Vec<_>>()
-                );
+                assert_eq!(from, (0..3).map(|i| Account::Seat((forehand + i) % players)).collect::<Vec<_>>());
                 assert!(payments.iter().all(|p| p.amount == stake));
             }
             E::CardBlanked { seat, card, .. } => {
@@ -922,8 +856,7 @@ fn check_log(players: usize, options: &Value, book: &Rulebook, log: &[Value]) {
 fn check_records(state: &State, deals: &[(u32, Vec<Event>)], blanked: &[(u32, Seat, Card)]) {
     let current = state.deal.as_ref().unwrap().number;
     for (number, events) in deals {
-        let here: Vec<(Seat, Card)> =
-            blanked.iter().filter(|b| b.0 == *number).map(|b| (b.1, b.2)).collect();
+        let here: Vec<(Seat, Card)> = blanked.iter().filter(|b| b.0 == *number).map(|b| (b.1, b.2)).collect();
         let Some(&(first_owner, _)) = here.first() else { continue };
         let seat = (first_owner + 1) % state.players();
         for viewer in [Viewer::Record, Viewer::Spectator, Viewer::Seat(seat)] {
@@ -931,22 +864,12 @@ fn check_records(state: &State, deals: &[(u32, Vec<Event>)], blanked: &[(u32, Se
                 here.iter().filter(|(owner, _)| viewer != Viewer::Seat(*owner)).map(|b| b.1).collect();
             let leaked = |value: &Value| cards_in(value).into_iter().find(|c| hidden.contains(c));
             // Only these events name cards that are not public.
-            for event in
-                events.iter().filter(|e| e.deal_number().is_some() || matches!(e, E::TrickWon { .. }))
-            {
+            for event in events.iter().filter(|e| e.deal_number().is_some() || matches!(e, E::TrickWon { .. })) {
                 let shown = Svangknack.redact(state, event, viewer, true);
-                assert_eq!(
-                    leaked(&shown),
-                    None,
-                    "deal {number}: {viewer:?} sees a blanked card in {shown}"
-                );
+                assert_eq!(leaked(&shown), None, "deal {number}: {viewer:?} sees a blanked card in {shown}");
             }
             if *number == current {
-                assert_eq!(
-                    leaked(&Svangknack.view(state, viewer)),
-                    None,
-                    "{viewer:?} sees a blanked card in the view"
-                );
+                assert_eq!(leaked(&Svangknack.view(state, viewer)), None, "{viewer:?} sees a blanked card in the view");
             }
         }
     }

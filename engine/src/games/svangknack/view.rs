@@ -106,11 +106,7 @@ impl Svangknack {
         v.insert("buy_order".into(), json!(deal.buy_order));
         v.insert(
             "buys".into(),
-            json!(deal
-                .buys
-                .iter()
-                .map(|&(seat, turn)| json!({"seat": seat, "turn": turn}))
-                .collect::<Vec<_>>()),
+            json!(deal.buys.iter().map(|&(seat, turn)| json!({"seat": seat, "turn": turn})).collect::<Vec<_>>()),
         );
         v.insert("talon_count".into(), json!(deal.talon.len()));
         v.insert("hand_sizes".into(), json!(deal.hands.iter().map(Vec::len).collect::<Vec<_>>()));

@@ -103,9 +103,9 @@ impl Tarot {
         } else if deal.called.is_some() || deal.partner.is_some() {
             return Err("a card was called in a game of fewer than five".into());
         }
-        let called_played = deal.called.is_some_and(|c| {
-            deal.trick.cards().any(|p| p == c) || deal.tricks.iter().any(|t| t.contains(c))
-        });
+        let called_played = deal
+            .called
+            .is_some_and(|c| deal.trick.cards().any(|p| p == c) || deal.tricks.iter().any(|t| t.contains(c)));
         if deal.partner_revealed != called_played {
             return Err(format!(
                 "the partner is {}revealed but the called card is {}played",
@@ -113,7 +113,10 @@ impl Tarot {
                 if called_played { "" } else { "not " }
             ));
         }
-        if players == 5 && deal.called.is_none() && matches!(deal.phase, Phase::Discarding | Phase::Slam | Phase::Playing) {
+        if players == 5
+            && deal.called.is_none()
+            && matches!(deal.phase, Phase::Discarding | Phase::Slam | Phase::Playing)
+        {
             return Err("play went on in a five-player game without a called card".into());
         }
         for p in deal.poignees.iter().flatten() {

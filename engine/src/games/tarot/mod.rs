@@ -18,18 +18,18 @@ use crate::cards::{decks, take_card, Card, Rank, Suit};
 use crate::game::{OptionDoc, Outcome, Rules, SetupError, Status, Viewer};
 use crate::rules::{self, RuleViolation, Rulebook, ScoreTerm};
 use crate::seat::{match_winners, Seat, Table};
-use crate::trick::Trick;
 pub use crate::trick::Play;
+use crate::trick::Trick;
 
 mod cards;
 pub use cards::*;
 mod scoring;
 pub use scoring::*;
-mod rulebook;
-mod view;
 mod invariants;
+mod rulebook;
 #[cfg(test)]
 mod tests;
+mod view;
 
 /// The rules of Tarot. Register with `erase(tarot::Tarot)`.
 #[derive(Default)]
@@ -1051,13 +1051,7 @@ impl Tarot {
         Ok(vec![Event::TrostDeclared { seat }])
     }
 
-    fn decide_play(
-        &self,
-        state: &State,
-        deal: &Deal,
-        seat: Seat,
-        card: Card,
-    ) -> Result<Vec<Event>, RuleViolation> {
+    fn decide_play(&self, state: &State, deal: &Deal, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
         if deal.phase != Phase::Playing {
             return Err(match deal.phase {
                 Phase::Bidding => RuleViolation::wrong_phase("budgivningen pågår", "the bidding is still going on"),
@@ -1580,14 +1574,8 @@ impl Rules for Tarot {
     }
 
     fn move_space(&self, state: &State, seat: Seat) -> Vec<Command> {
-        let mut space: Vec<Command> =
-            Contract::ALL.into_iter().map(|contract| Command::Bid { contract }).collect();
-        space.extend([
-            Command::Pass,
-            Command::AnnounceSlam,
-            Command::DeclineSlam,
-            Command::DeclareTrost,
-        ]);
+        let mut space: Vec<Command> = Contract::ALL.into_iter().map(|contract| Command::Bid { contract }).collect();
+        space.extend([Command::Pass, Command::AnnounceSlam, Command::DeclineSlam, Command::DeclareTrost]);
         space.extend(Poignee::ALL.into_iter().map(|level| Command::DeclarePoignee { level }));
         space.extend(Suit::ALL.into_iter().map(|suit| Command::Call { suit }));
         // Cards to discard or play: the seat's own, and a few it may not hold.
@@ -1691,4 +1679,3 @@ impl Rules for Tarot {
         }
     }
 }
-

@@ -151,8 +151,16 @@ pub fn score(facts: &Facts, options: &Options) -> Scoring {
                 seat,
                 k * value,
                 rule_id,
-                format!("{} = {value} per motspelare; plats {seat} ({role_sv}) {k} × {value} = {}.", capitalized(sv), k * value),
-                format!("{} = {value} per defender; seat {seat} ({role_en}) {k} × {value} = {}.", capitalized(en), k * value),
+                format!(
+                    "{} = {value} per motspelare; plats {seat} ({role_sv}) {k} × {value} = {}.",
+                    capitalized(sv),
+                    k * value
+                ),
+                format!(
+                    "{} = {value} per defender; seat {seat} ({role_en}) {k} × {value} = {}.",
+                    capitalized(en),
+                    k * value
+                ),
             ));
         }
     }

@@ -2,9 +2,9 @@
 //! tests every game passes are in `tests/every_game.rs`.
 
 use super::*;
-use crate::rules::core;
 use crate::cards::{card, cards, is_permutation};
 use crate::game::{check_turn, erase};
+use crate::rules::core;
 use crate::simulate::{random_matches, Driver, Plan};
 
 /// Cards a test leaves unnamed are dealt in this order: small suit cards first, the bouts
@@ -300,10 +300,7 @@ fn bidding_goes_round_once_from_the_dealers_right_and_each_bid_beats_the_last() 
     assert_eq!(err.rule, rule::BID_HIGHER);
     assert!(err.explanation.en.contains("You bid a small game but a big game has already been bid"));
     assert_eq!(g.refused(2, bid(Contract::Big)).rule, rule::BID_HIGHER);
-    assert_eq!(
-        Tarot.legal_moves(&g.state, 2),
-        [bid(Contract::WithoutDog), bid(Contract::AgainstDog), Command::Pass]
-    );
+    assert_eq!(Tarot.legal_moves(&g.state, 2), [bid(Contract::WithoutDog), bid(Contract::AgainstDog), Command::Pass]);
     g.ok(2, Command::Pass);
     g.ok(1, bid(Contract::WithoutDog));
     let events = g.ok(0, Command::Pass);
@@ -327,10 +324,7 @@ fn when_everybody_passes_the_next_dealer_deals_again() {
     g.ok(2, Command::Pass);
     g.ok(1, Command::Pass);
     let events = g.ok(0, Command::Pass);
-    assert_eq!(
-        events[1],
-        Event::DealCancelled { reason: CancelReason::AllPassed, shown: vec![], next_dealer: 2 }
-    );
+    assert_eq!(events[1], Event::DealCancelled { reason: CancelReason::AllPassed, shown: vec![], next_dealer: 2 });
     assert_eq!(g.d().cancelled, Some(CancelReason::AllPassed));
     assert!(matches!(Tarot.status(&g.state), Status::NeedsDeck { .. }));
     assert_eq!(g.state.deals_played, 0);
@@ -345,12 +339,7 @@ fn when_everybody_passes_the_next_dealer_deals_again() {
 /// Four players, seat 3 to take: all four kings, the three bouts and eleven trumps, so that
 /// after the dog only four cards may be discarded besides trumps.
 fn strong_taker() -> Vec<Card> {
-    deck_for(
-        4,
-        0,
-        &["", "", "", "KC KD KH KS T1 T21 EX T2 T3 T4 T5 T6 T7 T8 T9 T10 T11 T12"],
-        "2C 3C 4C 5C T13 T14",
-    )
+    deck_for(4, 0, &["", "", "", "KC KD KH KS T1 T21 EX T2 T3 T4 T5 T6 T7 T8 T9 T10 T11 T12"], "2C 3C 4C 5C T13 T14")
 }
 
 #[test]
@@ -598,8 +587,7 @@ fn a_led_excuse_lets_the_next_card_set_the_suit() {
 #[test]
 fn the_excuse_is_exchanged_for_a_half_point_at_the_count() {
     let mut g = play_game(Options::default());
-    for (seat, code) in [(3, "5H"), (2, "JH"), (1, "T12"), (0, "T15"), (0, "T4"), (3, "EX"), (2, "T6"), (1, "T10")]
-    {
+    for (seat, code) in [(3, "5H"), (2, "JH"), (1, "T12"), (0, "T15"), (0, "T4"), (3, "EX"), (2, "T6"), (1, "T10")] {
         g.play(seat, code);
     }
     g.play_out();
@@ -760,9 +748,7 @@ fn the_called_partner_is_revealed_by_nothing_before_the_card_is_played() {
         let seat = a.to_act()[0];
         let pick = |g: &Game| {
             Tarot.legal_moves(&g.state, seat).into_iter().find(|m| match m {
-                Command::Discard { card: c } | Command::Play { card: c } => {
-                    *c != card_kh() && *c != card("2H")
-                }
+                Command::Discard { card: c } | Command::Play { card: c } => *c != card_kh() && *c != card("2H"),
                 Command::DeclineSlam => true,
                 _ => false,
             })
@@ -1004,10 +990,7 @@ fn an_excuse_whose_side_wins_nothing_goes_to_the_side_that_took_its_trick() {
     lead_out(&mut g, &leads.iter().map(String::as_str).collect::<Vec<_>>());
     let (count, scoring) = g.result();
     let fate = count.excuse.clone().unwrap();
-    assert_eq!(
-        (fate.counted_for, fate.half_point_to, fate.rule.as_str()),
-        (Side::Taker, None, rule::EXCUSE_NO_CARD)
-    );
+    assert_eq!((fate.counted_for, fate.half_point_to, fate.rule.as_str()), (Side::Taker, None, rule::EXCUSE_NO_CARD));
     assert_eq!(count.taker_half_points, 182);
     assert_eq!(count.slam, None, "no slam bonus without the option");
     assert_eq!(scoring.unit, 90);
@@ -1031,25 +1014,15 @@ fn a_poignee_is_shown_before_the_first_card_with_the_lowest_trumps() {
     assert!(moves.contains(&Command::DeclarePoignee { level: Poignee::Double }));
     let err = g.refused(3, Command::DeclarePoignee { level: Poignee::Triple });
     assert_eq!(err.rule, rule::POIGNEE_SIZES);
-    assert!(err
-        .explanation
-        .en
-        .contains("You hold 13 trumps and the Excuse; a triple poignée with 4 players needs 15"));
+    assert!(err.explanation.en.contains("You hold 13 trumps and the Excuse; a triple poignée with 4 players needs 15"));
     let events = g.ok(3, Command::DeclarePoignee { level: Poignee::Single });
     assert_eq!(
         events,
-        [Event::PoigneeDeclared {
-            seat: 3,
-            level: Poignee::Single,
-            trumps: cards("T1 T4 T5 T6 T7 T8 T9 T10 T11 T12")
-        }]
+        [Event::PoigneeDeclared { seat: 3, level: Poignee::Single, trumps: cards("T1 T4 T5 T6 T7 T8 T9 T10 T11 T12") }]
     );
     assert_eq!(g.refused(3, Command::DeclarePoignee { level: Poignee::Double }).rule, rule::ONE_POIGNEE);
     // The shown trumps are public now.
-    assert_eq!(
-        g.view(Viewer::Spectator)["poignees"][3]["trumps"],
-        json!(cards("T1 T4 T5 T6 T7 T8 T9 T10 T11 T12"))
-    );
+    assert_eq!(g.view(Viewer::Spectator)["poignees"][3]["trumps"], json!(cards("T1 T4 T5 T6 T7 T8 T9 T10 T11 T12")));
     assert!(Tarot.secrets(&g.state).iter().all(|(c, _)| !cards("T1 T4 T12").contains(c)));
     assert!(Tarot.secrets(&g.state).contains(&(card("T21"), vec![3])));
     g.play(3, "T21");
@@ -1074,10 +1047,7 @@ fn the_excuse_makes_up_a_poignee_only_for_a_player_showing_every_trump() {
         "no Excuse when not needed"
     );
     assert_eq!(poignee_show(&cards("T2 T3 T4 T5 T6 T7 EX"), 5, Poignee::Single), None);
-    assert_eq!(
-        poignee_show(&cards("T2 T3 T4 T5 T6 T7 T8 T9 T10 EX"), 5, Poignee::Double).map(|v| v.len()),
-        Some(10)
-    );
+    assert_eq!(poignee_show(&cards("T2 T3 T4 T5 T6 T7 T8 T9 T10 EX"), 5, Poignee::Double).map(|v| v.len()), Some(10));
     assert_eq!(poignee_sizes(3), [13, 15, 18]);
     assert_eq!(poignee_sizes(4), [10, 13, 15]);
     assert_eq!(poignee_sizes(5), [8, 10, 13]);
