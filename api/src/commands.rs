@@ -5,13 +5,12 @@
 //! Reads share the loading half (`load`, `load_with`): a match is the same whether it is about
 //! to be moved in or only looked at.
 
-use std::collections::{BTreeSet, HashMap};
-use std::sync::{Arc, OnceLock, RwLock};
+use std::sync::Arc;
 
 use actix_web::web;
 use engine::cards::Card;
 use engine::catalog::GameInfo;
-use engine::game::{Match, Refusal};
+use engine::game::Refusal;
 use engine::rules::{RuleViolation, Text};
 use serde_json::Value;
 use uuid::Uuid;
@@ -305,9 +304,6 @@ fn decide(
         return Err(CommandError::NotStarted);
     }
     let seat = acting_seat(after, player, command.seat)?;
-    if let Some(field) = unknown_field(&*after.table, seat, &command.command) {
-        return Err(CommandError::NotAMove(format!("unknown field `{field}` in a move of this type")));
-    }
     let decided = after.table.decide(seat, &command.command);
     if command.dry_run {
         let (rule, explanation) = match &decided {
@@ -328,37 +324,6 @@ fn decide(
     after.advance(&mut events).map_err(ApiError::from)?;
     after.version = before + events.len() as i64;
     Ok(Decision::Append { events, before, seat })
-}
-
-/// The fields each type of command has, per game, learnt from the games' `move_space` (every
-/// shape of command a seat could try): the engine reads commands without refusing fields it
-/// does not know, and the service cannot see the command it read.
-type KnownFields = HashMap<(&'static str, String), BTreeSet<String>>;
-static KNOWN_FIELDS: OnceLock<RwLock<KnownFields>> = OnceLock::new();
-
-/// A field of `command` that no command of its type has, so the engine would ignore it: a client
-/// that sent it meant something the move would not do. A type not seen yet (not in this move
-/// space) is left to the engine.
-fn unknown_field(table: &dyn Match, seat: usize, command: &Value) -> Option<String> {
-    let object = command.as_object()?;
-    let kind = object.get("type")?.as_str()?;
-    let lock = KNOWN_FIELDS.get_or_init(Default::default);
-    let key = (table.game(), kind.to_string());
-    let unknown = |known: &KnownFields| {
-        let fields = known.get(&key)?;
-        Some(object.keys().find(|field| !fields.contains(field.as_str())).cloned())
-    };
-    // Every move reads. A type not seen yet, or a field not seen yet (variant options may add
-    // fields), is looked up in this table's move space before anything is refused.
-    if let Some(None) = unknown(&lock.read().unwrap_or_else(|e| e.into_inner())) {
-        return None;
-    }
-    let mut known = lock.write().unwrap_or_else(|e| e.into_inner());
-    for shape in table.move_space(seat).iter().filter_map(Value::as_object) {
-        let Some(kind) = shape.get("type").and_then(Value::as_str) else { continue };
-        known.entry((table.game(), kind.to_string())).or_default().extend(shape.keys().cloned());
-    }
-    unknown(&known).flatten()
 }
 
 /// The answer an earlier request under this key got, if one landed.

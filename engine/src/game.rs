@@ -337,8 +337,12 @@ impl<R: Rules> Match for ErasedMatch<R> {
         Ok(self.rules.deal(&self.state, deck.to_vec())?.iter().map(to_json).collect())
     }
     fn decide(&self, seat: Seat, command: &Value) -> Result<Vec<Value>, Refusal> {
-        let command: R::Command =
+        let parsed: R::Command =
             serde_json::from_value(command.clone()).map_err(|e| Refusal::Malformed(e.to_string()))?;
+        if let Some(field) = unknown_field(command, &to_json(&parsed)) {
+            return Err(Refusal::Malformed(format!("unknown field `{field}` in a move of this type")));
+        }
+        let command = parsed;
         if seat >= self.players {
             return Err(Refusal::Malformed(format!("there is no seat {seat} at a table of {}", self.players)));
         }
@@ -393,6 +397,21 @@ impl<R: Rules> Match for ErasedMatch<R> {
             return None;
         }
         self.rules.bot_move(&self.state, seat, seed).map(|c| to_json(&c))
+    }
+}
+
+/// A field the client sent that the command read does not have (at any depth): serde skips
+/// unknown fields in a tagged enum, and a move must not quietly do less than its sender meant.
+/// A `null` sent for a field the command leaves out says nothing, so it passes.
+fn unknown_field(sent: &Value, read: &Value) -> Option<String> {
+    match (sent, read) {
+        (Value::Object(sent), Value::Object(read)) => sent.iter().find_map(|(key, value)| match read.get(key) {
+            None if value.is_null() => None,
+            None => Some(key.clone()),
+            Some(inner) => unknown_field(value, inner).map(|f| format!("{key}.{f}")),
+        }),
+        (Value::Array(sent), Value::Array(read)) => sent.iter().zip(read).find_map(|(s, r)| unknown_field(s, r)),
+        _ => None,
     }
 }
 

@@ -240,3 +240,24 @@ fn garbage_is_refused_not_panicked_on() {
         }
     }
 }
+
+#[test]
+fn a_move_with_a_field_its_command_does_not_have_is_refused() {
+    for game in games() {
+        let players = *game.player_counts().start();
+        let mut m = game.setup(players, &Value::Null).unwrap();
+        let Status::NeedsDeck { composition } = m.status() else { panic!("{}: no deal due", game.id()) };
+        for e in m.deal(&composition).unwrap() {
+            m.apply(&e).unwrap();
+        }
+        let seat = m.status().to_act()[0];
+        let mut command = m.legal_moves(seat).swap_remove(0);
+        command["ignored"] = json!(null);
+        assert!(m.decide(seat, &command).is_ok(), "{}: a null extra field says nothing", game.id());
+        command["also_play"] = json!("AS");
+        match m.decide(seat, &command) {
+            Err(engine::game::Refusal::Malformed(text)) => assert!(text.contains("also_play"), "{text}"),
+            other => panic!("{}: {command} gave {other:?}", game.id()),
+        }
+    }
+}
