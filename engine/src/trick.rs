@@ -65,6 +65,11 @@ pub fn winner(trick: &Trick, trumps: Option<Suit>) -> (Seat, Card, WinReason) {
     winner_by(trick, trumps, crate::cards::rank_value)
 }
 
+/// [`winner`] in a game without trumps.
+pub fn no_trumps(trick: &Trick) -> (Seat, Card, WinReason) {
+    winner(trick, None)
+}
+
 /// Like [`winner`], with the game's own rank order within a suit.
 pub fn winner_by(trick: &Trick, trumps: Option<Suit>, strength: impl Fn(Card) -> u8) -> (Seat, Card, WinReason) {
     let led = trick.led_suit();

@@ -285,10 +285,6 @@ impl Deal {
     }
 }
 
-fn no_trumps(trick: &Trick) -> (Seat, Card, WinReason) {
-    trick::winner(trick, None)
-}
-
 // ---------------------------------------------------------------------------------------------
 // Rules that are pure functions, kept apart so tests can reach them directly
 
@@ -425,7 +421,7 @@ fn decide_play(state: &State, deal: &Deal, seat: Seat, card: Card) -> Result<Vec
     deal.play.check_follow(seat, card, rule::FOLLOW_SUIT)?;
     let trick_number = deal.play.number() as u8;
     let mut events = vec![Event::CardPlayed { seat, card, trick_number }];
-    if let Some(won) = deal.play.completed_by(seat, card, &no_trumps) {
+    if let Some(won) = deal.play.completed_by(seat, card, &trick::no_trumps) {
         events.push(Event::TrickWon {
             trick_number,
             winner: won.winner,
@@ -446,11 +442,7 @@ fn score_deal(state: &State, deal: &Deal, tricks_taken: [u8; SEATS]) -> Vec<Even
     let side_tricks = [tricks_taken[0] + tricks_taken[2], tricks_taken[1] + tricks_taken[3]];
     let declaring_side = deal.declaring_side();
     let (winning_side, terms) = score_terms(contract, declaring_side, side_tricks);
-    let mut points = [0i64; 2];
-    for t in &terms {
-        points[t.to] += t.points;
-    }
-    let scores = [state.deals.scores[0] + points[0], state.deals.scores[1] + points[1]];
+    let (points, scores) = state.deals.tally::<2>(&terms);
     let mut events = vec![Event::DealScored {
         deal_number: deal.number,
         contract,
@@ -736,8 +728,7 @@ impl Rules for Fyrmanswhist {
             put("declarer", json!(deal.declarer));
             put("declaring_side", json!(deal.declaring_side()));
             put("first_lead", json!(deal.first_lead()));
-            let t = &deal.play.taken;
-            put("side_tricks", json!([t[0] + t[2], t[1] + t[3]]));
+            put("side_tricks", json!(deal.play.side_tricks()));
             if let Some(s) = me {
                 put("bottom_card", json!(deal.bottom[s]));
             }
@@ -798,7 +789,7 @@ impl Rules for Fyrmanswhist {
         if !is_permutation(&deal.deck, &pack) {
             return Err("the recorded deck is not a pack of 52".into());
         }
-        deal.play.check(&pack, &[], |_| TRICKS as usize, &no_trumps)?;
+        deal.play.check(&pack, &[], |_| TRICKS as usize, &trick::no_trumps)?;
         for s in 0..SEATS {
             if let Some(b) = deal.bottom[s] {
                 if !deal.play.hands[s].contains(&b) && !deal.play.played().any(|p| p == (s, b)) {

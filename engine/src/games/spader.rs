@@ -660,7 +660,7 @@ impl Rules for Spader {
             put("bids", json!(deal.bids));
             put("hand_sizes", json!(p.hands.iter().map(Vec::len).collect::<Vec<_>>()));
             put("tricks_taken", json!(p.taken));
-            put("side_tricks", json!([p.taken[0] + p.taken[2], p.taken[1] + p.taken[3]]));
+            put("side_tricks", json!(p.side_tricks()));
             put("tricks_played", json!(p.tricks.len()));
             put("trick", json!(p.trick));
             put("last_trick", json!(p.tricks.last().map(trick_json)));
@@ -1201,12 +1201,7 @@ fn score_deal(state: &State, deal: &Deal, taken: [u8; SEATS]) -> Vec<Event> {
         sandbag_penalties[side] = penalties.len() as u32;
         terms.extend(penalties);
     }
-    let mut points = [0i64; 2];
-    for t in &terms {
-        points[t.to] += t.points;
-    }
-    let before = state.scores();
-    let scores = [before[0] + points[0], before[1] + points[1]];
+    let (points, scores) = state.deals.tally::<2>(&terms);
     let side_tricks = [taken[0] + taken[2], taken[1] + taken[3]];
     let mut events = vec![Event::DealScored {
         deal_number: deal.number,

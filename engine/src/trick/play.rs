@@ -66,6 +66,11 @@ impl TrickPlay {
         self.tricks.len() == self.tricks_per_deal
     }
 
+    /// Tricks taken by each partnership, seats 0 and 2 against 1 and 3.
+    pub fn side_tricks(&self) -> [u32; 2] {
+        [self.taken[0] + self.taken[2], self.taken[1] + self.taken[3]]
+    }
+
     pub fn first_leader(&self) -> Seat {
         self.tricks.first().map_or(self.trick.leader, |t| t.leader)
     }
