@@ -28,6 +28,16 @@ pub enum Viewer {
     Record,
 }
 
+impl Viewer {
+    /// The seat looking, if a player at a table of `players` is (a seat beyond it sees no hand).
+    pub fn seat_at(self, players: usize) -> Option<Seat> {
+        match self {
+            Viewer::Seat(s) if s < players => Some(s),
+            _ => None,
+        }
+    }
+}
+
 /// What the match is waiting for.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case", tag = "kind")]

@@ -698,10 +698,7 @@ impl Rules for Fyrmanswhist {
     }
 
     fn view(&self, state: &State, viewer: Viewer) -> Value {
-        let me = match viewer {
-            Viewer::Seat(s) => Some(s),
-            _ => None,
-        };
+        let me = viewer.seat_at(SEATS);
         let deal = state.deals.deal.as_ref();
         let mut v = Map::new();
         state.deals.put_view(&mut v, &self.status(state), viewer, deal.map(|d| d.dealer));

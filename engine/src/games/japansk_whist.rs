@@ -667,10 +667,7 @@ impl Rules for JapanskWhist {
     }
 
     fn view(&self, state: &State, viewer: Viewer) -> Value {
-        let me = match viewer {
-            Viewer::Seat(s) if s < SEATS => Some(s),
-            _ => None,
-        };
+        let me = viewer.seat_at(SEATS);
         let record = viewer == Viewer::Record;
         let deal = state.deals.deal.as_ref();
         let mut v = Map::new();

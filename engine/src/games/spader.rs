@@ -633,10 +633,7 @@ impl Rules for Spader {
     }
 
     fn view(&self, state: &State, viewer: Viewer) -> Value {
-        let me = match viewer {
-            Viewer::Seat(s) if s < SEATS => Some(s),
-            _ => None,
-        };
+        let me = viewer.seat_at(SEATS);
         let deal = state.deals.deal.as_ref();
         let mut v = Map::new();
         // As a spectator: Spader's views have never said which seat they are for.

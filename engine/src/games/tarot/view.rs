@@ -42,10 +42,7 @@ impl Tarot {
         let Some(deal) = &state.deal else { return Value::Object(v) };
         let over = deal.phase == Phase::Over;
         let open = over || viewer == Viewer::Record;
-        let me = match viewer {
-            Viewer::Seat(s) if s < players => Some(s),
-            _ => None,
-        };
+        let me = viewer.seat_at(players);
         v.insert("dealer".into(), json!(deal.dealer));
         v.insert("cancelled".into(), json!(deal.cancelled));
         v.insert("bidding_order".into(), json!(deal.auction.order));
