@@ -285,11 +285,18 @@ impl Loaded {
 
     /// An event as `viewer` may see it, with the service's own events filtered too.
     pub fn event_out(&self, e: &StoredEvent, viewer: Viewer) -> EventOut {
-        let data = if is_service_event(&e.event_type) {
-            redact_service_event(&e.data)
-        } else {
-            self.table.redact(&e.data, viewer, self.deal_over(e.deal))
-        };
+        self.out(e, |table| table.redact(&e.data, viewer, self.deal_over(e.deal)))
+    }
+
+    /// A stored event of a finished deal as it stands in the deal's record for `seat` (or for
+    /// anyone, with `None`), `self` being the table at the deal's end.
+    pub fn record_out(&self, e: &StoredEvent, seat: Option<usize>) -> EventOut {
+        self.out(e, |table| table.record_event(&e.data, seat))
+    }
+
+    /// The event as sent, its game data as `data` shows it to the caller.
+    fn out(&self, e: &StoredEvent, data: impl FnOnce(&dyn Match) -> Value) -> EventOut {
+        let data = if is_service_event(&e.event_type) { redact_service_event(&e.data) } else { data(&*self.table) };
         EventOut {
             seq: e.seq,
             event_type: e.event_type.clone(),
@@ -298,18 +305,6 @@ impl Loaded {
             recorded_at: e.recorded_at.to_rfc3339(),
             data,
         }
-    }
-}
-
-impl Loaded {
-    /// A stored event of a finished deal as it stands in the deal's record for `seat` (or for
-    /// anyone, with `None`), `end` being the table at the deal's end.
-    pub fn record_out(&self, end: &Loaded, e: &StoredEvent, seat: Option<usize>) -> EventOut {
-        let mut out = self.event_out(e, Viewer::Record);
-        if !is_service_event(&e.event_type) {
-            out.data = end.table.record_event(&e.data, seat);
-        }
-        out
     }
 }
 

@@ -185,7 +185,7 @@ pub async fn deal_record(
     let (loaded, rows) = load_all(state, id).await?;
     let seat = record_seat(&loaded, &caller)?;
     let (end, deal_rows) = replay_deal(&loaded, &rows, deal, None)?;
-    let events = deal_rows.iter().map(|e| loaded.record_out(&end, e, seat)).collect();
+    let events = deal_rows.iter().map(|e| end.record_out(e, seat)).collect();
     Ok(private(HttpResponse::Ok()).json(DealRecord { deal, events, end: end.table.record_view(seat) }))
 }
 
@@ -235,10 +235,10 @@ pub async fn deal_replay(
     // later in the deal was still in a hand at this step.
     let mut shown: Vec<Card> = cards_in(&end.table.record_view(seat));
     for e in &deal_rows {
-        shown.extend(cards_in(&loaded.record_out(&end, e, seat).data));
+        shown.extend(cards_in(&end.record_out(e, seat).data));
     }
     let hidden: Vec<Card> = deal_rows.iter().flat_map(|e| cards_in(&e.data)).filter(|c| !shown.contains(c)).collect();
-    let mut event = query.at.checked_sub(1).map(|i| loaded.record_out(&end, &deal_rows[i], seat));
+    let mut event = query.at.checked_sub(1).map(|i| end.record_out(&deal_rows[i], seat));
     if let Some(e) = &mut event {
         hide_cards(&mut e.data, &hidden);
     }
