@@ -22,8 +22,9 @@ pub enum Occupant {
     Open,
 }
 
-/// Events the service writes into a match's stream besides the game's own.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+/// Events the service writes into a match's stream besides the game's own. Supplied decks are
+/// shown only as their number (`supplied_decks`), since they would tell every card to come.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(tag = "type")]
 pub enum ServiceEvent {
     #[serde(rename = "match.created")]
@@ -226,12 +227,39 @@ pub enum MatchPhase {
     Finished,
 }
 
-/// A seat as everyone may see it.
+/// A seat as everyone may see it: one flat object (not `Occupant` flattened into it, which
+/// client generators cannot read as an `allOf` over a `oneOf`).
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct SeatOut {
     pub seat: usize,
-    #[serde(flatten)]
-    pub occupant: Occupant,
+    pub kind: SeatKind,
+    /// The player's id, for a seat a player holds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub player_id: Option<Uuid>,
+    /// The player's name, for a seat a player holds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// Who sits in a seat.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum SeatKind {
+    Player,
+    Bot,
+    Open,
+}
+
+impl SeatOut {
+    fn new(seat: usize, occupant: &Occupant) -> SeatOut {
+        match occupant {
+            Occupant::Player { player_id, name } => {
+                SeatOut { seat, kind: SeatKind::Player, player_id: Some(*player_id), name: Some(name.clone()) }
+            }
+            Occupant::Bot => SeatOut { seat, kind: SeatKind::Bot, player_id: None, name: None },
+            Occupant::Open => SeatOut { seat, kind: SeatKind::Open, player_id: None, name: None },
+        }
+    }
 }
 
 /// A match as one caller may see it.
@@ -242,6 +270,7 @@ pub struct MatchView {
     /// The stream version; also sent as the ETag.
     pub version: i64,
     pub phase: MatchPhase,
+    #[schema(schema_with = crate::openapi::options_schema)]
     pub options: Value,
     pub seats: Vec<SeatOut>,
     /// Seats the caller holds.
@@ -251,10 +280,9 @@ pub struct MatchView {
     /// Seats that may act now.
     pub to_act: Vec<usize>,
     pub deal_number: u32,
-    #[schema(value_type = Option<Object>)]
     pub outcome: Option<Outcome>,
     /// The game's own view: the caller's hand, the public table, scores.
-    #[schema(value_type = Object)]
+    #[schema(schema_with = crate::openapi::table_schema)]
     pub table: Value,
 }
 
@@ -267,7 +295,7 @@ impl Loaded {
             version: self.version,
             phase: self.phase(),
             options: self.options.clone(),
-            seats: self.seats.iter().cloned().enumerate().map(|(seat, occupant)| SeatOut { seat, occupant }).collect(),
+            seats: self.seats.iter().enumerate().map(|(seat, occupant)| SeatOut::new(seat, occupant)).collect(),
             your_seats,
             viewing_as: match viewer {
                 Viewer::Seat(s) => Some(s),
@@ -332,7 +360,7 @@ pub struct EventOut {
     /// A player id, `bot:<seat>` or `service`.
     pub actor: String,
     pub recorded_at: String,
-    #[schema(value_type = Object)]
+    #[schema(schema_with = crate::openapi::event_data_schema)]
     pub data: Value,
 }
 

@@ -1,6 +1,7 @@
 //! The OpenAPI document, generated from the handlers and committed as `openapi/openapi.json`.
 
 use utoipa::openapi::path::{Operation, ParameterIn};
+use utoipa::openapi::schema::{AnyOfBuilder, Array, Schema};
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, Response, ResponseBuilder};
 use utoipa::{Modify, OpenApi};
@@ -30,13 +31,13 @@ Errors are `application/problem+json` with a stable `code`; a refused move names
         history::match_events, history::deal_record, history::deal_replay,
     ),
     components(schemas(
-        problem::Problem, matches::Occupant, matches::MatchPhase, matches::SeatOut, matches::MatchView,
+        problem::Problem, matches::Occupant, matches::MatchPhase, matches::SeatOut, matches::SeatKind, matches::MatchView,
         matches::EventOut,
         auth::GuestRequest, auth::GuestToken, games::GameSummary, match_routes::SeatRequest,
         match_routes::CreateMatch, match_routes::LegalMoves, moves::MoveRequest, moves::MoveResult, moves::DryRun,
         moves::MoveOutcome, history::EventPage, history::DealRecord, history::ReplayStep,
     )),
-    modifiers(&Bearer, &ExtractorProblems, &RequestRules),
+    modifiers(&Bearer, &ExtractorProblems, &RequestRules, &GameTypes),
     tags(
         (name = "auth", description = "Players' tokens"),
         (name = "games", description = "The catalog and each game's rulebook"),
@@ -46,6 +47,102 @@ Errors are `application/problem+json` with a stable `code`; a refused move names
     )
 )]
 pub struct ApiDoc;
+
+/// Every playable game's options, commands, table and events, derived from the engine's types
+/// (`engine::schema`), and the unions the service's own schemas refer to: `Move` (any game's
+/// command), `MatchOptions`, `Table` and `EventData`. A field of the service's types points at
+/// them with `schema_with` (the functions below), so a new game is typed by its registry line.
+struct GameTypes;
+
+impl Modify for GameTypes {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let schemas = &mut openapi.components.get_or_insert_with(Default::default).schemas;
+        let mut unions: [(&str, &str, Vec<String>); 4] = [
+            ("Move", "A command of the match's game; `GET .../legal-moves` lists the ones allowed now.", vec![]),
+            ("MatchOptions", "The match's variants and parameters: the options of its game.", vec![]),
+            ("Table", "The game's own view of the table: the caller's hand, the public table, scores.", vec![]),
+            ("EventData", "An event as the caller may see it: one of the game's events or the service's.", vec![]),
+        ];
+        for game in engine::playable() {
+            let derived = game.schemas();
+            for (name, schema) in derived.components {
+                let schema: RefOr<Schema> =
+                    serde_json::from_value(schema.clone()).unwrap_or_else(|e| panic!("{name}: {e}: {schema}"));
+                if let Some(earlier) = schemas.get(&name) {
+                    assert!(
+                        serde_json::to_value(earlier).ok() == serde_json::to_value(&schema).ok(),
+                        "two different schemas are both named {name}"
+                    );
+                }
+                schemas.insert(name, schema);
+            }
+            for (union, name) in unions.iter_mut().zip([derived.command, derived.options, derived.table, derived.event])
+            {
+                union.2.push(name);
+            }
+        }
+        // Engine types the service's own schemas use (`Outcome`) refer to seats as `usize`.
+        if schemas.remove("usize").is_some() {
+            renamed_refs(schemas, "usize", "Seat");
+        }
+        unions[3].2.push("ServiceEvent".into());
+        for (name, description, members) in unions {
+            let mut any = AnyOfBuilder::new().description(Some(description));
+            for member in members {
+                any = any.item(Ref::from_schema_name(member));
+            }
+            schemas.insert(name.to_string(), Schema::AnyOf(any.build()).into());
+        }
+    }
+}
+
+/// Points every reference to the schema `from` at `to` in the schemas that have one.
+fn renamed_refs(schemas: &mut std::collections::BTreeMap<String, RefOr<Schema>>, from: &str, to: &str) {
+    fn walk(value: &mut serde_json::Value, from: &str, to: &str) -> bool {
+        match value {
+            serde_json::Value::Object(map) => {
+                let mut changed = false;
+                for (key, inner) in map.iter_mut() {
+                    if key == "$ref" && inner.as_str() == Some(&format!("#/components/schemas/{from}")) {
+                        *inner = format!("#/components/schemas/{to}").into();
+                        changed = true;
+                    } else {
+                        changed |= walk(inner, from, to);
+                    }
+                }
+                changed
+            }
+            serde_json::Value::Array(items) => items.iter_mut().fold(false, |c, i| walk(i, from, to) | c),
+            _ => false,
+        }
+    }
+    for schema in schemas.values_mut() {
+        let mut value = serde_json::to_value(&*schema).expect("schemas serialize");
+        if walk(&mut value, from, to) {
+            *schema = serde_json::from_value(value).expect("a schema reads back");
+        }
+    }
+}
+
+pub fn move_schema() -> Ref {
+    Ref::from_schema_name("Move")
+}
+
+pub fn moves_schema() -> Array {
+    Array::new(Ref::from_schema_name("Move"))
+}
+
+pub fn options_schema() -> Ref {
+    Ref::from_schema_name("MatchOptions")
+}
+
+pub fn table_schema() -> Ref {
+    Ref::from_schema_name("Table")
+}
+
+pub fn event_data_schema() -> Ref {
+    Ref::from_schema_name("EventData")
+}
 
 struct Bearer;
 
@@ -65,7 +162,6 @@ struct RequestRules;
 
 impl Modify for RequestRules {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
-        use utoipa::openapi::schema::Schema;
         let schemas = &mut openapi.components.get_or_insert_with(Default::default).schemas;
         let Some(RefOr::T(Schema::Object(request))) = schemas.get_mut("GuestRequest") else { return };
         let Some(RefOr::T(Schema::Object(name))) = request.properties.get_mut("name") else { return };

@@ -22,7 +22,6 @@ pub struct Problem {
     pub rule: Option<String>,
     /// For rule violations: the explanation in Swedish and English.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<Object>)]
     pub explanation: Option<engine::rules::Text>,
     /// For version conflicts: the stream's current version.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use crate::seat::Seat;
 
 /// One round of bids in a fixed order, each bidder once.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Auction<B> {
     pub order: Vec<Seat>,

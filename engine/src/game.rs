@@ -13,9 +13,11 @@ use serde_json::Value;
 
 use crate::cards::{is_permutation, Card};
 use crate::rules::{core, RuleViolation, Rulebook, Text};
+use crate::schema::Typed;
 use crate::seat::Seat;
 
 /// Who is looking at the state or at an event.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "kind", content = "seat")]
 pub enum Viewer {
@@ -39,6 +41,7 @@ impl Viewer {
 }
 
 /// What the match is waiting for.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case", tag = "kind")]
 pub enum Status {
@@ -69,6 +72,7 @@ impl Status {
     }
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Outcome {
     /// Seats that won the match (a whole side in partnership games; several on a tie).
@@ -97,6 +101,7 @@ impl Outcome {
 }
 
 /// A variant or parameter a match is created with.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Serialize)]
 pub struct OptionDoc {
     pub name: &'static str,
@@ -118,10 +123,12 @@ impl std::fmt::Display for SetupError {
 /// `evolve` applies a fact and never fails on facts `decide` produced; `legal_moves` lists
 /// exactly the commands `decide` accepts (a generic test holds the two together).
 pub trait Rules: Send + Sync + 'static {
-    type Options: Serialize + DeserializeOwned + Default + Clone + Debug + Send + Sync;
+    type Options: Serialize + DeserializeOwned + Default + Clone + Debug + Send + Sync + Typed;
     type State: Clone + Debug + Send + Sync + 'static;
-    type Command: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send + Sync;
-    type Event: Serialize + DeserializeOwned + Clone + Debug + Send + Sync;
+    type Command: Serialize + DeserializeOwned + Clone + Debug + PartialEq + Send + Sync + Typed;
+    type Event: Serialize + DeserializeOwned + Clone + Debug + Send + Sync + Typed;
+    /// The table as one viewer sees it ([`Rules::view`]).
+    type View: Serialize + Typed;
 
     fn id(&self) -> &'static str;
     fn rulebook(&self) -> Rulebook;
@@ -151,7 +158,7 @@ pub trait Rules: Send + Sync + 'static {
     /// not): the tests check that `decide` accepts exactly the legal ones among them.
     fn move_space(&self, state: &Self::State, seat: Seat) -> Vec<Self::Command>;
 
-    fn view(&self, state: &Self::State, viewer: Viewer) -> Value;
+    fn view(&self, state: &Self::State, viewer: Viewer) -> Self::View;
     /// An event as `viewer` may see it. `deal_over` says the event's deal has ended.
     fn redact(&self, state: &Self::State, event: &Self::Event, viewer: Viewer, deal_over: bool) -> Value;
     /// Every card whose identity is not public now, with the seats that may know it.
@@ -170,7 +177,7 @@ pub trait Rules: Send + Sync + 'static {
     /// shows everyone the same record.
     fn record_view(&self, state: &Self::State, seat: Option<Seat>) -> Value {
         let _ = seat;
-        self.view(state, Viewer::Record)
+        to_json(&self.view(state, Viewer::Record))
     }
 
     /// One event of the finished deal's record as a seated player (`Some`) or anyone else
@@ -238,6 +245,9 @@ pub trait Game: Send + Sync {
     fn setup(&self, players: usize, options: &Value) -> Result<Box<dyn Match>, SetupError>;
     /// [`Rules::test_option_sets`], normalized.
     fn test_option_sets(&self, players: usize) -> Vec<Value>;
+    /// The game's options, commands, table and events as OpenAPI schemas.
+    #[cfg(feature = "openapi")]
+    fn schemas(&self) -> crate::schema::GameSchemas;
 }
 
 /// A match in progress, as derived by replaying its events.
@@ -324,6 +334,10 @@ impl<R: Rules> Game for Erased<R> {
     fn test_option_sets(&self, players: usize) -> Vec<Value> {
         self.0.test_option_sets(players).iter().map(to_json).collect()
     }
+    #[cfg(feature = "openapi")]
+    fn schemas(&self) -> crate::schema::GameSchemas {
+        crate::schema::GameSchemas::derive::<R::Options, R::Command, R::View, R::Event>(self.0.id())
+    }
 }
 
 impl<R: Rules> Match for ErasedMatch<R> {
@@ -378,7 +392,7 @@ impl<R: Rules> Match for ErasedMatch<R> {
         self.rules.move_space(&self.state, seat).iter().map(to_json).collect()
     }
     fn view(&self, viewer: Viewer) -> Value {
-        self.rules.view(&self.state, viewer)
+        to_json(&self.rules.view(&self.state, viewer))
     }
     fn redact(&self, event: &Value, viewer: Viewer, deal_over: bool) -> Value {
         match serde_json::from_value::<R::Event>(event.clone()) {

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::rules::Text;
 use crate::seat::Seat;
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Account {
@@ -30,6 +31,7 @@ impl std::fmt::Display for Account {
 }
 
 /// One movement of chips, with why.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Payment {
     pub from: Account,
@@ -45,6 +47,7 @@ impl Payment {
     }
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ledger {
     balances: BTreeMap<Account, i64>,

@@ -11,6 +11,7 @@ pub mod games;
 pub mod ledger;
 pub mod random;
 pub mod rules;
+pub mod schema;
 pub mod seat;
 pub mod simulate;
 pub mod trick;

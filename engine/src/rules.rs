@@ -6,6 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Text {
     pub sv: String,
@@ -25,6 +26,7 @@ impl Text {
     }
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Lang {
@@ -33,6 +35,7 @@ pub enum Lang {
     En,
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Serialize)]
 pub struct Rule {
     pub id: &'static str,
@@ -43,6 +46,7 @@ pub struct Rule {
     pub house_rule: bool,
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Serialize)]
 pub struct Section {
     pub id: &'static str,
@@ -51,6 +55,7 @@ pub struct Section {
     pub rules: Vec<Rule>,
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Serialize)]
 pub struct Rulebook {
     pub game: &'static str,
@@ -136,6 +141,7 @@ pub fn house_rules(id: &'static str, rules: &[(&'static str, &'static str, &'sta
 }
 
 /// Why a command was refused: the rule it breaks and an explanation in both languages.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct RuleViolation {
     pub rule: String,
@@ -203,6 +209,7 @@ pub mod core {
 }
 
 /// One term of a score: who gets it, how much, under which rule, and in words.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct ScoreTerm {
     /// The seat, or for partnership games the side, that the term is credited to.

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 pub type Seat = usize;
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize, Default)]
 #[serde(rename_all = "kebab-case")]
 pub enum Direction {
@@ -16,6 +17,7 @@ pub enum Direction {
 }
 
 /// A table of `seats` players and the direction play passes in.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct Table {
     pub seats: usize,

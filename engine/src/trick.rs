@@ -9,6 +9,7 @@ pub mod play;
 use crate::seat::{Seat, Table};
 pub use play::TrickPlay;
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Trick {
     pub leader: Seat,
@@ -43,6 +44,7 @@ impl Trick {
 }
 
 /// One card played to a trick, as the record and the events show it.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Play {
     pub seat: Seat,
@@ -50,6 +52,7 @@ pub struct Play {
 }
 
 /// Why a trick went to its winner: for the "why did that seat win?" question.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum WinReason {
@@ -87,6 +90,7 @@ pub fn winner_by(trick: &Trick, trumps: Option<Suit>, strength: impl Fn(Card) ->
 
 /// A trick as it was won, for the deal's record, in the games whose tricks hold one plain card
 /// from each seat.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct TrickRecord {
     pub number: usize,

@@ -21,7 +21,6 @@ pub struct GameSummary {
     /// `playable` or `planned`.
     pub status: &'static str,
     /// Variant options with their defaults (empty for planned games).
-    #[schema(value_type = Vec<Object>)]
     pub options: Vec<engine::game::OptionDoc>,
 }
 
@@ -61,7 +60,7 @@ pub async fn get_game(path: web::Path<String>) -> Result<HttpResponse, ApiError>
 /// A game's rulebook: every rule with its stable id and its text in Swedish and English.
 #[utoipa::path(get, path = "/v1/games/{game}/rules", tag = "games",
     params(("game" = String, Path, description = "game id")),
-    responses((status = 200, description = "the rulebook: sections of rules with ids and sv/en texts", body = Object),
+    responses((status = 200, description = "the rulebook: sections of rules with ids and sv/en texts", body = engine::rules::Rulebook),
               (status = 404, description = "no such game (`not-found`), or one that is planned (`game-planned`)",
                body = Problem, content_type = "application/problem+json")))]
 #[get("/v1/games/{game}/rules")]

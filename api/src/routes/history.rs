@@ -95,7 +95,7 @@ pub struct DealRecord {
     /// Every event of the deal, with the cards that were hidden during play.
     pub events: Vec<EventOut>,
     /// The table as the deal ended, every hand shown.
-    #[schema(value_type = Object)]
+    #[schema(schema_with = crate::openapi::table_schema)]
     pub end: Value,
 }
 
@@ -148,7 +148,7 @@ pub struct ReplayStep {
     /// The event applied last (null at step 0).
     pub event: Option<EventOut>,
     /// The table after `at` events, every hand shown.
-    #[schema(value_type = Object)]
+    #[schema(schema_with = crate::openapi::table_schema)]
     pub table: Value,
 }
 

@@ -48,12 +48,11 @@ pub struct CreateMatch {
     pub seats: Vec<SeatRequest>,
     /// Variant options; defaults for anything left out.
     #[serde(default)]
-    #[schema(value_type = Option<Object>)]
+    #[schema(schema_with = crate::openapi::options_schema)]
     pub options: Value,
     /// Deck orders for the first deals, top card first, as card codes (`TD`, `JC`, `JK1`):
     /// for tests and for replaying deals played at a real table.
     #[serde(default)]
-    #[schema(value_type = Option<Vec<Vec<String>>>)]
     pub decks: Vec<Vec<Card>>,
 }
 
@@ -189,7 +188,7 @@ pub struct LegalMoves {
     pub seat: usize,
     pub version: i64,
     /// Every move the rules accept from this seat now (empty when it is not the seat's turn).
-    #[schema(value_type = Vec<Object>)]
+    #[schema(schema_with = crate::openapi::moves_schema)]
     pub moves: Vec<Value>,
 }
 

@@ -31,7 +31,7 @@ pub struct MoveRequest {
     /// The game's command, e.g. `{"type":"play","card":"QS"}` or `{"type":"bid","tricks":3}`;
     /// `GET .../legal-moves` lists the ones allowed now.
     #[serde(rename = "move")]
-    #[schema(value_type = Object)]
+    #[schema(schema_with = crate::openapi::move_schema)]
     pub command: Value,
     /// The version you last saw (or send it as `If-Match`): a stale one is refused.
     pub expected_version: Option<i64>,
@@ -56,7 +56,6 @@ pub struct DryRun {
     pub version: i64,
     /// When not legal: the rule that forbids the move.
     pub rule: Option<String>,
-    #[schema(value_type = Option<Object>)]
     pub explanation: Option<engine::rules::Text>,
 }
 

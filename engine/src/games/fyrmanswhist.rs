@@ -75,6 +75,7 @@ pub mod rule {
 // ---------------------------------------------------------------------------------------------
 // Options, commands, events
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Options {
@@ -91,6 +92,7 @@ impl Default for Options {
 }
 
 /// What a deal is played as, and what a bottom card asks for.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Contract {
@@ -117,6 +119,7 @@ impl Contract {
     }
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Command {
@@ -130,6 +133,7 @@ pub enum Command {
     },
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
@@ -567,6 +571,7 @@ impl Rules for Fyrmanswhist {
     type State = State;
     type Command = Command;
     type Event = Event;
+    type View = Value;
 
     fn id(&self) -> &'static str {
         "fyrmanswhist"

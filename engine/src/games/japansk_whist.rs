@@ -72,6 +72,7 @@ pub mod rule {
 // ---------------------------------------------------------------------------------------------
 // Options
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Options {
@@ -90,6 +91,7 @@ impl Default for Options {
 }
 
 /// What forehand chose the deal to be played as.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Contract {
@@ -232,6 +234,7 @@ impl Deal {
 // ---------------------------------------------------------------------------------------------
 // Commands and events
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Command {
@@ -249,6 +252,7 @@ pub enum Command {
 }
 
 /// One pile as it was dealt: a face-down card with an open card on top.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DealtPile {
     pub hidden: Card,
@@ -256,6 +260,7 @@ pub struct DealtPile {
 }
 
 /// Where a played card came from.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Source {
@@ -263,6 +268,7 @@ pub enum Source {
     Hand,
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
@@ -525,6 +531,7 @@ impl Rules for JapanskWhist {
     type State = State;
     type Command = Command;
     type Event = Event;
+    type View = Value;
 
     fn id(&self) -> &'static str {
         "japansk-whist"

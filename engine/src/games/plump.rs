@@ -72,6 +72,7 @@ pub mod rule {
 // Options
 
 /// The three variants of the text, each off by default.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Options {
@@ -100,6 +101,7 @@ pub fn deal_sizes(players: usize, back_up: bool) -> Vec<usize> {
 // ---------------------------------------------------------------------------------------------
 // State
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Phase {
@@ -172,6 +174,7 @@ impl State {
 // ---------------------------------------------------------------------------------------------
 // Commands and events
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Command {
@@ -180,6 +183,7 @@ pub enum Command {
 }
 
 /// Why the deal has the trumps it has.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum TrumpsFrom {
@@ -204,6 +208,7 @@ impl TrumpsFrom {
     }
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
@@ -473,6 +478,7 @@ impl Rules for Plump {
     type State = State;
     type Command = Command;
     type Event = Event;
+    type View = Value;
 
     fn id(&self) -> &'static str {
         "plump"

@@ -119,6 +119,7 @@ pub mod rule {
 // Options
 
 /// What the players agree before the first deal.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Options {
@@ -148,6 +149,7 @@ pub fn composition(players: usize) -> Vec<Card> {
 // ---------------------------------------------------------------------------------------------
 // State
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Phase {
@@ -163,6 +165,7 @@ pub enum Phase {
     Over,
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct CutRecord {
     pub at: usize,
@@ -170,6 +173,7 @@ pub struct CutRecord {
     pub cutter_took: bool,
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct DealResult {
     pub outcome: DealOutcome,
@@ -280,6 +284,7 @@ impl State {
 // ---------------------------------------------------------------------------------------------
 // Commands and events
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Command {
@@ -313,6 +318,7 @@ pub enum Command {
 }
 
 /// A bet waiting for a later deal, by the number it was made under.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BetRecord {
     pub bet: u32,
@@ -321,6 +327,7 @@ pub struct BetRecord {
 
 /// The money of the match: every seat's balance, the pot and each waiting bet. Always sums to
 /// zero, since seats start at zero and pay in.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Books {
     pub balances: Vec<i64>,
@@ -343,6 +350,7 @@ impl Books {
 }
 
 /// Why the dealer took the turned card.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum TakeReason {
@@ -364,6 +372,7 @@ impl TakeReason {
 }
 
 /// Why the turned card stayed on the table.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum LeaveReason {
@@ -374,6 +383,7 @@ pub enum LeaveReason {
 }
 
 /// How the deal got its trumps and declarers.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum TrumpsFrom {
@@ -396,6 +406,7 @@ impl TrumpsFrom {
 }
 
 /// What a player said in the bidding.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Call {
@@ -411,6 +422,7 @@ impl Call {
     }
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CallRecord {
     pub seat: Seat,
@@ -421,6 +433,7 @@ pub struct CallRecord {
 }
 
 /// How a deal ended.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum DealOutcome {
@@ -436,6 +449,7 @@ pub enum DealOutcome {
     LaVolaLost,
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
@@ -1032,6 +1046,7 @@ impl Rules for PolsktPass {
     type State = State;
     type Command = Command;
     type Event = Event;
+    type View = Value;
 
     fn id(&self) -> &'static str {
         "polskt-pass"

@@ -107,6 +107,7 @@ pub mod rule {
 // ---------------------------------------------------------------------------------------------
 // Options
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Options {
@@ -161,6 +162,7 @@ pub fn pack(lowest_rank: u8) -> Vec<Card> {
 // ---------------------------------------------------------------------------------------------
 // State
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Phase {
@@ -198,6 +200,7 @@ pub struct TrickRecord {
 }
 
 /// How one seat's turn in the buying round went.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case", tag = "kind", content = "count")]
 pub enum BuyTurn {
@@ -207,6 +210,7 @@ pub enum BuyTurn {
     Skipped,
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Settlement {
     pub pot_before: i64,
@@ -363,6 +367,7 @@ impl State {
 // ---------------------------------------------------------------------------------------------
 // Commands and events
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Command {
@@ -385,6 +390,7 @@ pub enum Command {
 }
 
 /// Why a trick went to its winner.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Won {
@@ -395,6 +401,7 @@ pub enum Won {
 }
 
 /// One card in a trick as the stored record has it: a blanked card has no identity there.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TrickPlay {
     pub seat: Seat,
@@ -402,6 +409,7 @@ pub struct TrickPlay {
     pub blanked: bool,
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
@@ -1009,6 +1017,7 @@ impl Rules for Svangknack {
     type State = State;
     type Command = Command;
     type Event = Event;
+    type View = Value;
 
     fn id(&self) -> &'static str {
         "svangknack"

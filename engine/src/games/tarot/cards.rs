@@ -128,6 +128,7 @@ pub(super) fn suit_name(suit: Suit) -> (&'static str, &'static str) {
 }
 
 /// What a trick is being played in: a suit, or trumps.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Led {
@@ -197,6 +198,7 @@ pub fn playable(hand: &[Card], plays: &[(Seat, Card)]) -> Vec<Card> {
 }
 
 /// Why a trick went to its winner.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum WinReason {

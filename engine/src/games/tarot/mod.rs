@@ -132,6 +132,7 @@ pub mod rule {
 // ---------------------------------------------------------------------------------------------
 // Contracts, sides, options
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Contract {
@@ -176,6 +177,7 @@ impl Contract {
     }
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Side {
@@ -193,6 +195,7 @@ impl Side {
     }
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum HalfPoint {
@@ -204,6 +207,7 @@ pub enum HalfPoint {
 }
 
 /// Variants and match length. The advanced rules are all on by default; each can be turned off.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Options {
@@ -252,6 +256,7 @@ impl Options {
 }
 
 /// Cards per hand, cards per packet and cards in the dog.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Layout {
     pub hand: usize,
@@ -292,6 +297,7 @@ pub fn poignee_sizes(players: usize) -> [usize; 3] {
     }
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Poignee {
@@ -352,6 +358,7 @@ fn capitalized(text: &str) -> String {
 // ---------------------------------------------------------------------------------------------
 // State
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Phase {
@@ -371,6 +378,7 @@ pub enum Phase {
 /// The shared [`crate::trick::TrickRecord`] and where the Excuse went, with Tarot's own
 /// [`WinReason`] (the Excuse may complete a slam): the extra field and the reason are why it is a type of
 /// its own.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct TrickRecord {
     pub number: usize,
@@ -612,6 +620,7 @@ pub fn facts(count: &Count, players: usize) -> Facts {
 // ---------------------------------------------------------------------------------------------
 // Commands and events
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Command {
@@ -644,6 +653,7 @@ pub enum Command {
     },
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum CancelReason {
@@ -653,12 +663,14 @@ pub enum CancelReason {
     PetitSec,
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ShownHand {
     pub seat: Seat,
     pub hand: Vec<Card>,
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PoigneeShown {
     pub seat: Seat,
@@ -667,6 +679,7 @@ pub struct PoigneeShown {
 }
 
 /// Where the Excuse ended up, and the half point given for it.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExcuseFate {
     pub played_by: Seat,
@@ -679,6 +692,7 @@ pub struct ExcuseFate {
 }
 
 /// The count of a deal: who played with whom and what each side took.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Count {
     pub taker: Seat,
@@ -704,6 +718,7 @@ pub struct Count {
     pub trost: Vec<Seat>,
 }
 
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
@@ -1226,6 +1241,7 @@ impl Rules for Tarot {
     type State = State;
     type Command = Command;
     type Event = Event;
+    type View = Value;
 
     fn id(&self) -> &'static str {
         "tarot"

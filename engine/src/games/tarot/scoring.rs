@@ -25,6 +25,7 @@ pub struct Facts {
 
 /// The score of a deal: the count against the target, the amount each defender pays (or
 /// receives, when negative), and every seat's points term by term.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Scoring {
     pub target: u32,

@@ -1,0 +1,237 @@
+//! The JSON shapes of each game's options, commands, table view and events, derived from the
+//! game's own Rust types, so that the service's OpenAPI document is typed from a game's first
+//! commit with no hand-written schema.
+//!
+//! Everything that needs `utoipa` sits behind the `openapi` feature: the rules build and run
+//! without it, and only the service (which renders the document) turns it on. [`Typed`] is the
+//! bound [`crate::game::Rules`] puts on a game's types; without the feature every type meets it.
+
+/// A game type whose JSON schema can be derived (with the `openapi` feature).
+#[cfg(feature = "openapi")]
+pub trait Typed: utoipa::ToSchema {}
+#[cfg(feature = "openapi")]
+impl<T: utoipa::ToSchema> Typed for T {}
+
+/// A game type whose JSON schema can be derived (with the `openapi` feature).
+#[cfg(not(feature = "openapi"))]
+pub trait Typed {}
+#[cfg(not(feature = "openapi"))]
+impl<T> Typed for T {}
+
+#[cfg(feature = "openapi")]
+pub use derived::*;
+
+#[cfg(feature = "openapi")]
+mod derived {
+    use serde_json::{json, Map, Value};
+    use utoipa::openapi::schema::Schema;
+    use utoipa::openapi::RefOr;
+    use utoipa::{PartialSchema, ToSchema};
+
+    use crate::cards::{Card, Suit};
+
+    /// The regular expression every card code matches (see [`Card`]'s `FromStr`).
+    pub const CARD_PATTERN: &str = "^([2-9TJQKA1C][CDHS]|JK[12]?|T([1-9]|1[0-9]|2[01])|EX)$";
+
+    impl PartialSchema for Card {
+        fn schema() -> RefOr<Schema> {
+            from_json(json!({
+                "type": "string",
+                "pattern": CARD_PATTERN,
+                "description": "A card: rank (2-9, T, J, Q, K, A) then suit (C, D, H, S), so `TD` is the ten \
+            of diamonds; jokers `JK`, `JK1`, `JK2`; the tarot pack adds `1` and `C` (knight) before a suit, the trumps \
+            `T1` to `T21` and the Excuse `EX`.",
+                "examples": ["QS", "TD", "JK", "T21"],
+            }))
+        }
+    }
+    impl ToSchema for Card {}
+
+    impl PartialSchema for Suit {
+        fn schema() -> RefOr<Schema> {
+            from_json(json!({ "type": "string", "enum": ["clubs", "diamonds", "hearts", "spades"] }))
+        }
+    }
+    impl ToSchema for Suit {}
+
+    /// A seat's schema. `Seat` is an alias of `usize`, which the derive refers to by the name
+    /// `usize`: every such reference is a seat, and is named so.
+    pub fn seat_schema() -> Value {
+        json!({
+            "type": "integer",
+            "minimum": 0,
+            "description": "A seat at the table, numbered from 0 clockwise.",
+        })
+    }
+
+    /// Engine-wide types keep their own names in the document; every other type a game's schema
+    /// refers to is the game's own and is named after the game (`plump` + `TrumpsFrom` =
+    /// `PlumpTrumpsFrom`), so that two games' `Phase` types never meet under one name.
+    const SHARED: &[&str] = &["Seat", "Card", "Suit", "Text", "ScoreTerm", "Outcome", "TrickRecord", "Lang"];
+
+    /// One game's shapes, named for the document, with every schema they refer to.
+    #[derive(Debug, Default)]
+    pub struct GameSchemas {
+        /// The name of the options schema, e.g. `PlumpOptions`.
+        pub options: String,
+        /// The name of the union of the game's commands, e.g. `PlumpCommand`.
+        pub command: String,
+        /// The name of the table view, e.g. `PlumpTable`.
+        pub table: String,
+        /// The name of the union of the game's events, e.g. `PlumpEvent`.
+        pub event: String,
+        /// Every named schema above and below them, as OpenAPI JSON.
+        pub components: Vec<(String, Value)>,
+    }
+
+    impl GameSchemas {
+        /// `game` is the game's id (`japansk-whist`); the names start with its PascalCase form.
+        pub fn derive<O: ToSchema, C: ToSchema, V: ToSchema, E: ToSchema>(game: &str) -> GameSchemas {
+            let prefix = pascal(game);
+            let mut named = Vec::new();
+            O::schemas(&mut named);
+            C::schemas(&mut named);
+            V::schemas(&mut named);
+            E::schemas(&mut named);
+            let mut out = GameSchemas {
+                options: format!("{prefix}Options"),
+                command: format!("{prefix}Command"),
+                table: format!("{prefix}Table"),
+                event: format!("{prefix}Event"),
+                components: Vec::new(),
+            };
+            let rename = |name: &str| match name {
+                "usize" => "Seat".to_string(),
+                _ if SHARED.contains(&name) => name.to_string(),
+                _ => format!("{prefix}{name}"),
+            };
+            for (name, schema) in named {
+                let name = rename(&name);
+                let mut schema = renamed_refs(to_json(schema), &rename);
+                if name == "Seat" {
+                    schema = seat_schema();
+                }
+                if !out.components.iter().any(|(n, _)| *n == name) {
+                    out.components.push((name, schema));
+                }
+            }
+            let options = renamed_refs(to_json(O::schema()), &rename);
+            out.components.push((out.options.clone(), options));
+            let mut table = renamed_refs(to_json(V::schema()), &rename);
+            if table == json!({}) {
+                // A view still built as free JSON (`type View = Value`).
+                table = json!({ "type": "object" });
+            }
+            out.components.push((out.table.clone(), table));
+            let command = renamed_refs(to_json(C::schema()), &rename);
+            tagged_union(&prefix, &out.command.clone(), command, &mut out.components, false);
+            let event = renamed_refs(to_json(E::schema()), &rename);
+            tagged_union(&prefix, &out.event.clone(), event, &mut out.components, true);
+            out
+        }
+    }
+
+    /// A `#[serde(tag = "type")]` enum's `oneOf` of inline objects becomes one named schema per
+    /// variant (`PlumpBidCommand`, `PlumpBidMadeEvent`) and a `oneOf` of references with a discriminator on `type`, the form
+    /// client generators turn into a tagged union. Events as a viewer sees them may lack what is
+    /// hidden from the viewer, or show `null` in its place (see `Rules::redact`), so with `seen`
+    /// every field but `type` becomes optional and nullable.
+    fn tagged_union(prefix: &str, name: &str, union: Value, components: &mut Vec<(String, Value)>, seen: bool) {
+        let variants = union.get("oneOf").and_then(Value::as_array).cloned().unwrap_or_else(|| vec![union.clone()]);
+        let mut refs = Vec::new();
+        let mut mapping = Map::new();
+        for mut variant in variants {
+            let tag = variant
+                .pointer("/properties/type/enum/0")
+                .and_then(Value::as_str)
+                .unwrap_or_else(|| panic!("{name}: every variant needs a `type` tag"))
+                .to_string();
+            if seen {
+                seen_as_redacted(&mut variant);
+            }
+            let variant_name = format!("{prefix}{}{}", pascal(&tag), if seen { "Event" } else { "Command" });
+            let reference = format!("#/components/schemas/{variant_name}");
+            refs.push(json!({ "$ref": reference }));
+            mapping.insert(tag, Value::String(reference));
+            components.push((variant_name, variant));
+        }
+        let description = if seen {
+            "One event as the caller may see it: a field whose content is hidden from the caller is \
+null or left out, and counts (`hand_sizes`) may stand in for hidden cards."
+        } else {
+            "One command; `type` says which."
+        };
+        components.push((
+            name.to_string(),
+            json!({
+                "oneOf": refs,
+                "discriminator": { "propertyName": "type", "mapping": mapping },
+                "description": description,
+            }),
+        ));
+    }
+
+    fn seen_as_redacted(variant: &mut Value) {
+        if let Some(properties) = variant.get_mut("properties").and_then(Value::as_object_mut) {
+            for (key, property) in properties.iter_mut() {
+                if key != "type" {
+                    *property = json!({ "oneOf": [property.take(), { "type": "null" }] });
+                }
+            }
+        }
+        variant["required"] = json!(["type"]);
+    }
+
+    fn renamed_refs(mut schema: Value, rename: &impl Fn(&str) -> String) -> Value {
+        fn walk(value: &mut Value, rename: &impl Fn(&str) -> String) {
+            match value {
+                Value::Object(map) => {
+                    for (key, inner) in map.iter_mut() {
+                        match (key.as_str(), inner) {
+                            ("$ref", Value::String(target)) => {
+                                if let Some(name) = target.strip_prefix("#/components/schemas/") {
+                                    *target = format!("#/components/schemas/{}", rename(name));
+                                }
+                            }
+                            (_, inner) => walk(inner, rename),
+                        }
+                    }
+                }
+                Value::Array(items) => items.iter_mut().for_each(|i| walk(i, rename)),
+                _ => {}
+            }
+        }
+        walk(&mut schema, rename);
+        schema
+    }
+
+    /// `japansk-whist` → `JapanskWhist`, `bid_made` → `BidMade`.
+    pub fn pascal(id: &str) -> String {
+        id.split(['-', '_'])
+            .map(|word| {
+                let mut chars = word.chars();
+                chars.next().map(|c| c.to_uppercase().chain(chars).collect::<String>()).unwrap_or_default()
+            })
+            .collect()
+    }
+
+    fn to_json(schema: RefOr<Schema>) -> Value {
+        serde_json::to_value(schema).expect("schemas serialize")
+    }
+
+    fn from_json(value: Value) -> RefOr<Schema> {
+        serde_json::from_value(value).expect("a valid schema")
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn names_are_pascal_case() {
+            assert_eq!(pascal("japansk-whist"), "JapanskWhist");
+            assert_eq!(pascal("bid_made"), "BidMade");
+            assert_eq!(pascal("play"), "Play");
+        }
+    }
+}
