@@ -7,6 +7,7 @@ use std::pin::Pin;
 use actix_web::dev::Payload;
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, FromRequest, HttpRequest, HttpResponse};
+use engine::game::Viewer;
 use engine::rules::Lang;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -18,23 +19,119 @@ use crate::problem::ApiError;
 use crate::ratelimit::Action;
 use crate::state::AppState;
 
+/// The language the reader prefers, from `Accept-Language` with its q-values
+/// (`sv;q=0.1, en;q=0.9` is English); English when neither is asked for.
 pub fn lang(req: &HttpRequest) -> Lang {
-    let wanted = req.headers().get(header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok()).unwrap_or("");
-    if wanted.trim_start().to_ascii_lowercase().starts_with("sv") {
-        Lang::Sv
-    } else {
-        Lang::En
-    }
+    lang_of(req.headers())
 }
 
-/// `If-Match: "12"` (or `W/"12"`): the version the client expects.
+pub fn lang_of(headers: &header::HeaderMap) -> Lang {
+    let wanted = headers.get(header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok()).unwrap_or("");
+    let mut best: Option<(f32, Lang)> = None;
+    for item in wanted.split(',') {
+        let mut parts = item.split(';');
+        let tag = parts.next().unwrap_or("").trim().to_ascii_lowercase();
+        let q = parts
+            .filter_map(|p| p.trim().strip_prefix("q=").or_else(|| p.trim().strip_prefix("Q=")))
+            .find_map(|q| q.trim().parse::<f32>().ok())
+            .unwrap_or(1.0);
+        let lang = match tag.split('-').next() {
+            Some("sv") => Lang::Sv,
+            Some("en") => Lang::En,
+            _ => continue,
+        };
+        if q > 0.0 && best.is_none_or(|(b, _)| q > b) {
+            best = Some((q, lang));
+        }
+    }
+    best.map_or(Lang::En, |(_, lang)| lang)
+}
+
+/// Whether the request's `Accept` allows what the resource answers in: JSON and problem
+/// documents everywhere, plain text from `/metrics`; the API browser under `/docs` serves pages.
+/// A missing or empty `Accept` accepts anything.
+pub fn acceptable(req: &actix_web::dev::ServiceRequest) -> bool {
+    let path = req.path();
+    if path == "/docs" || path.starts_with("/docs/") {
+        return true;
+    }
+    let offered: &[&str] =
+        if path == "/metrics" { &["text/plain"] } else { &["application/json", "application/problem+json"] };
+    let mut ranges = req
+        .headers()
+        .get_all(header::ACCEPT)
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .filter(|r| !r.trim().is_empty())
+        .peekable();
+    if ranges.peek().is_none() {
+        return true;
+    }
+    ranges.any(|range| {
+        let mut parts = range.split(';');
+        let media = parts.next().unwrap_or("").trim().to_ascii_lowercase();
+        let refused =
+            parts.any(|p| p.trim().strip_prefix("q=").and_then(|q| q.trim().parse::<f32>().ok()) == Some(0.0));
+        let (kind, sub) = media.split_once('/').unwrap_or((media.as_str(), ""));
+        !refused
+            && offered.iter().any(|o| {
+                let (okind, osub) = o.split_once('/').unwrap_or((o, ""));
+                (kind == "*" && sub == "*") || (kind == okind && (sub == "*" || sub == osub))
+            })
+    })
+}
+
+/// `If-Match: "12"` (or `W/"12"`, or a view's tag such as `"12.seat-0"`): the version the client
+/// expects.
 pub fn if_match(req: &HttpRequest) -> Result<Option<i64>, ApiError> {
     let Some(v) = req.headers().get(header::IF_MATCH) else { return Ok(None) };
     let text = v.to_str().unwrap_or("").trim();
-    let text = text.strip_prefix("W/").unwrap_or(text).trim_matches('"');
-    text.parse::<i64>().map(Some).map_err(|_| {
+    let text = text.strip_prefix("W/").unwrap_or(text);
+    let version = text.strip_prefix('"').and_then(|t| t.strip_suffix('"')).map(|t| t.split('.').next().unwrap_or(""));
+    version.and_then(|v| v.parse::<i64>().ok()).map(Some).ok_or_else(|| {
         ApiError::bad_request("invalid-if-match", "If-Match must be a version as sent in the ETag, e.g. \"12\"")
     })
+}
+
+/// The pattern `If-Match` takes, for the API document.
+pub const IF_MATCH_PATTERN: &str = r#"^(W/)?"[0-9]{1,18}(\.[a-z0-9-]{1,20})?"$"#;
+
+/// The entity tag of what `viewer` sees of a match at `version`: a seat's view, a spectator's
+/// and a record differ, so each has its own tag (`"12.seat-0"`, `"12.spectator"`), and a cache
+/// that keeps a spectator's copy never answers a seated player with it. The number before the
+/// dot is the version `If-Match` takes.
+pub fn view_tag(version: i64, viewer: Viewer) -> String {
+    match viewer {
+        Viewer::Seat(s) => format!("\"{version}.seat-{s}\""),
+        Viewer::Spectator => format!("\"{version}.spectator\""),
+        Viewer::Record => format!("\"{version}.record\""),
+    }
+}
+
+/// Whether `If-None-Match` names `tag` (a list, weak tags and `*` included, compared weakly as
+/// RFC 9110 asks for GET): the client's copy is current.
+pub fn not_modified(req: &HttpRequest, tag: &str) -> bool {
+    let opaque = |t: &str| t.trim().trim_start_matches("W/").to_string();
+    req.headers().get_all(header::IF_NONE_MATCH).filter_map(|v| v.to_str().ok()).flat_map(|v| v.split(',')).any(|t| {
+        let t = t.trim();
+        t == "*" || opaque(t) == opaque(tag)
+    })
+}
+
+/// A view's answer: 304 when the client's copy is current, else `body`, tagged for its viewer
+/// and kept out of shared caches (it depends on who asks).
+pub fn viewed(req: &HttpRequest, tag: String, body: &impl Serialize) -> HttpResponse {
+    let fresh = not_modified(req, &tag);
+    let mut response = if fresh { HttpResponse::NotModified() } else { HttpResponse::Ok() };
+    response
+        .insert_header((header::ETAG, tag))
+        .insert_header((header::CACHE_CONTROL, "private"))
+        .insert_header((header::VARY, "Authorization"));
+    if fresh {
+        response.finish()
+    } else {
+        response.json(body)
+    }
 }
 
 /// The version a move was decided on. `If-Match` wins over the body, and its staleness is a

@@ -359,6 +359,7 @@ pub struct EventOut {
     pub deal: i32,
     /// A player id, `bot:<seat>` or `service`.
     pub actor: String,
+    #[schema(format = DateTime)]
     pub recorded_at: String,
     #[schema(schema_with = crate::openapi::event_data_schema)]
     pub data: Value,

@@ -21,8 +21,11 @@ Cards are written rank + suit: ranks `2`-`9`, `T`, `J`, `Q`, `K`, `A`; suits `C`
 `T21`, and the Excuse `EX`; its 2-10, queens and kings use the ordinary codes.\n\n\
 Errors are `application/problem+json` with a stable `code`; a refused move names the rule it breaks \
 (`rule`) and explains it in Swedish and English. `Accept-Language: sv` picks Swedish texts.",
-        version = "1.0.0"
+        version = "1.0.0",
+        contact(name = "Kortbord", url = "https://github.com/kortbord/kortbord/issues"),
+        license(name = "MIT", identifier = "MIT")
     ),
+    servers((url = "/", description = "the service that serves this document")),
     paths(
         health::health, health::ready, health::prometheus,
         auth::guest, games::list_games, games::get_game, games::get_rules,
@@ -31,7 +34,7 @@ Errors are `application/problem+json` with a stable `code`; a refused move names
         history::match_events, history::deal_record, history::deal_replay,
     ),
     components(schemas(
-        problem::Problem, matches::Occupant, matches::MatchPhase, matches::SeatOut, matches::SeatKind, matches::MatchView,
+        problem::Problem, matches::ServiceEvent, matches::MatchPhase, matches::SeatOut, matches::SeatKind, matches::MatchView,
         matches::EventOut,
         auth::GuestRequest, auth::GuestToken, games::GameSummary, match_routes::SeatRequest,
         match_routes::CreateMatch, match_routes::LegalMoves, moves::MoveRequest, moves::MoveResult, moves::DryRun,
@@ -177,7 +180,30 @@ impl Modify for RequestRules {
                     Some(Box::new(utoipa::openapi::schema::AdditionalProperties::FreeForm(false)));
             }
         }
+        named_variants(schemas, "SeatRequest", "Seat");
+        named_variants(schemas, "Occupant", "Occupant");
     }
+}
+
+/// A `kind`-tagged union's inline variants become named schemas (`MeSeat`, `BotSeat`), and the
+/// union a `oneOf` of them with a discriminator: client generators then name the classes after
+/// what they are instead of numbering them.
+fn named_variants(schemas: &mut std::collections::BTreeMap<String, RefOr<Schema>>, union: &str, suffix: &str) {
+    let Some(schema) = schemas.get(union) else { return };
+    let mut value = serde_json::to_value(schema).expect("schemas serialize");
+    let Some(variants) = value.get_mut("oneOf").and_then(|v| v.as_array_mut()) else { return };
+    let mut mapping = serde_json::Map::new();
+    for variant in variants.iter_mut() {
+        let Some(tag) = variant.pointer("/properties/kind/enum/0").and_then(|t| t.as_str()) else { return };
+        let name = format!("{}{suffix}", engine::schema::pascal(tag));
+        let reference = format!("#/components/schemas/{name}");
+        mapping.insert(tag.to_string(), reference.clone().into());
+        let named = serde_json::from_value(variant.take()).expect("a variant reads back");
+        schemas.insert(name, named);
+        *variant = serde_json::json!({ "$ref": reference });
+    }
+    value["discriminator"] = serde_json::json!({ "propertyName": "kind", "mapping": mapping });
+    schemas.insert(union.to_string(), serde_json::from_value(value).expect("a union reads back"));
 }
 
 /// The problems the shared extractors answer with before a handler runs, added to every
@@ -224,6 +250,7 @@ impl ExtractorProblems {
         if has_path {
             wanted.push(("404", "a path parameter that does not parse, or no such resource"));
         }
+        wanted.push(("406", "the Accept header allows neither JSON nor problem documents"));
         if has_body {
             wanted.push(("413", "the body is larger than 64 KiB"));
             wanted.push(("415", "the body is not sent as application/json"));
@@ -242,6 +269,9 @@ impl Modify for ExtractorProblems {
             let operations = [&mut item.get, &mut item.put, &mut item.post, &mut item.delete, &mut item.patch];
             for operation in operations.into_iter().flatten() {
                 ExtractorProblems::add(operation);
+                // An operation that names no security needs none: say so, rather than leave
+                // a reader to guess.
+                operation.security.get_or_insert_with(Vec::new);
             }
         }
     }

@@ -155,6 +155,31 @@ impl ApiError {
     }
 }
 
+/// The Swedish for a problem title the service writes in English (the titles are few and fixed:
+/// the detail names the case). Titles already Swedish, and any not listed, stay as they are.
+pub fn swedish_title(english: &str) -> Option<&'static str> {
+    Some(match english {
+        "Bad request" => "Felaktig begäran",
+        "Not found" => "Finns inte",
+        "Unauthorized" => "Inte inloggad",
+        "Forbidden" => "Inte tillåtet för dig",
+        "Conflict" => "Konflikt",
+        "Version conflict" => "Versionskonflikt",
+        "Precondition failed" => "Villkoret gäller inte längre",
+        "Unprocessable request" => "Begäran kan inte utföras",
+        "Service unavailable" => "Tjänsten är inte tillgänglig",
+        "Internal error" => "Internt fel",
+        "Not playable yet" => "Går inte att spela än",
+        "Unsupported media type" => "Formatet stöds inte",
+        "Body too large" => "För stor begäran",
+        "Method not allowed" => "Metoden stöds inte",
+        "Too many requests" => "För många förfrågningar",
+        "Not acceptable" => "Svarsformatet kan inte ges",
+        "The move is not allowed" => "Draget är inte tillåtet",
+        _ => return None,
+    })
+}
+
 /// The database kept a request's work longer than the request may wait.
 pub fn db_timeout(waited: std::time::Duration) -> ApiError {
     tracing::warn!(waited_ms = waited.as_millis() as u64, "the database did not answer in time");

@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use actix_web::body::{to_bytes, BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
-use actix_web::http::header::{HeaderName, HeaderValue, CONTENT_LENGTH, CONTENT_TYPE};
+use actix_web::http::header::{HeaderName, HeaderValue, CONTENT_LANGUAGE, CONTENT_LENGTH, CONTENT_TYPE, VARY};
 use actix_web::middleware::Next;
 use actix_web::{web, HttpResponse};
 use tracing::Instrument;
@@ -40,12 +40,23 @@ pub async fn request_id(
         .map(str::to_string)
         .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
     let method = req.method().to_string();
+    let lang = crate::http::lang_of(req.headers());
     let state = req.app_data::<web::Data<crate::state::AppState>>().cloned();
     let span = tracing::info_span!("request", request_id = %id, method = %req.method(), path = %req.path());
     let started = Instant::now();
-    let response = next.call(req).instrument(span.clone()).await?;
+    let response = if crate::http::acceptable(&req) {
+        next.call(req).instrument(span.clone()).await?.map_into_boxed_body()
+    } else {
+        let refusal = crate::problem::ApiError::new(
+            actix_web::http::StatusCode::NOT_ACCEPTABLE,
+            "not-acceptable",
+            "Not acceptable",
+            "this resource answers in application/json (problems in application/problem+json): send an Accept header that allows it, or none",
+        );
+        req.error_response(refusal)
+    };
     let mut response =
-        if is_problem(&response) { with_request_id(response, &id).await? } else { response.map_into_boxed_body() };
+        if is_problem(&response) { finish_problem(response, &id, lang).await? } else { response.map_into_boxed_body() };
     if let Ok(value) = HeaderValue::from_str(&id) {
         response.headers_mut().insert(REQUEST_ID, value);
     }
@@ -63,9 +74,12 @@ fn is_problem<B>(response: &ServiceResponse<B>) -> bool {
     response.headers().get(CONTENT_TYPE).and_then(|v| v.to_str().ok()) == Some("application/problem+json")
 }
 
-async fn with_request_id<B: MessageBody + 'static>(
+/// A problem document leaves with the request's id, its title in the reader's language (the
+/// handlers write it in English) and headers saying which language that is.
+async fn finish_problem<B: MessageBody + 'static>(
     response: ServiceResponse<B>,
     id: &str,
+    lang: engine::rules::Lang,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
     let (req, res) = response.into_parts();
     let status = res.status();
@@ -74,6 +88,12 @@ async fn with_request_id<B: MessageBody + 'static>(
     let body = match serde_json::from_slice::<serde_json::Value>(&bytes) {
         Ok(serde_json::Value::Object(mut problem)) => {
             problem.insert("request_id".into(), serde_json::Value::String(id.to_string()));
+            if lang == engine::rules::Lang::Sv {
+                let swedish = problem.get("title").and_then(|t| t.as_str()).and_then(crate::problem::swedish_title);
+                if let Some(title) = swedish {
+                    problem.insert("title".into(), title.into());
+                }
+            }
             serde_json::to_vec(&problem).unwrap_or_else(|_| bytes.to_vec())
         }
         _ => bytes.to_vec(),
@@ -82,5 +102,10 @@ async fn with_request_id<B: MessageBody + 'static>(
     for (name, value) in headers.iter().filter(|(n, _)| *n != CONTENT_LENGTH) {
         rebuilt.append_header((name.clone(), value.clone()));
     }
+    let language = match lang {
+        engine::rules::Lang::Sv => "sv",
+        engine::rules::Lang::En => "en",
+    };
+    rebuilt.insert_header((CONTENT_LANGUAGE, language)).append_header((VARY, "Accept-Language"));
     Ok(ServiceResponse::new(req, rebuilt.body(body)))
 }

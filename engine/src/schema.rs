@@ -127,6 +127,9 @@ mod derived {
             tagged_union(&prefix, &out.command.clone(), command, &mut out.components, false);
             let event = renamed_refs(to_json(E::schema()), &rename);
             tagged_union(&prefix, &out.event.clone(), event, &mut out.components, true);
+            for (_, schema) in &mut out.components {
+                tidy(schema);
+            }
             out
         }
     }
@@ -180,6 +183,44 @@ null or left out, and counts (`hand_sizes`) may stand in for hidden cards."
             }
         }
         variant["required"] = json!(["type"]);
+    }
+
+    /// Two forms the derive writes that linters and client generators stumble on: a `oneOf`
+    /// of one schema (how a documented field of a named type gets its description), and a
+    /// tuple as `items: false` with `prefixItems` (a `(Seat, Card)` pair), which gets `items`
+    /// listing what any place may hold and a fixed length.
+    fn tidy(value: &mut Value) {
+        match value {
+            Value::Object(map) => {
+                map.values_mut().for_each(tidy);
+                if let Some(Value::Array(one)) = map.get("oneOf") {
+                    if let [Value::Object(only)] = one.as_slice() {
+                        let only = only.clone();
+                        map.remove("oneOf");
+                        for (key, inner) in only {
+                            map.entry(key).or_insert(inner);
+                        }
+                    }
+                }
+                if map.get("items") == Some(&Value::Bool(false)) {
+                    if let Some(Value::Array(places)) = map.get("prefixItems") {
+                        let mut kinds: Vec<Value> = Vec::new();
+                        for place in places {
+                            if !kinds.contains(place) {
+                                kinds.push(place.clone());
+                            }
+                        }
+                        let n = places.len();
+                        let items = if kinds.len() == 1 { kinds.remove(0) } else { json!({ "anyOf": kinds }) };
+                        map.insert("items".into(), items);
+                        map.insert("minItems".into(), json!(n));
+                        map.insert("maxItems".into(), json!(n));
+                    }
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(tidy),
+            _ => {}
+        }
     }
 
     fn renamed_refs(mut schema: Value, rename: &impl Fn(&str) -> String) -> Value {

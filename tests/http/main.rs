@@ -3,6 +3,7 @@
 mod bad_input;
 mod batch;
 mod concurrency;
+mod contract;
 mod docs;
 mod every_game;
 mod hidden_cards;

@@ -36,8 +36,11 @@ pub struct GuestToken {
     pub expires_at: u64,
 }
 
-/// A guest player's token. Send it as `Authorization: Bearer <token>` on every write.
-/// The body is optional; one that is sent must be a valid `GuestRequest` (or `null`).
+/// A guest player's token
+///
+/// Mints a token for a new guest player. Send it as `Authorization: Bearer <token>` on every
+/// write and on reads of your own seats. The body is optional; one that is sent must be a valid
+/// `GuestRequest` (or `null`). The name is shown to the other players at the table.
 #[utoipa::path(post, path = "/v1/auth/guest", tag = "auth", request_body(content = Option<GuestRequest>),
     responses((status = 201, body = GuestToken),
               (status = 400, description = "the body is not JSON",

@@ -18,10 +18,17 @@ pub struct GameSummary {
     pub deck: &'static str,
     pub family: &'static str,
     pub source: &'static str,
-    /// `playable` or `planned`.
-    pub status: &'static str,
+    pub status: GameStatus,
     /// Variant options with their defaults (empty for planned games).
     pub options: Vec<engine::game::OptionDoc>,
+}
+
+/// Whether matches of a game can be played yet.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum GameStatus {
+    Playable,
+    Planned,
 }
 
 fn summary(info: &'static engine::catalog::GameInfo) -> GameSummary {
@@ -35,19 +42,25 @@ fn summary(info: &'static engine::catalog::GameInfo) -> GameSummary {
         deck: info.deck,
         family: info.family,
         source: info.source,
-        status: if game.is_some() { "playable" } else { "planned" },
+        status: if game.is_some() { GameStatus::Playable } else { GameStatus::Planned },
         options: game.map(|g| g.options()).unwrap_or_default(),
     }
 }
 
-/// Every game in the catalog, playable or planned.
+/// Every game in the catalog
+///
+/// All 46 games of the catalog, playable or planned, with their player counts, pack, family and,
+/// for playable games, the options a match can be created with and their defaults.
 #[utoipa::path(get, path = "/v1/games", tag = "games", responses((status = 200, body = Vec<GameSummary>)))]
 #[get("/v1/games")]
 pub async fn list_games() -> HttpResponse {
     HttpResponse::Ok().json(engine::catalog::CATALOG.iter().map(summary).collect::<Vec<_>>())
 }
 
-/// One game of the catalog.
+/// One game of the catalog
+///
+/// The same summary as in the list: names in Swedish and English, player counts, pack, family,
+/// status and options.
 #[utoipa::path(get, path = "/v1/games/{game}", tag = "games",
     params(("game" = String, Path, description = "game id, e.g. plump")),
     responses((status = 200, body = GameSummary),
@@ -57,7 +70,11 @@ pub async fn get_game(path: web::Path<String>) -> Result<HttpResponse, ApiError>
     Ok(HttpResponse::Ok().json(summary(game_in_catalog(&path)?)))
 }
 
-/// A game's rulebook: every rule with its stable id and its text in Swedish and English.
+/// A game's rulebook
+///
+/// Every rule of a playable game, in sections, with its stable id and its text in Swedish and
+/// English. A refused move and a score's explanation name rules by these ids; `house_rule` marks
+/// a choice the game's text leaves open that we settled, or an option's effect.
 #[utoipa::path(get, path = "/v1/games/{game}/rules", tag = "games",
     params(("game" = String, Path, description = "game id")),
     responses((status = 200, description = "the rulebook: sections of rules with ids and sv/en texts", body = engine::rules::Rulebook),

@@ -5,7 +5,10 @@ use actix_web::{web, HttpResponse};
 use crate::problem::{ApiError, Problem};
 use crate::state::AppState;
 
-/// The process is up.
+/// Liveness
+///
+/// Answers 200 while the process runs, whatever the database's state: for a supervisor deciding
+/// whether to restart it.
 #[utoipa::path(get, path = "/healthz", tag = "health", responses((status = 200, description = "alive")))]
 // HEAD too: load balancers probe with it.
 #[actix_web::route("/healthz", method = "GET", method = "HEAD")]
@@ -13,7 +16,10 @@ pub async fn health() -> HttpResponse {
     HttpResponse::Ok().json(serde_json::json!({ "status": "ok" }))
 }
 
-/// The service can reach its database.
+/// Readiness
+///
+/// Answers 200 when the service can reach its database, 503 within the pool's timeout when it
+/// cannot: for a load balancer deciding whether to send requests here.
 #[utoipa::path(get, path = "/readyz", tag = "health",
     responses((status = 200, description = "ready"),
               (status = 503, description = "the database does not answer",
@@ -33,7 +39,10 @@ pub async fn ready(state: web::Data<AppState>) -> Result<HttpResponse, ApiError>
     Ok(HttpResponse::Ok().json(serde_json::json!({ "status": "ready" })))
 }
 
-/// Prometheus metrics in the text exposition format.
+/// Metrics
+///
+/// Request counts and latencies by route and status, moves, cache and database figures, in
+/// Prometheus's text exposition format.
 #[utoipa::path(get, path = "/metrics", tag = "health",
     responses((status = 200, description = "Prometheus text format", content_type = "text/plain")))]
 #[actix_web::get("/metrics")]

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use actix_web::http::header;
-use actix_web::{get, web, HttpResponse};
+use actix_web::{get, web, HttpRequest, HttpResponse};
 use engine::cards::Card;
 use engine::game::{cards_in, hide_cards, Viewer};
 use serde::{Deserialize, Serialize};
@@ -14,7 +14,7 @@ use uuid::Uuid;
 use super::viewer_of;
 use crate::auth::Caller;
 use crate::commands::{load_with, with_db};
-use crate::http::etag;
+use crate::http::{view_tag, viewed};
 use crate::matches::{EventOut, Loaded};
 use crate::problem::{ApiError, Problem};
 use crate::state::AppState;
@@ -44,8 +44,11 @@ pub struct EventPage {
     pub events: Vec<EventOut>,
 }
 
-/// The match's history as the caller may see it: hidden cards are left out until their deal is
-/// over.
+/// The match's events
+///
+/// The match's history as the caller may see it, from `since` on: cards hidden from the caller
+/// are left out until their deal is over, and what a game keeps hidden for ever stays hidden.
+/// Pages hold at most `limit` events; ask again with `since` set to the last `seq` seen.
 #[utoipa::path(get, path = "/v1/matches/{id}/events", tag = "history", params(("id" = Uuid, Path), EventsQuery),
     security((), ("bearer" = [])),
     responses((status = 200, body = EventPage, headers(("ETag" = String, description = "the match's version"))),
@@ -61,6 +64,7 @@ pub struct EventPage {
                headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[get("/v1/matches/{id}/events")]
 pub async fn match_events(
+    req: HttpRequest,
     state: web::Data<AppState>,
     caller: Caller,
     path: web::Path<Uuid>,
@@ -86,7 +90,7 @@ pub async fn match_events(
     let (viewer, _) = viewer_of(&loaded, &caller, query.seat)?;
     // Rows read after the match was loaded may run past it: the page stops at its version.
     let events = rows.iter().filter(|e| e.seq <= loaded.version).map(|e| loaded.event_out(e, viewer)).collect();
-    Ok(HttpResponse::Ok().insert_header(etag(loaded.version)).json(EventPage { version: loaded.version, events }))
+    Ok(viewed(&req, view_tag(loaded.version, viewer), &EventPage { version: loaded.version, events }))
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -163,7 +167,11 @@ async fn load_all(state: web::Data<AppState>, id: Uuid) -> Result<(Arc<Loaded>, 
     .await
 }
 
-/// A finished deal in full: every event with the cards that were hidden in play, and the end.
+/// A finished deal's record
+///
+/// A finished deal in full: every event with the cards that were hidden in play, and the table as
+/// the deal ended, less only what the game keeps hidden for ever (a blanked card, a folded hand),
+/// which a seat that held it still sees.
 #[utoipa::path(get, path = "/v1/matches/{id}/deals/{deal}", tag = "history",
     security((), ("bearer" = [])),
     params(("id" = Uuid, Path), ("deal" = i32, Path, minimum = 1, description = "the deal's number, from 1")),
@@ -204,7 +212,11 @@ fn private(mut response: actix_web::HttpResponseBuilder) -> actix_web::HttpRespo
     response
 }
 
-/// The table at any step of a finished deal.
+/// A finished deal, step by step
+///
+/// The table after the first `at` events of a finished deal, with the event applied last: step
+/// through a deal from 0 to `steps`. What the deal's record keeps hidden stays hidden at every
+/// step.
 #[utoipa::path(get, path = "/v1/matches/{id}/deals/{deal}/replay", tag = "history",
     security((), ("bearer" = [])),
     params(("id" = Uuid, Path), ("deal" = i32, Path, minimum = 1, description = "the deal's number, from 1"),

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use actix_web::http::{header, StatusCode};
+use actix_web::http::StatusCode;
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use engine::cards::Card;
 use engine::game::Viewer;
@@ -15,7 +15,7 @@ use uuid::Uuid;
 use super::viewer_of;
 use crate::auth::{Caller, Player};
 use crate::commands::{self, acting_seat, NewMatch};
-use crate::http::{etag, lang, rate_limit, JsonObject, Reply};
+use crate::http::{lang, rate_limit, view_tag, viewed, JsonObject, Reply};
 use crate::idempotency;
 use crate::matches::{MatchView, Occupant};
 use crate::problem::{ApiError, Problem};
@@ -56,8 +56,11 @@ pub struct CreateMatch {
     pub decks: Vec<Vec<Card>>,
 }
 
-/// Creates a match. With no open seats the first deal is dealt at once and bots play until a
-/// person is to act. `Idempotency-Key` makes a retry return the same match.
+/// Creates a match
+///
+/// Creates a match of a playable game with one entry per seat: you, a bot, or an open seat for
+/// another player to join. With no open seats the first deal is dealt at once and bots play
+/// until a person is to act. `Idempotency-Key` makes a retry return the same match.
 #[utoipa::path(post, path = "/v1/matches", tag = "matches", request_body = CreateMatch,
     params(("Idempotency-Key" = Option<String>, Header, min_length = 1, max_length = 200, pattern = "^[!-~]{1,200}$",
              description = "makes retries safe: 1 to 200 visible ASCII characters (`!` to `~`), e.g. a UUID")),
@@ -118,8 +121,11 @@ pub struct SeatQuery {
     pub seat: Option<usize>,
 }
 
+/// A match as you may see it
+///
 /// The match as the caller may see it: their own hand only, the public table, whose turn, scores.
-/// Without a token (or holding no seat) the spectator's view. The version is the ETag.
+/// Without a token (or holding no seat) the spectator's view. The ETag names the version and the
+/// viewer; send it back as `If-None-Match` to get 304 while nothing changed.
 #[utoipa::path(get, path = "/v1/matches/{id}", tag = "matches",
     params(("id" = Uuid, Path), SeatQuery,
            ("If-None-Match" = Option<String>, Header, description = "an ETag seen before")),
@@ -145,14 +151,13 @@ pub async fn get_match(
     let id = path.into_inner();
     let loaded = commands::load(&state.into_inner(), id).await?;
     let (viewer, held) = viewer_of(&loaded, &caller, query.seat)?;
-    let tag = format!("\"{}\"", loaded.version);
-    if req.headers().get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok()) == Some(tag.as_str()) {
-        return Ok(HttpResponse::NotModified().insert_header(etag(loaded.version)).finish());
-    }
-    Ok(HttpResponse::Ok().insert_header(etag(loaded.version)).json(loaded.view(viewer, held)))
+    Ok(viewed(&req, view_tag(loaded.version, viewer), &loaded.view(viewer, held)))
 }
 
-/// Takes an open seat.
+/// Takes an open seat
+///
+/// Seats the caller in an open seat. When the last open seat is taken the first deal is dealt,
+/// and bots play until a person is to act.
 #[utoipa::path(post, path = "/v1/matches/{id}/seats/{seat}/join", tag = "matches",
     params(("id" = Uuid, Path), ("seat" = usize, Path)), security(("bearer" = [])),
     responses((status = 200, body = MatchView, headers(("ETag" = String, description = "the match's version"))),
@@ -192,7 +197,10 @@ pub struct LegalMoves {
     pub moves: Vec<Value>,
 }
 
-/// The caller's legal moves now.
+/// Your legal moves now
+///
+/// Every move the rules accept from the caller's seat now, exactly as `POST .../moves` takes
+/// them; empty when it is not the seat's turn.
 #[utoipa::path(get, path = "/v1/matches/{id}/legal-moves", tag = "matches", params(("id" = Uuid, Path), SeatQuery),
     security(("bearer" = [])),
     responses((status = 200, body = LegalMoves, headers(("ETag" = String, description = "the match's version"))),
@@ -206,6 +214,7 @@ pub struct LegalMoves {
                headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[get("/v1/matches/{id}/legal-moves")]
 pub async fn legal_moves(
+    req: HttpRequest,
     state: web::Data<AppState>,
     player: Player,
     path: web::Path<Uuid>,
@@ -216,7 +225,7 @@ pub async fn legal_moves(
     let seat = acting_seat(&loaded, &player, query.seat)?;
     let moves = if loaded.is_full() { loaded.table.legal_moves(seat) } else { Vec::new() };
     let legal = LegalMoves { seat, version: loaded.version, moves };
-    Ok(HttpResponse::Ok().insert_header(etag(loaded.version)).json(legal))
+    Ok(viewed(&req, view_tag(loaded.version, Viewer::Seat(seat)), &legal))
 }
 
 #[cfg(test)]

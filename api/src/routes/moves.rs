@@ -67,14 +67,19 @@ pub enum MoveOutcome {
     DryRun(DryRun),
 }
 
-/// Makes a move. Send an `Idempotency-Key` so a retry returns the stored result and appends
-/// nothing, and the version you saw as `If-Match` (or `expected_version`) so a stale screen
-/// cannot move: a stale version gets 412 (If-Match) or 409 with the current version.
+/// Makes a move
+///
+/// Plays one command of the game from the caller's seat; bots then play until a person is to
+/// act. Send an `Idempotency-Key` so a retry returns the stored result and appends nothing, and
+/// the version you saw as `If-Match` (or `expected_version`) so a stale screen cannot move: a
+/// stale version gets 412 (If-Match) or 409 with the current version. A move the rules refuse
+/// gets 422 naming the rule it breaks. `dry_run` only checks the move.
 #[utoipa::path(post, path = "/v1/matches/{id}/moves", tag = "matches", request_body = MoveRequest,
     params(("id" = Uuid, Path),
            ("Idempotency-Key" = Option<String>, Header, min_length = 1, max_length = 200, pattern = "^[!-~]{1,200}$",
              description = "makes retries safe: 1 to 200 visible ASCII characters (`!` to `~`), e.g. a UUID"),
-           ("If-Match" = Option<String>, Header, description = "the version (ETag) the move was decided on")),
+           ("If-Match" = Option<String>, Header, pattern = r#"^(W/)?"[0-9]{1,18}(\.[a-z0-9-]{1,20})?"$"#,
+             description = "the version the move was decided on, as an ETag of the match sent it (`\"12\"` or `\"12.seat-0\"`)")),
     security(("bearer" = [])),
     responses((status = 200, description = "the move was recorded (`MoveResult`), or a dry run's verdict (`DryRun`)",
                body = MoveOutcome, headers(("ETag" = String, description = "the match's version"))),

@@ -1,0 +1,132 @@
+//! What apps rely on besides the schemas (issue #25): languages, conditional requests and
+//! content negotiation.
+
+use serde_json::json;
+
+use kortbord_e2e::spawn_app;
+
+fn header<'a>(reply: &'a kortbord_e2e::Reply, name: &str) -> &'a str {
+    reply.headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or("")
+}
+
+/// `Accept-Language` is read with its q-values, every problem's title is in the language chosen,
+/// and the answer says which language it is in and that it depends on the header.
+#[actix_web::test]
+async fn problems_speak_the_language_asked_for_by_weight() {
+    let app = spawn_app().await;
+    let missing = "/v1/matches/00000000-0000-0000-0000-000000000000";
+    let cases = [
+        (None, "en", "Not found"),
+        (Some("sv"), "sv", "Finns inte"),
+        (Some("sv;q=0.1, en;q=0.9"), "en", "Not found"),
+        (Some("en;q=0.2, sv-SE"), "sv", "Finns inte"),
+        (Some("de, sv;q=0.5, en;q=0.4"), "sv", "Finns inte"),
+        (Some("sv;q=0, en"), "en", "Not found"),
+        (Some("fr"), "en", "Not found"),
+    ];
+    for (asked, language, title) in cases {
+        let mut request = app.get(missing);
+        if let Some(asked) = asked {
+            request = request.header("Accept-Language", asked);
+        }
+        let r = request.send().await;
+        r.assert_problem(404, "not-found");
+        assert_eq!(r.body["title"], title, "{asked:?}");
+        assert_eq!(header(&r, "content-language"), language, "{asked:?}");
+        assert!(header(&r, "vary").contains("Accept-Language"), "{asked:?}: {:?}", r.headers);
+    }
+    // A title from deep inside a handler, not only a rule's: a malformed body.
+    let r = app.post("/v1/auth/guest").header("Accept-Language", "sv").raw(b"{bad", "application/json").send().await;
+    r.assert_problem(400, "malformed-json");
+    assert_eq!(r.body["title"], "Felaktig begäran");
+}
+
+/// A seat's view and a spectator's carry different tags; `If-None-Match` takes lists, weak
+/// tags and `*`, on the view, the legal moves and the events feed.
+#[actix_web::test]
+async fn each_viewer_has_its_own_tag_and_if_none_match_takes_lists() {
+    let app = spawn_app().await;
+    let (token, _) = app.guest("Ada").await;
+    let created = app
+        .create_match(&token, json!({"game": "plump", "seats": [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}]}))
+        .await;
+    let id = created["id"].as_str().unwrap();
+    let path = format!("/v1/matches/{id}");
+    let seat = app.get(&path).token(&token).send().await;
+    let spectator = app.get(&path).send().await;
+    let (seat_tag, spectator_tag) = (seat.etag.clone().unwrap(), spectator.etag.clone().unwrap());
+    assert_ne!(seat_tag, spectator_tag, "a seat's view and a spectator's differ");
+    for r in [&seat, &spectator] {
+        assert_eq!(header(r, "cache-control"), "private");
+        assert!(header(r, "vary").contains("Authorization"));
+    }
+    // The spectator's tag does not stand for the seat's view.
+    let r = app.get(&path).token(&token).header("If-None-Match", &spectator_tag).send().await;
+    assert_eq!(r.status.as_u16(), 200);
+    assert!(r.body["table"]["hand"].is_array(), "the seat gets its hand: {}", r.body);
+    for tags in [
+        seat_tag.clone(),
+        format!("W/{seat_tag}"),
+        format!("\"nope\", {seat_tag}"),
+        format!("{spectator_tag},W/{seat_tag}"),
+        "*".to_string(),
+    ] {
+        let r = app.get(&path).token(&token).header("If-None-Match", &tags).send().await;
+        assert_eq!(r.status.as_u16(), 304, "If-None-Match: {tags}");
+        assert_eq!(r.etag.as_deref(), Some(seat_tag.as_str()));
+    }
+    // The legal moves and the events feed answer conditionally too.
+    for feed in [format!("{path}/legal-moves"), format!("{path}/events")] {
+        let first = app.get(&feed).token(&token).send().await;
+        assert_eq!(first.status.as_u16(), 200, "{feed}");
+        let tag = first.etag.clone().unwrap();
+        let again = app.get(&feed).token(&token).header("If-None-Match", &format!("\"x\", W/{tag}")).send().await;
+        assert_eq!(again.status.as_u16(), 304, "{feed}");
+    }
+    // The view's tag is also what a move's If-Match takes.
+    let version = seat.body["version"].as_i64().unwrap();
+    let moves = app.legal_moves(&token, id, 0).await;
+    let r = app
+        .post(&format!("{path}/moves"))
+        .token(&token)
+        .header("If-Match", &seat_tag)
+        .json(&json!({"move": moves[0]}))
+        .send()
+        .await;
+    assert_eq!(r.status.as_u16(), 200, "{}", r.body);
+    assert!(r.body["version"].as_i64().unwrap() > version);
+    let stale = app
+        .post(&format!("{path}/moves"))
+        .token(&token)
+        .header("If-Match", &seat_tag)
+        .json(&json!({"move": moves[0]}))
+        .send()
+        .await;
+    stale.assert_problem(412, "precondition-failed");
+}
+
+/// The service answers in JSON: a client that accepts only something else is told so, with a
+/// problem document, before anything happens.
+#[actix_web::test]
+async fn an_accept_header_that_allows_no_json_is_refused() {
+    let app = spawn_app().await;
+    for accept in ["application/xml", "text/html", "application/json;q=0"] {
+        let r = app.get("/v1/games").header("Accept", accept).send().await;
+        r.assert_problem(406, "not-acceptable");
+    }
+    for accept in ["application/json", "*/*", "application/*", "text/html, application/json;q=0.5", ""] {
+        let r = app.get("/v1/games").header("Accept", accept).send().await;
+        assert_eq!(r.status.as_u16(), 200, "Accept: {accept}");
+    }
+    let metrics = app.get("/metrics").header("Accept", "text/plain").send().await;
+    assert_eq!(metrics.status.as_u16(), 200);
+    let (token, _) = app.guest("Bo").await;
+    let r = app
+        .post("/v1/matches")
+        .token(&token)
+        .header("Accept", "application/xml")
+        .json(&json!({"game": "plump", "seats": [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}]}))
+        .send()
+        .await;
+    r.assert_problem(406, "not-acceptable");
+}
