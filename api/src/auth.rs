@@ -13,6 +13,9 @@ use crate::problem::ApiError;
 
 const ISSUER: &str = "kortbord";
 
+/// A token may be renewed up to 30 days after it expired (`KORTBORD_RENEW_WINDOW_SECS`).
+pub const RENEW_WINDOW_SECS: u64 = 30 * 24 * 3600;
+
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Claims {
     pub sub: Uuid,
@@ -28,6 +31,8 @@ pub struct Keys {
     decoding: DecodingKey,
     validation: Validation,
     pub ttl_secs: u64,
+    /// How long after it expires a token may still be renewed (`POST /v1/auth/renew`).
+    pub renew_window_secs: u64,
 }
 
 impl Keys {
@@ -42,7 +47,33 @@ impl Keys {
             decoding: DecodingKey::from_secret(secret.as_bytes()),
             validation,
             ttl_secs,
+            renew_window_secs: RENEW_WINDOW_SECS,
         }
+    }
+
+    pub fn with_renew_window(mut self, secs: u64) -> Keys {
+        self.renew_window_secs = secs;
+        self
+    }
+
+    /// The claims of a token this service issued that is valid now or expired less than the
+    /// renewal window ago: what a renewal keeps (the player and the name).
+    pub fn verify_for_renewal(&self, token: &str) -> Result<Claims, ApiError> {
+        let mut validation = self.validation.clone();
+        validation.validate_exp = false;
+        let claims = decode::<Claims>(token, &self.decoding, &validation)
+            .map(|d| d.claims)
+            .map_err(|_| ApiError::unauthorized("invalid-token", "the token is not one this service issued"))?;
+        if claims.exp.saturating_add(self.renew_window_secs) < now_secs() {
+            return Err(ApiError::unauthorized(
+                "token-expired",
+                format!(
+                    "the token expired more than {} days ago and can no longer be renewed",
+                    self.renew_window_secs / 86_400
+                ),
+            ));
+        }
+        Ok(claims)
     }
 
     pub fn issue(&self, player: Uuid, name: &str) -> (String, u64) {
@@ -86,15 +117,21 @@ pub struct Player {
 #[derive(Debug, Clone)]
 pub struct Caller(pub Option<Player>);
 
-fn from_request(req: &HttpRequest) -> Result<Option<Player>, ApiError> {
+/// The bearer token the request carries, if it sends an `Authorization` header at all.
+pub fn bearer(req: &HttpRequest) -> Result<Option<&str>, ApiError> {
     let Some(value) = req.headers().get(header::AUTHORIZATION) else { return Ok(None) };
     let value =
         value.to_str().map_err(|_| ApiError::unauthorized("invalid-token", "the Authorization header is not text"))?;
     let token = value
         .strip_prefix("Bearer ")
         .ok_or_else(|| ApiError::unauthorized("invalid-token", "use 'Authorization: Bearer <token>'"))?;
+    Ok(Some(token.trim()))
+}
+
+fn from_request(req: &HttpRequest) -> Result<Option<Player>, ApiError> {
+    let Some(token) = bearer(req)? else { return Ok(None) };
     let keys = req.app_data::<web::Data<Keys>>().expect("keys are registered");
-    let claims = keys.verify(token.trim())?;
+    let claims = keys.verify(token)?;
     Ok(Some(Player { id: claims.sub, name: claims.name }))
 }
 

@@ -26,12 +26,18 @@ pub struct Settings {
     /// At most this many requests in one statement; 1 keeps every statement to one stream.
     pub db_batch: usize,
     pub rate_limits: crate::ratelimit::Limits,
+    /// How long after it expires a token may still be renewed.
+    pub token_renew_window_secs: u64,
+    /// The browser origins that may call the API (CORS).
+    pub cors: crate::http::Cors,
 }
 
 impl Settings {
     /// Reads `HOST`, `PORT`, `DATABASE_URL`, `KORTBORD_DB_NAME`, `KORTBORD_JWT_SECRET`,
     /// `KORTBORD_TOKEN_TTL_SECS`, `KORTBORD_DB_POOL`, `KORTBORD_DB_CHECKOUT_MS`, `KORTBORD_DB_STATEMENT_MS`,
-    /// `KORTBORD_DB_THREADS` and `KORTBORD_DB_BATCH`. A missing
+    /// `KORTBORD_DB_THREADS`, `KORTBORD_DB_BATCH`, `KORTBORD_MOVES_PER_SEC`,
+    /// `KORTBORD_MATCHES_PER_SEC`, `KORTBORD_TOKENS_PER_SEC`, `KORTBORD_RENEW_WINDOW_SECS` and
+    /// `KORTBORD_CORS_ORIGINS`. A missing
     /// secret gets a random one with a warning: fine for a laptop, wrong for a deployment with several nodes.
     pub fn from_env() -> Result<Settings, String> {
         let port = match env::var("PORT") {
@@ -73,6 +79,14 @@ impl Settings {
         if let Some(r) = rate("KORTBORD_MATCHES_PER_SEC") {
             rate_limits.creations = crate::ratelimit::Limit { per_second: r, burst: (r * 20.0).max(1.0) };
         }
+        if let Some(r) = rate("KORTBORD_TOKENS_PER_SEC") {
+            rate_limits.tokens = crate::ratelimit::Limit { per_second: r, burst: (r * 100.0).max(1.0) };
+        }
+        let token_renew_window_secs = env::var("KORTBORD_RENEW_WINDOW_SECS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(crate::auth::RENEW_WINDOW_SECS);
+        let cors = crate::http::Cors::parse(&env::var("KORTBORD_CORS_ORIGINS").unwrap_or_else(|_| "*".into()))?;
         Ok(Settings {
             host: env::var("HOST").unwrap_or_else(|_| "127.0.0.1".into()),
             port,
@@ -85,6 +99,8 @@ impl Settings {
             db_threads,
             db_batch,
             rate_limits,
+            token_renew_window_secs,
+            cors,
         })
     }
 }

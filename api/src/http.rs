@@ -47,6 +47,93 @@ pub fn lang_of(headers: &header::HeaderMap) -> Lang {
     best.map_or(Lang::En, |(_, lang)| lang)
 }
 
+/// The browser origins allowed to call the API (`KORTBORD_CORS_ORIGINS`): `*` for any (the
+/// default: tokens travel in a header, never in cookies, so another origin gains nothing a
+/// script could not do with the token anyway), a comma-separated list of origins, or empty for
+/// none.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Cors {
+    None,
+    Any,
+    Origins(Vec<String>),
+}
+
+impl Cors {
+    pub fn parse(setting: &str) -> Result<Cors, String> {
+        let setting = setting.trim();
+        if setting.is_empty() {
+            return Ok(Cors::None);
+        }
+        if setting == "*" {
+            return Ok(Cors::Any);
+        }
+        let origins: Vec<String> = setting.split(',').map(|o| o.trim().trim_end_matches('/').to_string()).collect();
+        match origins.iter().find(|o| !(o.starts_with("http://") || o.starts_with("https://")) || o.contains('*')) {
+            Some(bad) => Err(format!("KORTBORD_CORS_ORIGINS: {bad:?} is not an origin such as https://app.example")),
+            None => Ok(Cors::Origins(origins)),
+        }
+    }
+
+    /// The `Access-Control-Allow-Origin` value for a request from `origin`, if it is allowed.
+    fn allow(&self, origin: &str) -> Option<String> {
+        match self {
+            Cors::None => None,
+            Cors::Any => Some("*".into()),
+            Cors::Origins(list) => list.iter().any(|o| o == origin).then(|| origin.to_string()),
+        }
+    }
+}
+
+/// What browsers may send and read across origins.
+const CORS_METHODS: &str = "GET, HEAD, POST";
+const CORS_HEADERS: &str =
+    "Authorization, Content-Type, Idempotency-Key, If-Match, If-None-Match, Accept, Accept-Language, X-Request-Id";
+const CORS_EXPOSED: &str = "ETag, Location, Retry-After, Idempotent-Replayed, X-Request-Id, Content-Language";
+
+/// The edge of the service, before routing: CORS (a preflight is answered here, and every answer
+/// to an allowed origin says so), and `HEAD` wherever `GET` is (routed as a GET; the server sends
+/// the headers without the body).
+pub async fn edge(
+    mut req: actix_web::dev::ServiceRequest,
+    next: actix_web::middleware::Next<impl actix_web::body::MessageBody + 'static>,
+) -> Result<actix_web::dev::ServiceResponse<actix_web::body::BoxBody>, actix_web::Error> {
+    let cors = req.app_data::<web::Data<Cors>>().map(|c| c.get_ref().clone()).unwrap_or(Cors::None);
+    let origin = req.headers().get(header::ORIGIN).and_then(|v| v.to_str().ok()).map(str::to_string);
+    let allowed = origin.as_deref().and_then(|o| cors.allow(o));
+    let preflight = req.method() == actix_web::http::Method::OPTIONS
+        && origin.is_some()
+        && req.headers().contains_key(header::ACCESS_CONTROL_REQUEST_METHOD);
+    if preflight {
+        let mut answer = HttpResponse::NoContent();
+        if let Some(allowed) = &allowed {
+            answer
+                .insert_header((header::ACCESS_CONTROL_ALLOW_ORIGIN, allowed.as_str()))
+                .insert_header((header::ACCESS_CONTROL_ALLOW_METHODS, CORS_METHODS))
+                .insert_header((header::ACCESS_CONTROL_ALLOW_HEADERS, CORS_HEADERS))
+                .insert_header((header::ACCESS_CONTROL_MAX_AGE, "600"));
+        }
+        if matches!(cors, Cors::Origins(_)) {
+            answer.insert_header((header::VARY, "Origin"));
+        }
+        return Ok(req.into_response(answer.finish()));
+    }
+    if req.method() == actix_web::http::Method::HEAD {
+        req.head_mut().method = actix_web::http::Method::GET;
+    }
+    let mut response = next.call(req).await?.map_into_boxed_body();
+    let headers = response.headers_mut();
+    if let Some(allowed) = allowed {
+        if let Ok(value) = header::HeaderValue::from_str(&allowed) {
+            headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, value);
+            headers.insert(header::ACCESS_CONTROL_EXPOSE_HEADERS, header::HeaderValue::from_static(CORS_EXPOSED));
+        }
+    }
+    if matches!(cors, Cors::Origins(_)) {
+        headers.append(header::VARY, header::HeaderValue::from_static("Origin"));
+    }
+    Ok(response)
+}
+
 /// Whether the request's `Accept` allows what the resource answers in: JSON and problem
 /// documents everywhere, plain text from `/metrics`; the API browser under `/docs` serves pages.
 /// A missing or empty `Accept` accepts anything.

@@ -67,12 +67,20 @@ impl Application {
             limiter: ratelimit::RateLimiter::new(settings.rate_limits),
             db_wait,
         });
-        let keys = web::Data::new(Keys::new(&settings.jwt_secret, settings.token_ttl_secs));
+        let keys = web::Data::new(
+            Keys::new(&settings.jwt_secret, settings.token_ttl_secs)
+                .with_renew_window(settings.token_renew_window_secs),
+        );
+        let cors = web::Data::new(settings.cors.clone());
         let openapi = openapi::ApiDoc::openapi();
         let methods = web::Data::new(MethodsByPath::from(&openapi));
         let server = HttpServer::new(move || {
             App::new()
+                .wrap(actix_web::middleware::from_fn(http::edge))
                 .wrap(actix_web::middleware::from_fn(telemetry::request_id))
+                // Outermost, so that the layers inside read and rewrite bodies uncompressed.
+                .wrap(actix_web::middleware::Compress::default())
+                .app_data(cors.clone())
                 .app_data(state.clone())
                 .app_data(keys.clone())
                 .app_data(methods.clone())
@@ -89,6 +97,8 @@ impl Application {
                 .service(routes::health::ready)
                 .service(routes::health::prometheus)
                 .service(routes::auth::guest)
+                .service(routes::auth::renew)
+                .service(routes::auth::me)
                 .service(routes::games::list_games)
                 .service(routes::games::get_game)
                 .service(routes::games::get_rules)

@@ -368,41 +368,131 @@ pub struct EventOut {
 /// Derived state kept per node, keyed by stream and version: a request reads only the events
 /// newer than what is cached. The database stays the truth; a stale entry is simply caught up.
 /// Entries are shared: readers take the `Arc`, a move works on its own copy and puts it back.
+/// When full, the least recently used match goes: a table being played is never the one dropped
+/// for a match nobody has looked at for a while.
 pub struct MatchCache {
-    entries: Mutex<HashMap<Uuid, Arc<Loaded>>>,
+    entries: Mutex<Lru>,
     capacity: usize,
+}
+
+#[derive(Default)]
+struct Lru {
+    /// Each match with the tick it was last used at.
+    matches: HashMap<Uuid, (Arc<Loaded>, u64)>,
+    /// The same matches by the tick they were last used at, oldest first.
+    by_use: std::collections::BTreeMap<u64, Uuid>,
+    tick: u64,
+}
+
+impl Lru {
+    fn touch(&mut self, id: Uuid) -> Option<Arc<Loaded>> {
+        self.tick += 1;
+        let tick = self.tick;
+        let (loaded, used) = self.matches.get_mut(&id)?;
+        self.by_use.remove(used);
+        *used = tick;
+        self.by_use.insert(tick, id);
+        Some(loaded.clone())
+    }
 }
 
 impl MatchCache {
     pub fn new(capacity: usize) -> MatchCache {
-        MatchCache { entries: Mutex::new(HashMap::new()), capacity }
+        MatchCache { entries: Mutex::new(Lru::default()), capacity: capacity.max(1) }
     }
 
     pub fn get(&self, id: Uuid) -> Option<Arc<Loaded>> {
-        self.entries.lock().expect("cache lock").get(&id).cloned()
+        self.entries.lock().expect("cache lock").touch(id)
     }
 
     /// Keeps `loaded` unless a newer version of the match is already cached.
     pub fn put(&self, loaded: Arc<Loaded>) {
-        let mut entries = self.entries.lock().expect("cache lock");
-        if entries.len() >= self.capacity && !entries.contains_key(&loaded.id) {
-            // Crude but bounded: drop an arbitrary entry; it is only a cache.
-            if let Some(k) = entries.keys().next().copied() {
-                entries.remove(&k);
+        let mut lru = self.entries.lock().expect("cache lock");
+        let id = loaded.id;
+        if lru.touch(id).is_some() {
+            let (existing, _) = lru.matches.get_mut(&id).expect("touched");
+            if existing.version < loaded.version {
+                *existing = loaded;
             }
+            return;
         }
-        match entries.get(&loaded.id) {
-            Some(existing) if existing.version >= loaded.version => {}
-            _ => {
-                entries.insert(loaded.id, loaded);
-            }
+        while lru.matches.len() >= self.capacity {
+            let Some((_, oldest)) = lru.by_use.pop_first() else { break };
+            lru.matches.remove(&oldest);
         }
+        lru.tick += 1;
+        let tick = lru.tick;
+        lru.by_use.insert(tick, id);
+        lru.matches.insert(id, (loaded, tick));
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.lock().expect("cache lock").matches.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn a_match(version: i64) -> Arc<Loaded> {
+        let created = ServiceEvent::Created {
+            game: "plump".into(),
+            options: json!({}),
+            seats: vec![Occupant::Open; 3],
+            decks: Vec::new(),
+            created_by: Uuid::nil(),
+        };
+        let first = StoredEvent {
+            seq: 1,
+            event_type: "match.created".into(),
+            deal: 0,
+            data: serde_json::to_value(&created).unwrap(),
+            actor: "test".into(),
+            recorded_at: chrono::Utc::now(),
+        };
+        let mut loaded = Loaded::replay(Uuid::new_v4(), &[first]).unwrap();
+        loaded.version = version;
+        Arc::new(loaded)
+    }
+
+    /// A full cache drops the match used least recently, never one in use, and never keeps an
+    /// older version over a newer one.
+    #[test]
+    fn the_cache_drops_the_least_recently_used_match() {
+        let cache = MatchCache::new(3);
+        let (a, b, c, d) = (a_match(1), a_match(1), a_match(1), a_match(1));
+        for m in [&a, &b, &c] {
+            cache.put(m.clone());
+        }
+        // `a` is played on, `b` looked at: `c` is now the one nobody used for longest.
+        cache.put(a_match_at(&a, 5));
+        assert!(cache.get(b.id).is_some());
+        cache.put(d.clone());
+        assert_eq!(cache.len(), 3);
+        assert!(cache.get(c.id).is_none(), "the least recently used goes");
+        assert_eq!(cache.get(a.id).map(|m| m.version), Some(5));
+        assert!(cache.get(b.id).is_some() && cache.get(d.id).is_some());
+        cache.put(a.clone());
+        assert_eq!(cache.get(a.id).map(|m| m.version), Some(5), "an older version never replaces a newer one");
+        // However many matches pass through, the hottest stays.
+        for _ in 0..100 {
+            assert!(cache.get(a.id).is_some());
+            cache.put(a_match(1));
+        }
+        assert!(cache.get(a.id).is_some());
+        assert_eq!(cache.len(), 3);
+    }
+
+    fn a_match_at(m: &Arc<Loaded>, version: i64) -> Arc<Loaded> {
+        let mut newer = (**m).clone();
+        newer.version = version;
+        Arc::new(newer)
+    }
 
     /// However long the match, one request makes a bounded number of bot moves and answers with
     /// a problem of its own, not a 500, when the bots would go on.

@@ -28,7 +28,7 @@ Errors are `application/problem+json` with a stable `code`; a refused move names
     servers((url = "/", description = "the service that serves this document")),
     paths(
         health::health, health::ready, health::prometheus,
-        auth::guest, games::list_games, games::get_game, games::get_rules,
+        auth::guest, auth::renew, auth::me, games::list_games, games::get_game, games::get_rules,
         match_routes::create_match, match_routes::get_match, match_routes::join, match_routes::legal_moves,
         moves::make_move,
         history::match_events, history::deal_record, history::deal_replay,
@@ -36,7 +36,7 @@ Errors are `application/problem+json` with a stable `code`; a refused move names
     components(schemas(
         problem::Problem, matches::ServiceEvent, matches::MatchPhase, matches::SeatOut, matches::SeatKind, matches::MatchView,
         matches::EventOut,
-        auth::GuestRequest, auth::GuestToken, games::GameSummary, match_routes::SeatRequest,
+        auth::GuestRequest, auth::GuestToken, auth::Me, games::GameSummary, match_routes::SeatRequest,
         match_routes::CreateMatch, match_routes::LegalMoves, moves::MoveRequest, moves::MoveResult, moves::DryRun,
         moves::MoveOutcome, history::EventPage, history::DealRecord, history::ReplayStep,
     )),

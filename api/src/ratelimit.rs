@@ -1,8 +1,9 @@
 //! Per-player rate limits (token buckets) for the writes that cost the most: moves and match
-//! creation. Kept per node: with N nodes a player gets at most N times the rate, which still
+//! creation; and per client address for minting tokens, since every new token is a new player. Kept per node: with N nodes a player gets at most N times the rate, which still
 //! bounds abuse; a shared limiter would put the database back on every request's path.
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -26,11 +27,17 @@ pub struct Limit {
 pub struct Limits {
     pub moves: Limit,
     pub creations: Limit,
+    /// Tokens minted or renewed per client address.
+    pub tokens: Limit,
 }
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits { moves: Limit { per_second: 20.0, burst: 60.0 }, creations: Limit { per_second: 1.0, burst: 20.0 } }
+        Limits {
+            moves: Limit { per_second: 20.0, burst: 60.0 },
+            creations: Limit { per_second: 1.0, burst: 20.0 },
+            tokens: Limit { per_second: 0.2, burst: 20.0 },
+        }
     }
 }
 
@@ -42,11 +49,27 @@ struct Bucket {
 pub struct RateLimiter {
     limits: Limits,
     buckets: Mutex<HashMap<(Uuid, Action), Bucket>>,
+    addresses: Mutex<HashMap<IpAddr, Bucket>>,
 }
 
 impl RateLimiter {
     pub fn new(limits: Limits) -> RateLimiter {
-        RateLimiter { limits, buckets: Mutex::new(HashMap::new()) }
+        RateLimiter { limits, buckets: Mutex::new(HashMap::new()), addresses: Mutex::new(HashMap::new()) }
+    }
+
+    /// A token for `address`, or the seconds to wait for one.
+    pub fn check_address(&self, address: IpAddr) -> Result<(), u64> {
+        let now = Instant::now();
+        let limit = self.limits.tokens;
+        let mut addresses = self.addresses.lock().unwrap_or_else(|e| e.into_inner());
+        if addresses.len() > 100_000 {
+            // Full buckets say nothing: forget them, as the per-player map does.
+            addresses.retain(|_, b| {
+                b.tokens + now.duration_since(b.refilled).as_secs_f64() * limit.per_second < limit.burst
+            });
+        }
+        let bucket = addresses.entry(address).or_insert(Bucket { tokens: limit.burst, refilled: now });
+        take(bucket, limit, now)
     }
 
     /// Spends one token, or says how many seconds to wait.
@@ -68,15 +91,19 @@ impl RateLimiter {
             });
         }
         let bucket = buckets.entry((player, action)).or_insert(Bucket { tokens: limit.burst, refilled: now });
-        let elapsed = now.duration_since(bucket.refilled).as_secs_f64();
-        bucket.tokens = (bucket.tokens + elapsed * limit.per_second).min(limit.burst);
-        bucket.refilled = now;
-        if bucket.tokens >= 1.0 {
-            bucket.tokens -= 1.0;
-            Ok(())
-        } else {
-            Err(((1.0 - bucket.tokens) / limit.per_second).ceil().max(1.0) as u64)
-        }
+        take(bucket, limit, now)
+    }
+}
+
+fn take(bucket: &mut Bucket, limit: Limit, now: Instant) -> Result<(), u64> {
+    let elapsed = now.duration_since(bucket.refilled).as_secs_f64();
+    bucket.tokens = (bucket.tokens + elapsed * limit.per_second).min(limit.burst);
+    bucket.refilled = now;
+    if bucket.tokens >= 1.0 {
+        bucket.tokens -= 1.0;
+        Ok(())
+    } else {
+        Err(((1.0 - bucket.tokens) / limit.per_second).ceil().max(1.0) as u64)
     }
 }
 
@@ -90,6 +117,7 @@ mod tests {
         let limiter = RateLimiter::new(Limits {
             moves: Limit { per_second: 2.0, burst: 3.0 },
             creations: Limit { per_second: 1.0, burst: 1.0 },
+            tokens: Limit { per_second: 1.0, burst: 1.0 },
         });
         let (a, b) = (Uuid::new_v4(), Uuid::new_v4());
         let t = Instant::now();

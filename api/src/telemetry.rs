@@ -85,8 +85,10 @@ async fn finish_problem<B: MessageBody + 'static>(
     let status = res.status();
     let headers = res.headers().clone();
     let bytes = to_bytes(res.into_body()).await.map_err(|_| actix_web::error::ErrorInternalServerError("body"))?;
+    let mut code = None;
     let body = match serde_json::from_slice::<serde_json::Value>(&bytes) {
         Ok(serde_json::Value::Object(mut problem)) => {
+            code = problem.get("code").and_then(|c| c.as_str()).map(str::to_string);
             problem.insert("request_id".into(), serde_json::Value::String(id.to_string()));
             if lang == engine::rules::Lang::Sv {
                 let swedish = problem.get("title").and_then(|t| t.as_str()).and_then(crate::problem::swedish_title);
@@ -107,5 +109,13 @@ async fn finish_problem<B: MessageBody + 'static>(
         engine::rules::Lang::En => "en",
     };
     rebuilt.insert_header((CONTENT_LANGUAGE, language)).append_header((VARY, "Accept-Language"));
+    if status == actix_web::http::StatusCode::UNAUTHORIZED {
+        // RFC 6750: say which scheme the resource wants, and why the token sent was not enough.
+        let challenge = match code.as_deref() {
+            Some("invalid-token" | "token-expired") => "Bearer realm=\"kortbord\", error=\"invalid_token\"",
+            _ => "Bearer realm=\"kortbord\"",
+        };
+        rebuilt.insert_header((actix_web::http::header::WWW_AUTHENTICATE, challenge));
+    }
     Ok(ServiceResponse::new(req, rebuilt.body(body)))
 }

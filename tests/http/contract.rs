@@ -130,3 +130,130 @@ async fn an_accept_header_that_allows_no_json_is_refused() {
         .await;
     r.assert_problem(406, "not-acceptable");
 }
+
+fn signed(player: uuid::Uuid, name: &str, exp: u64) -> String {
+    let claims =
+        json!({ "sub": player, "name": name, "iss": "kortbord", "iat": exp - 3600, "nbf": exp - 3600, "exp": exp });
+    let key = jsonwebtoken::EncodingKey::from_secret(kortbord_e2e::JWT_SECRET.as_bytes());
+    jsonwebtoken::encode(&jsonwebtoken::Header::default(), &claims, &key).unwrap()
+}
+
+/// A renewed token is the same player: the seats they hold stay theirs, even when the old token
+/// had expired; one expired too long ago, or forged, is not renewed.
+#[actix_web::test]
+async fn a_renewed_token_keeps_the_player_and_their_seats() {
+    let app = spawn_app().await;
+    let (token, player) = app.guest("Ada").await;
+    let created = app
+        .create_match(&token, json!({"game": "plump", "seats": [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}]}))
+        .await;
+    let id = created["id"].as_str().unwrap();
+    let me = app.get("/v1/me").token(&token).send().await;
+    assert_eq!(me.status.as_u16(), 200);
+    assert_eq!((me.body["player_id"].as_str(), me.body["name"].as_str()), (Some(player.as_str()), Some("Ada")));
+
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+    let player_id: uuid::Uuid = player.parse().unwrap();
+    let expired = signed(player_id, "Ada", now - 3 * 24 * 3600);
+    app.get(&format!("/v1/matches/{id}/legal-moves")).token(&expired).send().await.assert_problem(401, "token-expired");
+    let renewed = app.post("/v1/auth/renew").token(&expired).send().await;
+    assert_eq!(renewed.status.as_u16(), 201, "{}", renewed.body);
+    assert_eq!(renewed.body["player_id"].as_str(), Some(player.as_str()));
+    assert_eq!(renewed.body["name"], "Ada");
+    let fresh = renewed.body["token"].as_str().unwrap();
+    let legal = app.get(&format!("/v1/matches/{id}/legal-moves")).token(fresh).send().await;
+    assert_eq!(legal.status.as_u16(), 200, "the seat is still the player's: {}", legal.body);
+    let view = app.get(&format!("/v1/matches/{id}")).token(fresh).send().await;
+    assert_eq!(view.body["your_seats"], json!([0]));
+
+    let ancient = signed(player_id, "Ada", now - 31 * 24 * 3600);
+    app.post("/v1/auth/renew").token(&ancient).send().await.assert_problem(401, "token-expired");
+    let forged = {
+        let claims =
+            json!({ "sub": player_id, "name": "Ada", "iss": "kortbord", "iat": now, "nbf": now, "exp": now + 60 });
+        let key = jsonwebtoken::EncodingKey::from_secret(b"not-our-secret-at-all");
+        jsonwebtoken::encode(&jsonwebtoken::Header::default(), &claims, &key).unwrap()
+    };
+    app.post("/v1/auth/renew").token(&forged).send().await.assert_problem(401, "invalid-token");
+    let r = app.post("/v1/auth/renew").send().await;
+    r.assert_problem(401, "missing-token");
+    assert_eq!(header(&r, "www-authenticate"), "Bearer realm=\"kortbord\"");
+    let r = app.get("/v1/me").token(&forged).send().await;
+    r.assert_problem(401, "invalid-token");
+    assert_eq!(header(&r, "www-authenticate"), "Bearer realm=\"kortbord\", error=\"invalid_token\"");
+}
+
+/// A browser app on another origin may call the API: the preflight is answered, and answers
+/// let the app read the headers it needs.
+#[actix_web::test]
+async fn browsers_on_other_origins_may_call_the_api() {
+    let app = spawn_app().await;
+    let preflight = app
+        .request(actix_web::http::Method::OPTIONS, "/v1/matches")
+        .header("Origin", "https://app.example")
+        .header("Access-Control-Request-Method", "POST")
+        .header("Access-Control-Request-Headers", "authorization, content-type, idempotency-key")
+        .send()
+        .await;
+    assert_eq!(preflight.status.as_u16(), 204);
+    assert_eq!(header(&preflight, "access-control-allow-origin"), "*");
+    assert!(header(&preflight, "access-control-allow-methods").contains("POST"));
+    let allowed = header(&preflight, "access-control-allow-headers").to_ascii_lowercase();
+    for wanted in ["authorization", "content-type", "idempotency-key", "if-match", "if-none-match"] {
+        assert!(allowed.contains(wanted), "{wanted} in {allowed}");
+    }
+    let r = app.get("/v1/games").header("Origin", "https://app.example").send().await;
+    assert_eq!(r.status.as_u16(), 200);
+    assert_eq!(header(&r, "access-control-allow-origin"), "*");
+    assert!(header(&r, "access-control-expose-headers").contains("ETag"));
+    // Without an Origin nothing changes; OPTIONS that is no preflight is still a wrong method.
+    let r = app.get("/v1/games").send().await;
+    assert!(r.headers.get("access-control-allow-origin").is_none());
+    let r = app.request(actix_web::http::Method::OPTIONS, "/v1/games").send().await;
+    r.assert_problem(405, "method-not-allowed");
+}
+
+/// `HEAD` answers wherever `GET` does, with the headers and no body.
+#[actix_web::test]
+async fn head_answers_wherever_get_does() {
+    let app = spawn_app().await;
+    let (token, _) = app.guest("Ada").await;
+    let created = app
+        .create_match(&token, json!({"game": "plump", "seats": [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}]}))
+        .await;
+    let id = created["id"].as_str().unwrap();
+    for path in [
+        "/healthz".to_string(),
+        "/v1/games".to_string(),
+        "/v1/games/plump/rules".to_string(),
+        format!("/v1/matches/{id}"),
+        format!("/v1/matches/{id}/events"),
+    ] {
+        let get = app.get(&path).token(&token).send().await;
+        let head = app.request(actix_web::http::Method::HEAD, &path).token(&token).send().await;
+        assert_eq!(head.status, get.status, "{path}");
+        assert_eq!(head.body, serde_json::Value::Null, "{path}: no body");
+        assert_eq!(head.etag, get.etag, "{path}");
+        assert_eq!(head.content_type, get.content_type, "{path}");
+    }
+    let r = app.request(actix_web::http::Method::HEAD, "/v1/nowhere").send().await;
+    assert_eq!(r.status.as_u16(), 404);
+}
+
+/// A long history travels compressed to a client that asks for it.
+#[actix_web::test]
+async fn answers_are_compressed_for_clients_that_accept_gzip() {
+    let app = spawn_app().await;
+    let (token, _) = app.guest("Ada").await;
+    let created = app
+        .create_match(&token, json!({"game": "plump", "seats": [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}]}))
+        .await;
+    let id = created["id"].as_str().unwrap();
+    let url = format!("{}/v1/matches/{id}/events", app.address);
+    let plain = app.client.get(&url).send().await.unwrap().body().await.unwrap();
+    let mut zipped =
+        app.client.get(&url).insert_header(("Accept-Encoding", "gzip")).no_decompress().send().await.unwrap();
+    assert_eq!(zipped.headers().get("content-encoding").and_then(|v| v.to_str().ok()), Some("gzip"));
+    let bytes = zipped.body().await.unwrap();
+    assert!(bytes.len() * 2 < plain.len(), "{} bytes gzipped of {}", bytes.len(), plain.len());
+}

@@ -33,6 +33,7 @@ async fn floods_of_moves_and_matches_get_429_with_retry_after() {
     let tight = api::ratelimit::Limits {
         moves: api::ratelimit::Limit { per_second: 0.5, burst: 3.0 },
         creations: api::ratelimit::Limit { per_second: 0.1, burst: 2.0 },
+        tokens: api::ratelimit::Limit { per_second: 0.01, burst: 3.0 },
     };
     let app = spawn_app_with(tight).await;
     let (token, id) = plump_match(&app).await;
@@ -58,8 +59,17 @@ async fn floods_of_moves_and_matches_get_429_with_retry_after() {
     let create = json!({ "game": "plump", "seats": [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}] });
     assert_eq!(app.post("/v1/matches").token(&token).json(&create).send().await.status.as_u16(), 201);
     app.post("/v1/matches").token(&token).json(&create).send().await.assert_problem(429, "rate-limited");
+    // Tokens are minted per address, not per player (a new token is a new player): Ada's and
+    // Bo's were two of the three this address may have at once.
+    let r = app.post("/v1/auth/guest").json(&json!({"name": "Cy"})).send().await;
+    assert_eq!(r.status.as_u16(), 201);
+    for path in ["/v1/auth/guest", "/v1/auth/renew"] {
+        let r = app.post(path).token(&token).send().await;
+        r.assert_problem(429, "rate-limited");
+        assert!(r.headers.get("retry-after").unwrap().to_str().unwrap().parse::<u64>().unwrap() >= 1);
+    }
     let metrics = app.get("/metrics").send().await;
-    assert!(metrics.body.as_str().unwrap().contains("kortbord_rate_limited_total 2"), "{}", metrics.body);
+    assert!(metrics.body.as_str().unwrap().contains("kortbord_rate_limited_total 4"), "{}", metrics.body);
 }
 
 #[actix_web::test]

@@ -20,7 +20,7 @@ pub struct TestApp {
     pub address: String,
     pub db_name: String,
     pub database_url: String,
-    client: awc::Client,
+    pub client: awc::Client,
     /// The first node drops the database when it goes; other nodes on it do not.
     owns_database: bool,
 }
@@ -30,7 +30,7 @@ pub struct TestApp {
 pub async fn spawn_app() -> TestApp {
     // Tests play whole matches as fast as they can: no limit worth the name.
     let unlimited = api::ratelimit::Limit { per_second: 1e6, burst: 1e6 };
-    spawn_app_with(api::ratelimit::Limits { moves: unlimited, creations: unlimited }).await
+    spawn_app_with(api::ratelimit::Limits { moves: unlimited, creations: unlimited, tokens: unlimited }).await
 }
 
 pub async fn spawn_app_with(rate_limits: api::ratelimit::Limits) -> TestApp {
@@ -42,7 +42,12 @@ impl TestApp {
     /// Another service process on the same database, as in a deployment with several nodes.
     pub async fn another_node(&self) -> TestApp {
         let unlimited = api::ratelimit::Limit { per_second: 1e6, burst: 1e6 };
-        start_node(self.db_name.clone(), api::ratelimit::Limits { moves: unlimited, creations: unlimited }, false).await
+        start_node(
+            self.db_name.clone(),
+            api::ratelimit::Limits { moves: unlimited, creations: unlimited, tokens: unlimited },
+            false,
+        )
+        .await
     }
 }
 
@@ -51,7 +56,8 @@ impl TestApp {
 pub async fn spawn_app_via(server: &str, checkout: Duration, statement: Duration) -> TestApp {
     let db_name = format!("kortbord_test_{}", uuid::Uuid::new_v4().simple());
     let unlimited = api::ratelimit::Limit { per_second: 1e6, burst: 1e6 };
-    let mut settings = settings(&db_name, api::ratelimit::Limits { moves: unlimited, creations: unlimited });
+    let mut settings =
+        settings(&db_name, api::ratelimit::Limits { moves: unlimited, creations: unlimited, tokens: unlimited });
     settings.database_url = with_database(server, &db_name);
     settings.db_checkout_timeout = checkout;
     settings.db_statement_timeout = statement;
@@ -75,6 +81,8 @@ fn settings(db_name: &str, rate_limits: api::ratelimit::Limits) -> api::config::
         db_threads: 2,
         db_batch: api::batch::MAX_BATCH,
         rate_limits,
+        token_renew_window_secs: api::auth::RENEW_WINDOW_SECS,
+        cors: api::http::Cors::parse("*").expect("a valid setting"),
     }
 }
 

@@ -1,16 +1,17 @@
 //! Guest tokens.
 
 use actix_web::http::StatusCode;
-use actix_web::{post, web, HttpRequest, HttpResponse};
+use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use engine::rules::Lang;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use crate::auth::Keys;
+use crate::auth::{bearer, Keys};
 use crate::http::{from_object, has_body, lang};
 use crate::problem::{ApiError, Problem};
+use crate::state::AppState;
 
 #[derive(Debug, Deserialize, ToSchema, Default)]
 #[serde(deny_unknown_fields)]
@@ -47,11 +48,15 @@ pub struct GuestToken {
                body = Problem, content_type = "application/problem+json"),
               (status = 422, description = "the name breaks the rule of `GuestRequest.name` (`invalid-name`), or \
                                             the body is no `GuestRequest`",
-               body = Problem, content_type = "application/problem+json")))]
+               body = Problem, content_type = "application/problem+json"),
+              (status = 429, description = "too many tokens asked for from this address",
+               body = Problem, content_type = "application/problem+json",
+               headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[post("/v1/auth/guest")]
 pub async fn guest(
     req: HttpRequest,
     keys: web::Data<Keys>,
+    state: Option<web::Data<AppState>>,
     body: Result<web::Json<Option<Map<String, Value>>>, actix_web::Error>,
 ) -> actix_web::Result<HttpResponse> {
     let body: Option<GuestRequest> = match body {
@@ -63,9 +68,80 @@ pub async fn guest(
     };
     let name = body.and_then(|b| b.name).unwrap_or_else(|| "Guest".into());
     check_name(&name, lang(&req))?;
+    if let Some(state) = &state {
+        address_limit(state, &req)?;
+    }
     let player_id = Uuid::new_v4();
     let (token, expires_at) = keys.issue(player_id, &name);
     Ok(HttpResponse::Created().json(GuestToken { token, player_id, name, expires_at }))
+}
+
+/// Renews a token
+///
+/// A new token for the same player (the same `player_id` and name, so every seat they hold stays
+/// theirs), from the token sent as `Authorization: Bearer <token>`. The token may be valid still
+/// or have expired up to 30 days ago; an app renews it when it starts, or when a request answers
+/// `token-expired`.
+#[utoipa::path(post, path = "/v1/auth/renew", tag = "auth", security(("bearer" = [])),
+    responses((status = 201, body = GuestToken),
+              (status = 401, description = "no token, one this service did not issue, or one that expired more than 30 \
+                                            days ago",
+               body = Problem, content_type = "application/problem+json"),
+              (status = 429, description = "too many tokens asked for from this address",
+               body = Problem, content_type = "application/problem+json",
+               headers(("Retry-After" = u64, description = "seconds to wait")))))]
+#[post("/v1/auth/renew")]
+pub async fn renew(
+    req: HttpRequest,
+    keys: web::Data<Keys>,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, ApiError> {
+    let token = bearer(&req)?.ok_or_else(|| {
+        ApiError::unauthorized("missing-token", "send the token to renew as 'Authorization: Bearer <token>'")
+    })?;
+    let claims = keys.verify_for_renewal(token)?;
+    address_limit(&state, &req)?;
+    let (token, expires_at) = keys.issue(claims.sub, &claims.name);
+    Ok(HttpResponse::Created().json(GuestToken { token, player_id: claims.sub, name: claims.name, expires_at }))
+}
+
+/// Who you are
+///
+/// The player the bearer token stands for: their id, the name the table shows and when the
+/// token expires.
+#[utoipa::path(get, path = "/v1/me", tag = "auth", security(("bearer" = [])),
+    responses((status = 200, body = Me)))]
+#[get("/v1/me")]
+pub async fn me(req: HttpRequest, keys: web::Data<Keys>) -> Result<HttpResponse, ApiError> {
+    let token = bearer(&req)?
+        .ok_or_else(|| ApiError::unauthorized("missing-token", "this request needs 'Authorization: Bearer <token>'"))?;
+    let claims = keys.verify(token)?;
+    Ok(HttpResponse::Ok().json(Me { player_id: claims.sub, name: claims.name, expires_at: claims.exp }))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Me {
+    pub player_id: Uuid,
+    pub name: String,
+    /// When the token expires, in Unix seconds; renew it with `POST /v1/auth/renew`.
+    pub expires_at: u64,
+}
+
+/// Tokens are minted and renewed per client address at a bounded rate: a fresh token is a fresh
+/// rate bucket for everything else, so unbounded minting would bound nothing.
+fn address_limit(state: &AppState, req: &HttpRequest) -> Result<(), ApiError> {
+    let address = req.peer_addr().map(|a| a.ip()).unwrap_or(std::net::IpAddr::from([0, 0, 0, 0]));
+    state.limiter.check_address(address).map_err(|wait| {
+        state.metrics.rate_limited.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let mut e = ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "rate-limited",
+            "Too many requests",
+            format!("too many tokens asked for from this address: wait {wait} s"),
+        );
+        e.retry_after = Some(wait);
+        e
+    })
 }
 
 pub const NAME_MAX_CHARS: usize = 40;
