@@ -364,6 +364,8 @@ pub struct NewMatch {
     pub decks: Vec<Vec<Card>>,
     /// The language the creator reads problems in.
     pub lang: engine::rules::Lang,
+    /// Seconds a person has for each turn.
+    pub turn_seconds: Option<u32>,
 }
 
 pub struct Created {
@@ -401,6 +403,12 @@ pub async fn create_match(
             ),
         ));
     }
+    if new.turn_seconds.is_some_and(|s| !(1..=MAX_TURN_SECONDS).contains(&s)) {
+        return Err(ApiError::unprocessable(
+            "invalid-turn-seconds",
+            format!("turn_seconds is 1 to {MAX_TURN_SECONDS} (a week)"),
+        ));
+    }
     let options = game.normalize_options(&new.options).map_err(|e| ApiError::unprocessable("invalid-options", e.0))?;
     let table = game.setup(new.seats.len(), &options).map_err(|e| ApiError::unprocessable("invalid-options", e.0))?;
     if let engine::game::Status::NeedsDeck { composition } = table.status() {
@@ -422,6 +430,7 @@ pub async fn create_match(
         seats: new.seats,
         decks: new.decks,
         created_by: creator.id,
+        turn_seconds: new.turn_seconds,
     };
     let (state, creator) = (state.clone(), creator.id);
     with_db(&state.clone(), move || {
@@ -451,6 +460,12 @@ pub async fn create_match(
         }];
         after.advance(&mut events)?;
         after.version = events.len() as i64;
+        if let Some(seconds) = after.turn_seconds {
+            // Before the append: a match whose first event never lands is never found by the
+            // sweep (it joins the log), while one that lands is always found, whatever happens
+            // to this node next.
+            store::time_turns(&mut conn, id, seconds)?;
+        }
         match store::append(&mut conn, id, 0, &events, key.as_deref(), None) {
             Ok(()) => state.metrics.appended(events.len()),
             // The same key raced in from a retry that is still being processed.
@@ -509,6 +524,66 @@ pub async fn join(
         let after = Arc::new(after);
         state.cache.put(after.clone());
         Ok(after)
+    })
+    .await
+}
+
+// ---------------------------------------------------------------- turn deadlines
+
+/// The longest turn a match may give a person: a week.
+pub const MAX_TURN_SECONDS: u32 = 7 * 24 * 3600;
+
+/// Plays the turns whose time ran out, in every match with turn deadlines. Every node sweeps,
+/// so deadlines hold across nodes and restarts (they live in the database, not in a timer of
+/// one process); two nodes that sweep the same match race for its version, and one wins.
+pub async fn sweep_deadlines(state: &Arc<AppState>) -> Result<usize, ApiError> {
+    let due = {
+        let state = state.clone();
+        with_db(&state.clone(), move || Ok(store::overdue_turns(&mut state.pool.get()?, 32)?)).await?
+    };
+    let mut played = 0;
+    for id in due {
+        match play_overdue(state, id).await {
+            Ok(true) => played += 1,
+            Ok(false) => {}
+            Err(e) => tracing::warn!(match_id = %id, error = %e, "could not play an overdue turn"),
+        }
+    }
+    Ok(played)
+}
+
+/// Plays a match's overdue turn, if it still is overdue; otherwise remembers that nothing is due
+/// at this version (the match waits for players, is over, or a person is to act in time).
+async fn play_overdue(state: &Arc<AppState>, id: Uuid) -> Result<bool, ApiError> {
+    let loaded = load(state, id).await?;
+    let state = state.clone();
+    with_db(&state.clone(), move || {
+        let mut conn = state.pool.get()?;
+        let now = chrono::Utc::now();
+        let (seats, deadline) = match loaded.turn_deadline() {
+            None => {
+                let over = loaded.table.status().is_finished();
+                store::turns_idle(&mut conn, id, loaded.version, over)?;
+                return Ok(false);
+            }
+            // This node's clock is behind the database's: the next sweep plays it.
+            Some((_, at)) if at > now => return Ok(false),
+            Some(due) => due,
+        };
+        let mut after = Loaded::clone(&loaded);
+        let before = after.version;
+        let mut events = Vec::new();
+        after.time_out(&seats, deadline, &mut events)?;
+        after.version = before + events.len() as i64;
+        match store::append(&mut conn, id, before, &events, None, None) {
+            Ok(()) => state.metrics.appended(events.len()),
+            // A player moved in the meantime, or another node played the turn.
+            Err(AppendError::Conflict) => return Ok(false),
+            Err(AppendError::Db(e)) => return Err(e.into()),
+        }
+        tracing::info!(match_id = %id, seats = ?seats, "a turn's time ran out: the bot played it");
+        state.cache.put(Arc::new(after));
+        Ok(true)
     })
     .await
 }

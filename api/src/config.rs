@@ -30,6 +30,8 @@ pub struct Settings {
     pub token_renew_window_secs: u64,
     /// The browser origins that may call the API (CORS).
     pub cors: crate::http::Cors,
+    /// How often this node looks for turns whose time ran out (none: it leaves that to others).
+    pub deadline_sweep: Option<Duration>,
 }
 
 impl Settings {
@@ -37,7 +39,7 @@ impl Settings {
     /// `KORTBORD_TOKEN_TTL_SECS`, `KORTBORD_DB_POOL`, `KORTBORD_DB_CHECKOUT_MS`, `KORTBORD_DB_STATEMENT_MS`,
     /// `KORTBORD_DB_THREADS`, `KORTBORD_DB_BATCH`, `KORTBORD_MOVES_PER_SEC`,
     /// `KORTBORD_MATCHES_PER_SEC`, `KORTBORD_TOKENS_PER_SEC`, `KORTBORD_RENEW_WINDOW_SECS` and
-    /// `KORTBORD_CORS_ORIGINS`. A missing
+    /// `KORTBORD_CORS_ORIGINS` and `KORTBORD_DEADLINE_SWEEP_MS`. A missing
     /// secret gets a random one with a warning: fine for a laptop, wrong for a deployment with several nodes.
     pub fn from_env() -> Result<Settings, String> {
         let port = match env::var("PORT") {
@@ -87,6 +89,12 @@ impl Settings {
             .and_then(|v| v.parse().ok())
             .unwrap_or(crate::auth::RENEW_WINDOW_SECS);
         let cors = crate::http::Cors::parse(&env::var("KORTBORD_CORS_ORIGINS").unwrap_or_else(|_| "*".into()))?;
+        let deadline_sweep = match env::var("KORTBORD_DEADLINE_SWEEP_MS").ok().map(|v| v.parse::<u64>()) {
+            None => Some(Duration::from_secs(1)),
+            Some(Ok(0)) => None,
+            Some(Ok(ms)) => Some(Duration::from_millis(ms)),
+            Some(Err(_)) => return Err("KORTBORD_DEADLINE_SWEEP_MS is a number of milliseconds".into()),
+        };
         Ok(Settings {
             host: env::var("HOST").unwrap_or_else(|_| "127.0.0.1".into()),
             port,
@@ -101,6 +109,7 @@ impl Settings {
             rate_limits,
             token_renew_window_secs,
             cors,
+            deadline_sweep,
         })
     }
 }

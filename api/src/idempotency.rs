@@ -88,7 +88,7 @@ pub enum Earlier {
 
 pub enum EarlierAnswer {
     /// The match right after the move, the events the move appended and the seat it was made from.
-    Rebuilt { after: Loaded, events: Vec<StoredEvent>, seat: usize },
+    Rebuilt { after: Box<Loaded>, events: Vec<StoredEvent>, seat: usize },
     /// A row from before answers were rebuilt: the body as it was sent.
     Kept(Value),
 }
@@ -112,7 +112,7 @@ pub fn earlier(conn: &mut store::Conn, stream: Uuid, player: Uuid, keyed: &Idemp
             answer.stream_id
         )));
     }
-    let after = Loaded::replay(answer.stream_id, &events).map_err(ApiError::internal)?;
+    let after = Box::new(Loaded::replay(answer.stream_id, &events).map_err(ApiError::internal)?);
     let events = events.split_off((first - 1) as usize);
     Ok(Earlier::Answered { status, answer: EarlierAnswer::Rebuilt { after, events, seat: seat as usize } })
 }

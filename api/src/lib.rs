@@ -74,6 +74,7 @@ impl Application {
         let cors = web::Data::new(settings.cors.clone());
         let openapi = openapi::ApiDoc::openapi();
         let methods = web::Data::new(MethodsByPath::from(&openapi));
+        let sweeping = state.clone().into_inner();
         let server = HttpServer::new(move || {
             App::new()
                 .wrap(actix_web::middleware::from_fn(http::edge))
@@ -118,6 +119,17 @@ impl Application {
         .map_err(|e| e.to_string())?
         .shutdown_timeout(30)
         .run();
+        if let Some(every) = settings.deadline_sweep {
+            let state = sweeping;
+            actix_web::rt::spawn(async move {
+                loop {
+                    actix_web::rt::time::sleep(every).await;
+                    if let Err(e) = commands::sweep_deadlines(&state).await {
+                        tracing::warn!(error = %e, "the sweep for overdue turns failed; it runs again shortly");
+                    }
+                }
+            });
+        }
         Ok(Application { port, server })
     }
 }

@@ -36,9 +36,20 @@ pub enum ServiceEvent {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         decks: Vec<Vec<Card>>,
         created_by: Uuid,
+        /// Seconds a person has for each turn; then their bot plays it for them (none: no limit).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        turn_seconds: Option<u32>,
     },
     #[serde(rename = "match.seat_joined")]
     SeatJoined { seat: usize, player_id: Uuid, name: String },
+    /// A person let their turn's time run out: their bot made the move that follows, and the
+    /// seat stays theirs.
+    #[serde(rename = "match.turn_timed_out")]
+    TurnTimedOut {
+        seat: usize,
+        /// When the turn's time ran out (RFC 3339, server time).
+        deadline: String,
+    },
 }
 
 pub const SERVICE_ACTOR: &str = "service";
@@ -57,20 +68,34 @@ pub struct Loaded {
     pub seats: Vec<Occupant>,
     pub decks: Vec<Vec<Card>>,
     pub table: Box<dyn Match>,
+    /// Seconds a person has for each turn, if the match limits them.
+    pub turn_seconds: Option<u32>,
+    /// When the last event was recorded: a turn's time runs from it.
+    pub last_at: chrono::DateTime<chrono::Utc>,
 }
 
 impl Loaded {
     /// Replays a stream from its first event.
     pub fn replay(id: Uuid, events: &[StoredEvent]) -> Result<Loaded, String> {
         let first = events.first().ok_or("empty stream")?;
-        let ServiceEvent::Created { game, options, seats, decks, .. } =
+        let ServiceEvent::Created { game, options, seats, decks, turn_seconds, .. } =
             serde_json::from_value(first.data.clone()).map_err(|e| format!("first event is not match.created: {e}"))?
         else {
             return Err("first event is not match.created".into());
         };
         let rules = engine::game(&game).ok_or_else(|| format!("game {game} is not in this build"))?;
         let table = rules.setup(seats.len(), &options).map_err(|e| e.0)?;
-        let mut loaded = Loaded { id, version: first.seq, game, options, seats, decks, table };
+        let mut loaded = Loaded {
+            id,
+            version: first.seq,
+            game,
+            options,
+            seats,
+            decks,
+            table,
+            turn_seconds,
+            last_at: first.recorded_at,
+        };
         loaded.apply_all(&events[1..])?;
         Ok(loaded)
     }
@@ -82,6 +107,7 @@ impl Loaded {
             }
             self.apply(&e.event_type, &e.data)?;
             self.version = e.seq;
+            self.last_at = e.recorded_at;
         }
         Ok(())
     }
@@ -92,6 +118,7 @@ impl Loaded {
                 ServiceEvent::SeatJoined { seat, player_id, name } => {
                     self.seats[seat] = Occupant::Player { player_id, name };
                 }
+                ServiceEvent::TurnTimedOut { .. } => {}
                 ServiceEvent::Created { .. } => return Err("a second match.created".into()),
             }
             Ok(())
@@ -105,13 +132,15 @@ impl Loaded {
         for data in events {
             let event_type = data.get("type").and_then(Value::as_str).unwrap_or("unknown").to_string();
             self.apply(&event_type, &data)?;
+            // The database keeps microseconds: an answer rebuilt from the log must match.
+            let recorded_at = chrono::SubsecRound::trunc_subsecs(chrono::Utc::now(), 6);
+            self.last_at = recorded_at;
             out.push(NewEvent {
                 event_type,
                 deal: self.table.deal_number() as i32,
                 data,
                 actor: actor.to_string(),
-                // The database keeps microseconds: an answer rebuilt from the log must match.
-                recorded_at: chrono::SubsecRound::trunc_subsecs(chrono::Utc::now(), 6),
+                recorded_at,
             });
         }
         Ok(())
@@ -138,6 +167,50 @@ impl Loaded {
         } else {
             MatchPhase::Playing
         }
+    }
+
+    /// The seats of people whose turn it is now, and when their time runs out, if the match
+    /// limits turns and its table is full and playing.
+    pub fn turn_deadline(&self) -> Option<(Vec<usize>, chrono::DateTime<chrono::Utc>)> {
+        let seconds = self.turn_seconds?;
+        if !self.is_full() {
+            return None;
+        }
+        let people: Vec<usize> = self
+            .table
+            .status()
+            .to_act()
+            .iter()
+            .copied()
+            .filter(|&s| matches!(self.seats[s], Occupant::Player { .. }))
+            .collect();
+        (!people.is_empty()).then(|| (people, self.last_at + chrono::Duration::seconds(seconds.into())))
+    }
+
+    /// Plays the turn of every person in `seats` whose time ran out at `deadline` with their bot,
+    /// each move after an event saying why, then deals and bots' moves as after any move.
+    pub fn time_out(
+        &mut self,
+        seats: &[usize],
+        deadline: chrono::DateTime<chrono::Utc>,
+        out: &mut Vec<NewEvent>,
+    ) -> Result<(), AdvanceError> {
+        let broken = |e: String| AdvanceError::Broken(e);
+        for &seat in seats {
+            if !self.table.status().to_act().contains(&seat) {
+                continue;
+            }
+            let timed_out = ServiceEvent::TurnTimedOut { seat, deadline: deadline.to_rfc3339() };
+            let timed_out = serde_json::to_value(&timed_out).map_err(|e| broken(e.to_string()))?;
+            self.record(vec![timed_out], SERVICE_ACTOR, out).map_err(broken)?;
+            let command = self.table.bot_move(seat, rand::random()).ok_or("a seat has no move".to_string());
+            let events = self
+                .table
+                .decide(seat, &command.map_err(broken)?)
+                .map_err(|r| broken(format!("bot move refused: {r:?}")))?;
+            self.record(events, &format!("bot:{seat}"), out).map_err(broken)?;
+        }
+        self.advance(out)
     }
 
     /// Whether the deal an event belongs to is over (its record is then open for replay).
@@ -279,6 +352,11 @@ pub struct MatchView {
     pub viewing_as: Option<usize>,
     /// Seats that may act now.
     pub to_act: Vec<usize>,
+    /// When the turn of the person to act runs out (RFC 3339, server time) in a match with
+    /// `turn_seconds`: their bot then plays the move for them. Null when no person is to act or
+    /// turns are not limited.
+    #[schema(format = DateTime)]
+    pub turn_deadline: Option<String>,
     pub deal_number: u32,
     pub outcome: Option<Outcome>,
     /// The game's own view: the caller's hand, the public table, scores.
@@ -303,6 +381,7 @@ impl Loaded {
             },
             to_act: if self.is_full() { status.to_act().to_vec() } else { Vec::new() },
             deal_number: self.table.deal_number(),
+            turn_deadline: self.turn_deadline().map(|(_, at)| at.to_rfc3339()),
             outcome: match status {
                 Status::Finished { outcome } => Some(outcome),
                 _ => None,
@@ -446,6 +525,7 @@ mod tests {
             seats: vec![Occupant::Open; 3],
             decks: Vec::new(),
             created_by: Uuid::nil(),
+            turn_seconds: None,
         };
         let first = StoredEvent {
             seq: 1,
@@ -504,6 +584,7 @@ mod tests {
             seats: vec![Occupant::Bot; 4],
             decks: Vec::new(),
             created_by: Uuid::nil(),
+            turn_seconds: None,
         };
         let first = StoredEvent {
             seq: 1,

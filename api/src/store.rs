@@ -162,6 +162,52 @@ pub fn created_with_key(conn: &mut PgConn, player: Uuid, key: &str) -> QueryResu
         .optional()
 }
 
+/// Marks a match as one whose turns have a deadline of `seconds`.
+pub fn time_turns(conn: &mut PgConn, stream: Uuid, seconds: u32) -> QueryResult<()> {
+    diesel::sql_query("INSERT INTO timed_matches (stream_id, turn_seconds) VALUES ($1, $2) ON CONFLICT DO NOTHING")
+        .bind::<diesel::sql_types::Uuid, _>(stream)
+        .bind::<diesel::sql_types::Int4, _>(seconds as i32)
+        .execute(conn)
+        .map(|_| ())
+}
+
+#[derive(QueryableByName)]
+struct Overdue {
+    #[diesel(sql_type = diesel::sql_types::Uuid)]
+    stream_id: Uuid,
+}
+
+/// Matches whose last event is older than their turn's time, and which changed since a sweep
+/// last found nothing due in them: the candidates for a timed-out turn, at most `limit`.
+pub fn overdue_turns(conn: &mut PgConn, limit: i64) -> QueryResult<Vec<Uuid>> {
+    diesel::sql_query(
+        "SELECT t.stream_id
+           FROM timed_matches t
+           CROSS JOIN LATERAL (
+               SELECT e.seq, e.recorded_at FROM events e
+                WHERE e.stream_id = t.stream_id ORDER BY e.seq DESC LIMIT 1
+           ) last
+          WHERE NOT t.finished
+            AND last.seq <> t.idle_version
+            AND last.recorded_at + make_interval(secs => t.turn_seconds) <= now()
+          ORDER BY last.recorded_at
+          LIMIT $1",
+    )
+    .bind::<diesel::sql_types::Int8, _>(limit)
+    .load::<Overdue>(conn)
+    .map(|rows| rows.into_iter().map(|r| r.stream_id).collect())
+}
+
+/// Nothing is due in the match at `version` (and nothing ever will be once it is `over`).
+pub fn turns_idle(conn: &mut PgConn, stream: Uuid, version: i64, over: bool) -> QueryResult<()> {
+    diesel::sql_query("UPDATE timed_matches SET idle_version = $2, finished = $3 WHERE stream_id = $1")
+        .bind::<diesel::sql_types::Uuid, _>(stream)
+        .bind::<diesel::sql_types::Int8, _>(version)
+        .bind::<diesel::sql_types::Bool, _>(over)
+        .execute(conn)
+        .map(|_| ())
+}
+
 impl NewEvent {
     /// The row as it will read back once appended at `seq`.
     pub fn stored(&self, seq: i64) -> StoredEvent {

@@ -4,6 +4,7 @@ mod bad_input;
 mod batch;
 mod concurrency;
 mod contract;
+mod deadlines;
 mod docs;
 mod every_game;
 mod hidden_cards;

@@ -33,6 +33,16 @@ pub async fn spawn_app() -> TestApp {
     spawn_app_with(api::ratelimit::Limits { moves: unlimited, creations: unlimited, tokens: unlimited }).await
 }
 
+/// `spawn_app` with no sweep for overdue turns: a node that leaves deadlines to other nodes.
+pub async fn spawn_app_without_sweep() -> TestApp {
+    let db_name = format!("kortbord_test_{}", uuid::Uuid::new_v4().simple());
+    let unlimited = api::ratelimit::Limit { per_second: 1e6, burst: 1e6 };
+    let mut settings =
+        settings(&db_name, api::ratelimit::Limits { moves: unlimited, creations: unlimited, tokens: unlimited });
+    settings.deadline_sweep = None;
+    start(settings, db_name, true)
+}
+
 pub async fn spawn_app_with(rate_limits: api::ratelimit::Limits) -> TestApp {
     let db_name = format!("kortbord_test_{}", uuid::Uuid::new_v4().simple());
     start_node(db_name, rate_limits, true).await
@@ -83,6 +93,7 @@ fn settings(db_name: &str, rate_limits: api::ratelimit::Limits) -> api::config::
         rate_limits,
         token_renew_window_secs: api::auth::RENEW_WINDOW_SECS,
         cors: api::http::Cors::parse("*").expect("a valid setting"),
+        deadline_sweep: Some(Duration::from_millis(200)),
     }
 }
 

@@ -54,6 +54,11 @@ pub struct CreateMatch {
     /// for tests and for replaying deals played at a real table.
     #[serde(default)]
     pub decks: Vec<Vec<Card>>,
+    /// Seconds a person has for each turn (1 to 604800). When the time runs out their bot plays
+    /// that move for them (the log says so, `match.turn_timed_out`), and the seat stays theirs.
+    /// Left out: no limit.
+    #[schema(minimum = 1, maximum = 604800)]
+    pub turn_seconds: Option<u32>,
 }
 
 /// Creates a match
@@ -72,8 +77,8 @@ pub struct CreateMatch {
               (status = 404, description = "no such game", body = Problem, content_type = "application/problem+json"),
               (status = 409, description = "a request with the same Idempotency-Key is still being processed",
                body = Problem, content_type = "application/problem+json"),
-              (status = 422, description = "a planned game, no seats, only bots (`no-human-seat`), invalid options or \
-                                            decks, or bots that would not come to a person's turn within 10,000 \
+              (status = 422, description = "a planned game, no seats, only bots (`no-human-seat`), invalid options, decks or \
+                                            `turn_seconds`, or bots that would not come to a person's turn within 10,000 \
                                             moves (`bots-unsettled`)",
                body = Problem, content_type = "application/problem+json"),
               (status = 429, description = "too many matches created by this player",
@@ -103,7 +108,14 @@ pub async fn create_match(
             SeatRequest::Bot {} => Occupant::Bot,
         })
         .collect();
-    let new = NewMatch { game: body.game, seats, options: body.options, decks: body.decks, lang: lang(&req) };
+    let new = NewMatch {
+        game: body.game,
+        seats,
+        options: body.options,
+        decks: body.decks,
+        lang: lang(&req),
+        turn_seconds: body.turn_seconds,
+    };
     let created = commands::create_match(&state.into_inner(), &player, new, key).await?;
     let after = created.after;
     let mut reply =
