@@ -40,7 +40,7 @@ Errors are `application/problem+json` with a stable `code`; a refused move names
         match_routes::CreateMatch, match_routes::LegalMoves, moves::MoveRequest, moves::MoveResult, moves::DryRun,
         moves::MoveOutcome, history::EventPage, history::DealRecord, history::ReplayStep,
     )),
-    modifiers(&Bearer, &ExtractorProblems, &RequestRules, &GameTypes),
+    modifiers(&Bearer, &ExtractorProblems, &RequestRules, &GameTypes, &Examples),
     tags(
         (name = "auth", description = "Players' tokens"),
         (name = "games", description = "The catalog and each game's rulebook"),
@@ -145,6 +145,137 @@ pub fn table_schema() -> Ref {
 
 pub fn event_data_schema() -> Ref {
     Ref::from_schema_name("EventData")
+}
+
+/// Real answers as examples, not generated filler: a Plump table three players sit at, played
+/// by the rules (a fixed deck, fixed ids and times, so the document stays the same from build to
+/// build): the match as the player to act sees it, their legal moves, a move's answer, the
+/// events feed and a refusal naming its rule.
+struct Examples;
+
+impl Examples {
+    const AT: &'static str = "2026-11-24T09:00:00+00:00";
+
+    fn player(seat: usize) -> uuid::Uuid {
+        uuid::Uuid::from_u128(0xa11ce + seat as u128)
+    }
+
+    /// The match after its first deal, the seat to act, and every event so far.
+    fn dealt() -> Option<(crate::matches::Loaded, usize, Vec<crate::store::StoredEvent>)> {
+        use crate::matches::{Loaded, Occupant, ServiceEvent};
+        let game = engine::game("plump")?;
+        let table = game.setup(3, &serde_json::json!({})).ok()?;
+        let engine::game::Status::NeedsDeck { composition } = table.status() else { return None };
+        let n = composition.len();
+        // A fixed order that mixes the suits: every `stride`-th card of the sorted pack.
+        let coprime = |s: &usize| (2..=*s).all(|d| s % d != 0 || n % d != 0);
+        let stride = (7..n).find(coprime)?;
+        let deck: Vec<_> = (0..n).map(|i| composition[(i * stride) % n]).collect();
+        let seats = ["Ada", "Bo", "Cy"]
+            .iter()
+            .enumerate()
+            .map(|(i, name)| Occupant::Player { player_id: Self::player(i), name: name.to_string() })
+            .collect();
+        let created = ServiceEvent::Created {
+            game: "plump".into(),
+            options: game.normalize_options(&serde_json::json!({})).ok()?,
+            seats,
+            decks: vec![deck],
+            created_by: Self::player(0),
+            turn_seconds: None,
+        };
+        let at = Self::at()?;
+        let first = crate::store::StoredEvent {
+            seq: 1,
+            event_type: "match.created".into(),
+            deal: 0,
+            data: serde_json::to_value(&created).ok()?,
+            actor: Self::player(0).to_string(),
+            recorded_at: at,
+        };
+        let id = uuid::Uuid::from_u128(0x6b0a4d);
+        let mut loaded = Loaded::replay(id, std::slice::from_ref(&first)).ok()?;
+        let mut dealt = Vec::new();
+        loaded.advance(&mut dealt).ok()?;
+        let mut stored = vec![first];
+        stored.extend(Self::stored(&dealt, 2));
+        loaded.version = stored.len() as i64;
+        loaded.last_at = at;
+        let seat = *loaded.table.status().to_act().first()?;
+        Some((loaded, seat, stored))
+    }
+
+    fn at() -> Option<chrono::DateTime<chrono::Utc>> {
+        chrono::DateTime::parse_from_rfc3339(Self::AT).ok().map(|t| t.with_timezone(&chrono::Utc))
+    }
+
+    fn stored(events: &[crate::store::NewEvent], from: i64) -> Vec<crate::store::StoredEvent> {
+        let at = Self::at().expect("a valid time");
+        events
+            .iter()
+            .enumerate()
+            .map(|(i, e)| crate::store::StoredEvent { recorded_at: at, ..e.stored(from + i as i64) })
+            .collect()
+    }
+
+    fn answers() -> Option<Vec<(&'static str, &'static str, &'static str, serde_json::Value)>> {
+        use engine::game::{Refusal, Viewer};
+        let (loaded, seat, stored) = Self::dealt()?;
+        let viewer = Viewer::Seat(seat);
+        let view = loaded.view(viewer, vec![seat]);
+        let moves = loaded.table.legal_moves(seat);
+        let legal = match_routes::LegalMoves { seat, version: loaded.version, moves: moves.clone() };
+        let page = history::EventPage {
+            version: loaded.version,
+            events: stored.iter().map(|e| loaded.event_out(e, viewer)).collect(),
+        };
+        let mut after = loaded.clone();
+        let decided = after.table.decide(seat, moves.first()?).ok()?;
+        let mut appended = Vec::new();
+        after.record(decided, &Self::player(seat).to_string(), &mut appended).ok()?;
+        after.advance(&mut appended).ok()?;
+        after.version = loaded.version + appended.len() as i64;
+        after.last_at = Self::at()?;
+        let appended = Self::stored(&appended, loaded.version + 1);
+        let moved = moves::MoveResult {
+            version: after.version,
+            events: appended.iter().map(|e| after.event_out(e, viewer)).collect(),
+            match_view: after.view(viewer, vec![seat]),
+        };
+        let refusal = loaded.table.move_space(seat).into_iter().find_map(|m| match loaded.table.decide(seat, &m) {
+            Err(Refusal::Violation(v)) => Some(v),
+            _ => None,
+        })?;
+        let mut problem = problem::ApiError::violation(refusal, engine::rules::Lang::En).problem;
+        problem.request_id = Some("5f0c3a52-9d1e-4c47-8a43-0d4f6f1e2b7a".into());
+        Some(vec![
+            ("/v1/matches", "post", "201", serde_json::to_value(&view).ok()?),
+            ("/v1/matches/{id}", "get", "200", serde_json::to_value(&view).ok()?),
+            ("/v1/matches/{id}/legal-moves", "get", "200", serde_json::to_value(&legal).ok()?),
+            ("/v1/matches/{id}/events", "get", "200", serde_json::to_value(&page).ok()?),
+            ("/v1/matches/{id}/moves", "post", "200", serde_json::to_value(&moved).ok()?),
+            ("/v1/matches/{id}/moves", "post", "422", serde_json::to_value(&problem).ok()?),
+        ])
+    }
+}
+
+impl Modify for Examples {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let Some(answers) = Examples::answers() else { return };
+        for (path, method, status, example) in answers {
+            let Some(item) = openapi.paths.paths.get_mut(path) else { continue };
+            let operation = match method {
+                "get" => item.get.as_mut(),
+                _ => item.post.as_mut(),
+            };
+            let Some(RefOr::T(response)) = operation.and_then(|o| o.responses.responses.get_mut(status)) else {
+                continue;
+            };
+            for content in response.content.values_mut() {
+                content.example = Some(example.clone());
+            }
+        }
+    }
 }
 
 struct Bearer;

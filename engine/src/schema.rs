@@ -174,14 +174,43 @@ null or left out, and counts (`hand_sizes`) may stand in for hidden cards."
         ));
     }
 
+    /// An event's variant as a viewer may see it: any field but `type`, any item of a list and
+    /// any field of an object inside may be `null` (hidden), and fields the event does not have
+    /// may stand in for hidden ones (`hand_sizes`, `set_aside_count`).
     fn seen_as_redacted(variant: &mut Value) {
+        fn nullable(schema: &mut Value) {
+            if !schema.is_object() {
+                // `items: false` (after a tuple's `prefixItems`) admits nothing, nulls included.
+                return;
+            }
+            if let Some(items) = schema.get_mut("items") {
+                nullable(items);
+            }
+            if let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) {
+                for property in properties.values_mut() {
+                    nullable(property);
+                }
+            }
+            for union in ["oneOf", "anyOf"] {
+                if let Some(Value::Array(members)) = schema.get_mut(union) {
+                    members.iter_mut().for_each(nullable);
+                }
+            }
+            let inner = schema.take();
+            *schema = if inner.get("type") == Some(&json!("null")) {
+                inner
+            } else {
+                json!({ "anyOf": [inner, { "type": "null" }] })
+            };
+        }
         if let Some(properties) = variant.get_mut("properties").and_then(Value::as_object_mut) {
             for (key, property) in properties.iter_mut() {
                 if key != "type" {
-                    *property = json!({ "oneOf": [property.take(), { "type": "null" }] });
+                    nullable(property);
                 }
             }
         }
+        variant["additionalProperties"] = json!(true);
         variant["required"] = json!(["type"]);
     }
 
