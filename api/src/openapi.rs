@@ -168,7 +168,7 @@ impl Examples {
         let engine::game::Status::NeedsDeck { composition } = table.status() else { return None };
         let n = composition.len();
         // A fixed order that mixes the suits: every `stride`-th card of the sorted pack.
-        let coprime = |s: &usize| (2..=*s).all(|d| s % d != 0 || n % d != 0);
+        let coprime = |s: &usize| (2..=*s).all(|d| !s.is_multiple_of(d) || !n.is_multiple_of(d));
         let stride = (7..n).find(coprime)?;
         let deck: Vec<_> = (0..n).map(|i| composition[(i * stride) % n]).collect();
         let seats = ["Ada", "Bo", "Cy"]
