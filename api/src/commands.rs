@@ -94,10 +94,7 @@ pub fn acting_seat(loaded: &Loaded, player: &Player, requested: Option<usize>) -
     let held = loaded.seats_of(player.id);
     if let Some(seat) = requested {
         if seat >= loaded.seats.len() {
-            return Err(ApiError::bad_request(
-                "no-such-seat",
-                format!("the table has seats 0 to {}", loaded.seats.len() - 1),
-            ));
+            return Err(no_such_seat(loaded.seats.len()));
         }
         if !held.contains(&seat) {
             return Err(ApiError::forbidden("not-your-seat", format!("seat {seat} is not yours")));
@@ -116,6 +113,17 @@ pub fn acting_seat(loaded: &Loaded, player: &Player, requested: Option<usize>) -
             }
         }
     }
+}
+
+/// A seat the table does not have is a resource that does not exist: 404, whether it is named
+/// in the path, the query or a move.
+fn no_such_seat(seats: usize) -> ApiError {
+    ApiError::new(
+        actix_web::http::StatusCode::NOT_FOUND,
+        "no-such-seat",
+        "Not found",
+        format!("the table has seats 0 to {}", seats - 1),
+    )
 }
 
 pub fn game_in_catalog(id: &str) -> Result<&'static GameInfo, ApiError> {
@@ -497,12 +505,7 @@ pub async fn join(
         let mut conn = state.pool.get()?;
         let mut after = Loaded::clone(&*load_with(&mut conn, &state, match_id)?);
         match after.seats.get(seat) {
-            None => {
-                return Err(ApiError::bad_request(
-                    "no-such-seat",
-                    format!("the table has seats 0 to {}", after.seats.len() - 1),
-                ))
-            }
+            None => return Err(no_such_seat(after.seats.len())),
             Some(Occupant::Open) => {}
             Some(_) => return Err(ApiError::conflict("seat-taken", format!("seat {seat} is already taken"))),
         }

@@ -139,6 +139,16 @@ pub fn options_schema() -> Ref {
     Ref::from_schema_name("MatchOptions")
 }
 
+/// Options in a creation request: `null` or left out takes every default.
+pub fn options_or_null_schema() -> Schema {
+    let any = AnyOfBuilder::new()
+        .item(Ref::from_schema_name("MatchOptions"))
+        .item(utoipa::openapi::schema::ObjectBuilder::new().schema_type(utoipa::openapi::schema::Type::Null))
+        .description(Some("The game's options; defaults for anything left out, and for all of them when null."))
+        .build();
+    Schema::AnyOf(any)
+}
+
 pub fn table_schema() -> Ref {
     Ref::from_schema_name("Table")
 }
@@ -400,6 +410,19 @@ impl Modify for ExtractorProblems {
             let operations = [&mut item.get, &mut item.put, &mut item.post, &mut item.delete, &mut item.patch];
             for operation in operations.into_iter().flatten() {
                 ExtractorProblems::add(operation);
+                // A header or a query string has no null: an optional one is left out, not
+                // sent as `null` (which would be the text "null").
+                for parameter in operation.parameters.iter_mut().flatten() {
+                    if let Some(RefOr::T(Schema::Object(schema))) = parameter.schema.as_mut() {
+                        use utoipa::openapi::schema::{SchemaType, Type};
+                        if let SchemaType::Array(types) = &schema.schema_type {
+                            let kept: Vec<Type> = types.iter().filter(|t| **t != Type::Null).cloned().collect();
+                            if let [only] = kept.as_slice() {
+                                schema.schema_type = SchemaType::Type(only.clone());
+                            }
+                        }
+                    }
+                }
                 // An operation that names no security needs none: say so, rather than leave
                 // a reader to guess.
                 operation.security.get_or_insert_with(Vec::new);

@@ -63,7 +63,7 @@ async fn bad_moves_are_refused_with_problems_and_append_nothing() {
 
     let r =
         app.post(&moves).token(&token).json(&json!({ "seat": 7, "move": {"type": "bid", "tricks": 1} })).send().await;
-    r.assert_problem(400, "no-such-seat");
+    r.assert_problem(404, "no-such-seat");
 
     let r = app
         .post(&moves)

@@ -45,6 +45,6 @@ pub async fn check_deal_records(app: &TestApp, id: &str, deals: u64) {
         assert_eq!(start.status.as_u16(), 200);
         assert!(start.body["event"].is_null());
         let beyond = app.get(&format!("/v1/matches/{id}/deals/{k}/replay?at={}", steps + 1)).send().await;
-        beyond.assert_problem(400, "invalid-step");
+        beyond.assert_problem(404, "invalid-step");
     }
 }

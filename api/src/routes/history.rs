@@ -126,7 +126,12 @@ fn replay_deal(
     let first_seq = deal_rows[0].seq;
     let upto = match steps {
         Some(n) if n > deal_rows.len() => {
-            return Err(ApiError::bad_request("invalid-step", format!("deal {deal} has {} steps", deal_rows.len())))
+            return Err(ApiError::new(
+                actix_web::http::StatusCode::NOT_FOUND,
+                "invalid-step",
+                "Not found",
+                format!("deal {deal} has {} steps", deal_rows.len()),
+            ))
         }
         Some(n) => first_seq - 1 + n as i64,
         None => deal_rows.last().map(|e| e.seq).unwrap_or(first_seq),
@@ -222,9 +227,10 @@ fn private(mut response: actix_web::HttpResponseBuilder) -> actix_web::HttpRespo
     params(("id" = Uuid, Path), ("deal" = i32, Path, minimum = 1, description = "the deal's number, from 1"),
            ReplayQuery),
     responses((status = 200, body = ReplayStep),
-              (status = 400, description = "`at` is missing, malformed or beyond the deal's last step",
+              (status = 400, description = "`at` is missing or malformed",
                body = Problem, content_type = "application/problem+json"),
-              (status = 404, description = "no such match, or no such deal in it",
+              (status = 404, description = "no such match, no such deal in it, or `at` beyond the deal's last step \
+                                            (`invalid-step`)",
                body = Problem, content_type = "application/problem+json"),
               (status = 409, description = "the deal is still being played",
                body = Problem, content_type = "application/problem+json"),

@@ -48,7 +48,7 @@ pub struct CreateMatch {
     pub seats: Vec<SeatRequest>,
     /// Variant options; defaults for anything left out.
     #[serde(default)]
-    #[schema(schema_with = crate::openapi::options_schema)]
+    #[schema(schema_with = crate::openapi::options_or_null_schema)]
     pub options: Value,
     /// Deck orders for the first deals, top card first, as card codes (`TD`, `JC`, `JK1`):
     /// for tests and for replaying deals played at a real table.
@@ -148,7 +148,7 @@ pub struct SeatQuery {
                body = Problem, content_type = "application/problem+json"),
               (status = 403, description = "the seat asked for is not the caller's",
                body = Problem, content_type = "application/problem+json"),
-              (status = 404, description = "no such match", body = Problem, content_type = "application/problem+json"),
+              (status = 404, description = "no such match, or no such seat at its table (`no-such-seat`)", body = Problem, content_type = "application/problem+json"),
               (status = 503, description = "the database cannot be reached",
                body = Problem, content_type = "application/problem+json",
                headers(("Retry-After" = u64, description = "seconds to wait")))))]
@@ -173,9 +173,8 @@ pub async fn get_match(
 #[utoipa::path(post, path = "/v1/matches/{id}/seats/{seat}/join", tag = "matches",
     params(("id" = Uuid, Path), ("seat" = usize, Path)), security(("bearer" = [])),
     responses((status = 200, body = MatchView, headers(("ETag" = String, description = "the match's version"))),
-              (status = 400, description = "the table has no such seat",
+              (status = 404, description = "no such match, or no such seat at its table (`no-such-seat`)",
                body = Problem, content_type = "application/problem+json"),
-              (status = 404, description = "no such match", body = Problem, content_type = "application/problem+json"),
               (status = 409, description = "the seat is taken, or another request changed the match first",
                body = Problem, content_type = "application/problem+json"),
               (status = 422, description = "the bots would not come to a person's turn within 10,000 moves \
@@ -216,11 +215,12 @@ pub struct LegalMoves {
 #[utoipa::path(get, path = "/v1/matches/{id}/legal-moves", tag = "matches", params(("id" = Uuid, Path), SeatQuery),
     security(("bearer" = [])),
     responses((status = 200, body = LegalMoves, headers(("ETag" = String, description = "the match's version"))),
-              (status = 400, description = "no such seat, or the caller holds several and named none",
+              (status = 400, description = "the caller holds several seats and named none",
                body = Problem, content_type = "application/problem+json"),
               (status = 403, description = "the caller holds no seat here, or not the one named",
                body = Problem, content_type = "application/problem+json"),
-              (status = 404, description = "no such match", body = Problem, content_type = "application/problem+json"),
+              (status = 404, description = "no such match, or no such seat at its table (`no-such-seat`)",
+               body = Problem, content_type = "application/problem+json"),
               (status = 503, description = "the database cannot be reached",
                body = Problem, content_type = "application/problem+json",
                headers(("Retry-After" = u64, description = "seconds to wait")))))]

@@ -83,12 +83,14 @@ pub enum MoveOutcome {
     security(("bearer" = [])),
     responses((status = 200, description = "the move was recorded (`MoveResult`), or a dry run's verdict (`DryRun`)",
                body = MoveOutcome, headers(("ETag" = String, description = "the match's version"))),
-              (status = 400, description = "a malformed move (or one with a field its type does not have), seat, \
-                                            If-Match, Idempotency-Key or body",
+              (status = 400, description = "a malformed move (or one with a field its type does not have), \
+                                            If-Match, Idempotency-Key or body, or no seat named by a caller who \
+                                            holds several",
                body = Problem, content_type = "application/problem+json"),
               (status = 403, description = "the caller holds no seat here, or not the one named",
                body = Problem, content_type = "application/problem+json"),
-              (status = 404, description = "no such match", body = Problem, content_type = "application/problem+json"),
+              (status = 404, description = "no such match, or no such seat at its table (`no-such-seat`)",
+               body = Problem, content_type = "application/problem+json"),
               (status = 409, description = "the version in the body is stale, another move landed first, or the \
                                             match has not started",
                body = Problem, content_type = "application/problem+json"),
