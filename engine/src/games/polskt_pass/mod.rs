@@ -11,14 +11,14 @@
 use std::ops::RangeInclusive;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use crate::bidding::Auction;
 use crate::cards::{decks, is_permutation, sort_hand, take_card, Card, Rank, Suit};
 use crate::game::{OptionDoc, Outcome, Rules, SetupError, Status, Viewer};
 use crate::ledger::{Account, Ledger, Payment};
 use crate::rules::{self, RuleViolation, Rulebook, Text};
-use crate::seat::{match_winners, seats_text, Seat, Table};
+use crate::seat::{self, match_winners, seats_text, Seat};
 use crate::trick::{self, Trick, WinReason};
 pub use crate::trick::{Play, TrickRecord};
 
@@ -29,6 +29,7 @@ mod rulebook;
 #[cfg(test)]
 mod tests;
 mod view;
+pub use view::{Bidding, CurrentTrick, Table, TablePhase};
 
 #[derive(Default)]
 pub struct PolsktPass;
@@ -165,22 +166,34 @@ pub enum Phase {
     Over,
 }
 
+/// The cut: where the pack was cut and the card it showed.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct CutRecord {
+    /// Cards lifted off the top of the pack.
     pub at: usize,
+    /// The bottom card of the lifted part, shown to everyone.
     pub shown_card: Card,
+    /// True when the shown card was a jack, which the cutter had to take.
     pub cutter_took: bool,
 }
 
+/// How a deal ended and what its end paid.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct DealResult {
+    /// How the deal ended.
     pub outcome: DealOutcome,
+    /// The seat that won the deal; null when nobody did.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub winner: Option<Seat>,
+    /// The id of the rule the winner won under, or of the rule saying why nobody won.
     pub rule: String,
+    /// What the deal was played for: the pot plus the bet in play.
     pub amount_played_for: i64,
+    /// Every payment the end of the deal made, in order.
     pub payments: Vec<Payment>,
+    /// The result in words, in Swedish and English.
     pub explanation: Text,
 }
 
@@ -255,7 +268,7 @@ impl Deal {
 
 #[derive(Clone, Debug)]
 pub struct State {
-    pub table: Table,
+    pub table: seat::Table,
     pub options: Options,
     pub deals_started: u32,
     pub ledger: Ledger,
@@ -1046,7 +1059,7 @@ impl Rules for PolsktPass {
     type State = State;
     type Command = Command;
     type Event = Event;
-    type View = Value;
+    type View = Table;
 
     fn id(&self) -> &'static str {
         "polskt-pass"
@@ -1088,7 +1101,7 @@ impl Rules for PolsktPass {
             return Err(SetupError(format!("rounds must be from 1 to {MAX_ROUNDS}, not {}", options.rounds)));
         }
         Ok(State {
-            table: Table::new(players),
+            table: seat::Table::new(players),
             options,
             deals_started: 0,
             ledger: Ledger::new(),
@@ -1398,7 +1411,7 @@ impl Rules for PolsktPass {
             .collect()
     }
 
-    fn view(&self, state: &State, viewer: Viewer) -> Value {
+    fn view(&self, state: &State, viewer: Viewer) -> Table {
         self.render_view(state, viewer)
     }
 

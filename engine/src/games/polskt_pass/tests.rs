@@ -9,11 +9,16 @@ use crate::simulate::{random_matches, Driver, Plan};
 
 use super::Command as C;
 
+/// The table as it is sent.
+fn view_json(state: &State, viewer: Viewer) -> Value {
+    serde_json::to_value(PolsktPass.view(state, viewer)).unwrap()
+}
+
 /// A pack that, cut at `at` by the dealer's right-hand neighbour, shows `shown` and deals
 /// `hands` (by seat, five each, in the order given: the first three come in the first
 /// packet), then turns `turned`.
 fn deck_for(players: usize, dealer: Seat, hands: &[&str], turned: &str, shown: &str, at: usize) -> Vec<Card> {
-    let table = Table::new(players);
+    let table = seat::Table::new(players);
     let hands: Vec<Vec<Card>> = hands.iter().map(|h| cards(h)).collect();
     assert!(hands.iter().all(|h| h.len() == HAND));
     let order = table.order_from(table.forehand(dealer));
@@ -190,7 +195,7 @@ fn the_dealer_stakes_every_deal_and_the_pot_keeps_what_is_left() {
     assert_eq!((payment.from, payment.to, payment.amount, payment.rule.as_str()), (S(0), Pot, 10, rule::STAKE));
     assert!(payment.explanation.en.contains("seat 0"));
     assert_eq!(books, &Books { balances: vec![-10, 0, 0, 0], pot: 10, bets: vec![] });
-    let view = PolsktPass.view(&g.state, Viewer::Spectator);
+    let view = view_json(&g.state, Viewer::Spectator);
     assert_eq!(
         (view["pot"].clone(), view["balances"].clone(), view["bets"].clone()),
         (json!(10), json!([-10, 0, 0, 0]), json!([]))
@@ -252,7 +257,7 @@ fn the_player_on_the_dealers_right_cuts_and_shows_the_bottom_card_of_the_lifted_
     let d = g.deal_ref();
     assert_eq!(d.pack.last(), Some(&card("AD")), "the shown card is at the bottom of the rest");
     assert!(!PolsktPass.secrets(&g.state).iter().any(|(c, _)| *c == card("AD")), "the shown card is public");
-    let view = PolsktPass.view(&g.state, Viewer::Spectator);
+    let view = view_json(&g.state, Viewer::Spectator);
     assert_eq!(view["cut"], json!({"at": 12, "shown_card": "AD", "cutter_took": false}));
 }
 
@@ -320,12 +325,12 @@ fn a_turned_jack_is_taken_by_the_dealer_who_declares_alone_without_bidding() {
     assert_eq!(g.deal_ref().phase, Phase::Playing);
     assert_eq!(g.to_act(), [1], "forehand leads");
     // The turned card is public, but where it went after the discard is not told.
-    let view = PolsktPass.view(&g.state, Viewer::Seat(2));
+    let view = view_json(&g.state, Viewer::Seat(2));
     assert_eq!(view["turned_card"], "JD");
     assert_eq!(view["turned_card_taken"], true);
     assert_eq!(view["discarded"], json!([0]));
     assert_eq!(view["discard"], Value::Null);
-    assert_eq!(PolsktPass.view(&g.state, Viewer::Seat(0))["discard"], "JD");
+    assert_eq!(view_json(&g.state, Viewer::Seat(0))["discard"], "JD");
 }
 
 #[test]
@@ -368,7 +373,7 @@ fn a_turned_ace_is_the_dealers_choice_when_the_cutter_took_nothing() {
     assert_eq!(g.legal(0), [C::TakeAce, C::LeaveAce]);
     assert_eq!(g.refused(1, C::LeaveAce).rule, core::TURN);
     assert_eq!(g.refused(0, C::Accept).rule, core::PHASE);
-    assert_eq!(PolsktPass.view(&g.state, Viewer::Spectator)["ace_choice"], true);
+    assert_eq!(view_json(&g.state, Viewer::Spectator)["ace_choice"], true);
     let mut taken = Game { rules: PolsktPass, state: g.state.clone(), log: Vec::new() };
     let events = taken.ok(0, C::TakeAce);
     assert!(
@@ -437,7 +442,7 @@ fn any_other_turned_card_stays_and_forehand_opens_the_bidding() {
     assert_eq!(g.deal_ref().phase, Phase::Playing);
     assert_eq!(g.to_act(), [1]);
     assert_eq!(g.refused(3, C::Pass).rule, core::TURN);
-    let view = PolsktPass.view(&g.state, Viewer::Spectator);
+    let view = view_json(&g.state, Viewer::Spectator);
     assert_eq!(view["declarers"], json!([2]));
     assert_eq!(view["trumps"], "hearts");
     assert_eq!(view["bidding"]["calls"].as_array().unwrap().len(), 2);
@@ -464,7 +469,7 @@ fn in_round_two_forehand_may_name_any_suit_and_the_others_only_the_other_three()
     assert_eq!(events[0], Event::BidMade { seat: 2, round: 2, call: Call::NameSuit, suit: Some(Suit::Spades) });
     assert!(matches!(&events[1], Event::TrumpsSet { trumps: Suit::Spades, from: TrumpsFrom::RoundTwo, .. }));
     assert_eq!(g.deal_ref().declarers, [2]);
-    assert_eq!(PolsktPass.view(&g.state, Viewer::Spectator)["trumps_rule"], rule::ROUND_TWO);
+    assert_eq!(view_json(&g.state, Viewer::Spectator)["trumps_rule"], rule::ROUND_TWO);
 
     // Forehand may choose the turned suit in round two.
     let mut g = dealt(4, &STRONG, "9H", "TH", no_bets());
@@ -564,7 +569,7 @@ fn the_first_to_two_tricks_wins_when_nobody_takes_three_and_the_failed_declarer_
     // The next deal is played for the pot and that bet.
     g.deal(decks::from_rank(Rank::NINE));
     assert_eq!(g.deal_ref().bet_in_play, Some(1));
-    assert_eq!(PolsktPass.view(&g.state, Viewer::Spectator)["amount_played_for"], 20);
+    assert_eq!(view_json(&g.state, Viewer::Spectator)["amount_played_for"], 20);
 }
 
 #[test]
@@ -624,7 +629,7 @@ fn the_deal_is_played_for_the_pot_and_the_least_bet_the_others_wait_apart() {
         );
         assert_eq!(after.pot, 0);
         assert_eq!(after.balances, [-45, -20 + 35, -20 - bet, 0]);
-        let view = PolsktPass.view(&g.state, Viewer::Spectator);
+        let view = view_json(&g.state, Viewer::Spectator);
         assert_eq!(view["bets"].as_array().unwrap().len(), 3);
     }
 }
@@ -729,7 +734,7 @@ fn la_vola_is_announced_only_when_leading_to_the_third_trick_after_taking_two() 
     assert_eq!(g.to_act(), [1], "the announcer still leads");
     let v = g.refused(1, C::LaVola);
     assert!(v.explanation.en.contains("already been announced"));
-    assert_eq!(PolsktPass.view(&g.state, Viewer::Spectator)["la_vola"], 1);
+    assert_eq!(view_json(&g.state, Viewer::Spectator)["la_vola"], 1);
     // Once the lead to the third trick is made, the chance is gone.
     let mut late = declared(&STRONG, 1, no_bets());
     late.trick("JC 9S 9C 9D");
@@ -844,7 +849,7 @@ fn the_match_ends_after_the_agreed_rounds_with_the_pot_and_bets_shared_out() {
     assert!(status.is_finished());
     assert!(g.try_deal(decks::from_rank(Rank::NINE)).is_err());
     assert_eq!(g.refused(0, C::Pass).rule, core::MATCH_OVER);
-    assert_eq!(PolsktPass.view(&g.state, Viewer::Spectator)["phase"], "finished");
+    assert_eq!(PolsktPass.view(&g.state, Viewer::Spectator).phase, TablePhase::Finished);
 }
 
 // -----------------------------------------------------------------------------------------
@@ -869,14 +874,14 @@ fn the_undealt_rest_is_never_shown_not_even_in_the_record() {
                 assert!(rest.iter().all(|c| !shown.contains(c)), "{viewer:?} sees the rest in {e:?}");
             }
         }
-        let view = crate::game::cards_in(&PolsktPass.view(&g.state, viewer));
+        let view = crate::game::cards_in(&view_json(&g.state, viewer));
         assert!(rest.iter().all(|c| !view.contains(c)), "{viewer:?} sees the rest in the view");
     }
     let started = PolsktPass.redact(&g.state, &events[0], Viewer::Record, true);
     assert!(started.get("deck").is_none());
     assert_eq!(started["deck_size"], 24);
     // The record opens the hands and the discard; the shown ace is public anyway.
-    let record = PolsktPass.view(&g.state, Viewer::Record);
+    let record = view_json(&g.state, Viewer::Record);
     assert_eq!(record["dealt_hands"][1], json!(cards("9H TH JH 9C TC")));
     assert_eq!(record["discards"], json!([{"seat": 0, "card": "9D"}]));
     assert!(record.get("pack").is_none() && record.get("deck").is_none());
@@ -893,7 +898,7 @@ fn cards_dealt_shows_each_seat_only_its_own_hand() {
     assert_eq!(own["turned_card"], "9H");
     assert_eq!(PolsktPass.redact(&g.state, e, Viewer::Spectator, false)["hands"], json!([null, null, null, null]));
     assert_eq!(PolsktPass.redact(&g.state, e, Viewer::Record, false), serde_json::to_value(e).unwrap());
-    let view = PolsktPass.view(&g.state, Viewer::Seat(1));
+    let view = view_json(&g.state, Viewer::Seat(1));
     let mut hand = cards(STRONG[1]);
     sort_hand(&mut hand);
     assert_eq!(view["hand"], json!(hand));
@@ -978,7 +983,7 @@ fn commands_and_events_have_their_json_shapes() {
 #[test]
 fn the_view_shows_the_money_and_the_table() {
     let g = declared(&MIXED, 2, no_bets());
-    let view = PolsktPass.view(&g.state, Viewer::Seat(2));
+    let view = view_json(&g.state, Viewer::Seat(2));
     for key in [
         "phase",
         "players",

@@ -2,101 +2,352 @@
 
 use super::*;
 
+/// Where the match stands, as the table shows it.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TablePhase {
+    /// No deal has started yet: the first deal is to be dealt.
+    WaitingForDeal,
+    /// The cutter (on the dealer's right) is to cut the pack.
+    Cutting,
+    /// The cards are dealt and the turned card lies face up: the dealer decides whether to take
+    /// a turned ace.
+    TurnedCard,
+    /// The players bid for trumps, in round one or round two.
+    Bidding,
+    /// Whoever holds six cards puts one away face down, before the first lead.
+    Discarding,
+    /// The cards are played, trick by trick.
+    Playing,
+    /// The deal is over and paid: the next deal is to be dealt.
+    DealOver,
+    /// The last deal is over and what was left is shared out: the match is over.
+    Finished,
+}
+
+/// The bidding for trumps: who speaks next, and every call made this deal.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Bidding {
+    /// The bidding round under way, 1 or 2; null when nobody is to bid (before the bidding, after
+    /// it, or in a deal without bidding).
+    #[cfg_attr(feature = "openapi", schema(required = true))]
+    pub round: Option<u8>,
+    /// The seat to speak next; null when nobody is to bid.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
+    pub next: Option<Seat>,
+    /// Every call made this deal, round one's then round two's, in the order they were made.
+    pub calls: Vec<CallRecord>,
+}
+
+/// The trick on the table, as far as it has been played.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CurrentTrick {
+    /// The seat that leads to this trick: forehand, then the winner of the last trick.
+    pub leader: Seat,
+    /// The cards played to the trick so far, in the order they were played.
+    pub plays: Vec<Play>,
+    /// The suit led, counting every jack as a trump; null until the first card is played to the
+    /// trick.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
+    pub led_suit: Option<Suit>,
+}
+
+/// A polskt pass table as one viewer sees it: the match and its money, and the deal under way
+/// (or the last one played). The deal's fields are absent before the first deal. A seat sees its
+/// own hand and its own discard; the deal's record shows every hand, the hands as dealt, the
+/// discards and the tricks, but never the undealt rest of the pack.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Debug, Serialize)]
+pub struct Table {
+    /// Where the match stands.
+    pub phase: TablePhase,
+    /// Players at the table.
+    pub players: usize,
+    /// What the players agreed before the first deal.
+    pub options: Options,
+    /// Deals started so far, the one under way included: the number of the current deal (0
+    /// before the first deal).
+    pub deal_number: u32,
+    /// Deals in the whole match: the rounds times the players.
+    pub deals_total: u32,
+    /// The seats that may act now; empty while a deal is to be dealt and once the match is over.
+    pub to_act: Vec<Seat>,
+    /// The seats that won the most money, several on a tie; null until the match is over.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
+    pub winners: Option<Vec<Seat>>,
+    /// Each seat's money, won less paid in, by seat.
+    pub balances: Vec<i64>,
+    /// What the pot holds now.
+    pub pot: i64,
+    /// The bets waiting for a later deal, each by the number it was made under.
+    pub bets: Vec<BetRecord>,
+    /// The viewer's own seat; only in a seat's view.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub seat: Option<Seat>,
+    /// The seat that deals this deal; absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub dealer: Option<Seat>,
+    /// The seat that cuts the pack: the dealer's right; absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub cutter: Option<Seat>,
+    /// Forehand, the dealer's left: bids first and leads to the first trick; absent before the
+    /// first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub forehand: Option<Seat>,
+    /// The waiting bet this deal is played for along with the pot (the least valuable one), by
+    /// its number; null when no bet is waiting; absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<u32>))]
+    pub bet_in_play: Option<Option<u32>>,
+    /// What the winner of this deal takes: the pot plus the bet in play; absent before the first
+    /// deal and once the deal is over (its `result` says what was played for).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub amount_played_for: Option<i64>,
+    /// The cut; null until the pack is cut; absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<CutRecord>))]
+    pub cut: Option<Option<CutRecord>>,
+    /// The card turned face up after dealing, whose suit is offered as trumps in round one; null
+    /// until the cards are dealt; absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Card>))]
+    pub turned_card: Option<Option<Card>>,
+    /// True once the dealer has taken the turned card into the hand; absent before the first
+    /// deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub turned_card_taken: Option<bool>,
+    /// True while the dealer is to choose whether to take a turned ace (the cutter took no card);
+    /// absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub ace_choice: Option<bool>,
+    /// The trump suit (the four jacks are trumps as well); null until trumps are set, and in a
+    /// deal everyone passed; absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Suit>))]
+    pub trumps: Option<Option<Suit>>,
+    /// How the deal got its trumps and declarers; null until trumps are set; absent before the
+    /// first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<TrumpsFrom>))]
+    pub trumps_from: Option<Option<TrumpsFrom>>,
+    /// The id of the rule that set the trumps, for the rulebook; null until trumps are set;
+    /// absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>))]
+    pub trumps_rule: Option<Option<String>>,
+    /// The seats that declared and play to win the deal: one, or the dealer and the cutter when
+    /// both took a card; empty until trumps are set; absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub declarers: Option<Vec<Seat>>,
+    /// The bidding for trumps; absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub bidding: Option<Bidding>,
+    /// The cards each seat holds, counted, by seat; absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub hand_sizes: Option<Vec<usize>>,
+    /// The seats holding six cards that have still to put one away; absent before the first
+    /// deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub to_discard: Option<Vec<Seat>>,
+    /// The seats that have put a card away this deal, in order (the cards stay hidden); absent
+    /// before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub discarded: Option<Vec<Seat>>,
+    /// Cards left in the pack: all of it until the cards are dealt (less a jack the cutter took),
+    /// then the unused rest, which is never shown; absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub undealt: Option<usize>,
+    /// Tricks each seat has taken this deal, by seat; absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub tricks_taken: Option<Vec<u32>>,
+    /// Tricks won so far this deal; absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub tricks_played: Option<usize>,
+    /// The trick being played (empty between tricks and before the first lead); absent before
+    /// the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub trick: Option<CurrentTrick>,
+    /// The last trick won this deal; null until the first trick is won; absent before the first
+    /// deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<TrickRecord>))]
+    pub last_trick: Option<Option<TrickRecord>>,
+    /// The seat that announced la vola (to take all five tricks); null unless one did; absent
+    /// before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Seat>))]
+    pub la_vola: Option<Option<Seat>>,
+    /// How the deal ended and what was paid; null until the deal is over; absent before the first
+    /// deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<DealResult>))]
+    pub result: Option<Option<DealResult>>,
+    /// The viewer's own hand, sorted by suit and rank; only in the view of a seat at the table,
+    /// once a deal has started.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub hand: Option<Vec<Card>>,
+    /// The card the viewer put away face down; null if the viewer has discarded nothing this
+    /// deal; only in the view of a seat at the table, once a deal has started.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Card>))]
+    pub discard: Option<Option<Card>>,
+    /// Every seat's hand (the cards not yet played or put away), by seat; only in the deal's
+    /// record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub hands: Option<Vec<Vec<Card>>>,
+    /// Each seat's five cards as they were dealt (empty before the cards are dealt), by seat;
+    /// only in the deal's record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub dealt_hands: Option<Vec<Vec<Card>>>,
+    /// Every card put away this deal, with the seat that put it away, in order; only in the
+    /// deal's record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub discards: Option<Vec<Play>>,
+    /// Every trick won this deal, in order; only in the deal's record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub tricks: Option<Vec<TrickRecord>>,
+}
+
 impl PolsktPass {
-    pub(super) fn render_view(&self, state: &State, viewer: Viewer) -> Value {
+    pub(super) fn render_view(&self, state: &State, viewer: Viewer) -> Table {
         let players = state.players();
-        let status = self.status(state);
         let phase = if state.winners.is_some() {
-            "finished"
+            TablePhase::Finished
         } else {
             match &state.deal {
-                None => "waiting-for-deal",
+                None => TablePhase::WaitingForDeal,
                 Some(d) => match d.phase {
-                    Phase::Cutting => "cutting",
-                    Phase::TurnedCard => "turned-card",
-                    Phase::Bidding => "bidding",
-                    Phase::Discarding => "discarding",
-                    Phase::Playing => "playing",
-                    Phase::Over => "deal-over",
+                    Phase::Cutting => TablePhase::Cutting,
+                    Phase::TurnedCard => TablePhase::TurnedCard,
+                    Phase::Bidding => TablePhase::Bidding,
+                    Phase::Discarding => TablePhase::Discarding,
+                    Phase::Playing => TablePhase::Playing,
+                    Phase::Over => TablePhase::DealOver,
                 },
             }
         };
         let books = state.books();
-        let mut v = Map::new();
-        v.insert("phase".into(), json!(phase));
-        v.insert("players".into(), json!(players));
-        v.insert("options".into(), json!(state.options));
-        v.insert("deal_number".into(), json!(state.deals_started));
-        v.insert("deals_total".into(), json!(state.deals_total()));
-        v.insert("to_act".into(), json!(status.to_act()));
-        v.insert("winners".into(), json!(state.winners));
-        v.insert("balances".into(), json!(books.balances));
-        v.insert("pot".into(), json!(books.pot));
-        v.insert("bets".into(), json!(books.bets));
-        if let Viewer::Seat(s) = viewer {
-            v.insert("seat".into(), json!(s));
-        }
-        let Some(deal) = &state.deal else { return Value::Object(v) };
+        let mut table = Table {
+            phase,
+            players,
+            options: state.options.clone(),
+            deal_number: state.deals_started,
+            deals_total: state.deals_total(),
+            to_act: self.status(state).to_act().to_vec(),
+            winners: state.winners.clone(),
+            balances: books.balances,
+            pot: books.pot,
+            bets: books.bets,
+            seat: match viewer {
+                Viewer::Seat(s) => Some(s),
+                _ => None,
+            },
+            dealer: None,
+            cutter: None,
+            forehand: None,
+            bet_in_play: None,
+            amount_played_for: None,
+            cut: None,
+            turned_card: None,
+            turned_card_taken: None,
+            ace_choice: None,
+            trumps: None,
+            trumps_from: None,
+            trumps_rule: None,
+            declarers: None,
+            bidding: None,
+            hand_sizes: None,
+            to_discard: None,
+            discarded: None,
+            undealt: None,
+            tricks_taken: None,
+            tricks_played: None,
+            trick: None,
+            last_trick: None,
+            la_vola: None,
+            result: None,
+            hand: None,
+            discard: None,
+            hands: None,
+            dealt_hands: None,
+            discards: None,
+            tricks: None,
+        };
+        let Some(deal) = &state.deal else { return table };
         let bet = deal.bet_in_play.map(|b| state.ledger.balance(Account::Bet(b)));
-        v.insert("dealer".into(), json!(deal.dealer));
-        v.insert("cutter".into(), json!(deal.cutter));
-        v.insert("forehand".into(), json!(deal.forehand));
-        v.insert("bet_in_play".into(), json!(deal.bet_in_play));
+        table.dealer = Some(deal.dealer);
+        table.cutter = Some(deal.cutter);
+        table.forehand = Some(deal.forehand);
+        table.bet_in_play = Some(deal.bet_in_play);
         if deal.phase != Phase::Over {
-            v.insert("amount_played_for".into(), json!(books.pot + bet.unwrap_or(0)));
+            table.amount_played_for = Some(table.pot + bet.unwrap_or(0));
         }
-        v.insert("cut".into(), json!(deal.cut));
-        v.insert("turned_card".into(), json!(deal.turned_card));
-        v.insert("turned_card_taken".into(), json!(deal.turned_taken));
-        v.insert("ace_choice".into(), json!(deal.ace_choice_open()));
-        v.insert("trumps".into(), json!(deal.trumps));
-        v.insert("trumps_from".into(), json!(deal.trumps_from));
-        v.insert("trumps_rule".into(), json!(deal.trumps_from.map(|f| f.rule())));
-        v.insert("declarers".into(), json!(deal.declarers));
-        v.insert(
-            "bidding".into(),
-            json!({
-                "round": deal.bidding_turn().map(|(r, _)| r),
-                "next": deal.bidding_turn().map(|(_, s)| s),
-                "calls": deal.calls().collect::<Vec<_>>(),
-            }),
-        );
-        v.insert("hand_sizes".into(), json!(deal.hands.iter().map(Vec::len).collect::<Vec<_>>()));
-        v.insert("to_discard".into(), json!(deal.to_discard));
-        v.insert("discarded".into(), json!(deal.discards.iter().map(|(s, _)| *s).collect::<Vec<_>>()));
-        v.insert("undealt".into(), json!(deal.pack.len()));
-        v.insert("tricks_taken".into(), json!(deal.tricks_taken));
-        v.insert("tricks_played".into(), json!(deal.tricks.len()));
-        v.insert(
-            "trick".into(),
-            json!({
-                "leader": deal.trick.leader,
-                "plays": deal.trick.plays.iter().map(|&(seat, card)| Play { seat, card }).collect::<Vec<_>>(),
-                "led_suit": deal.trumps.and_then(|t| led_suit(&deal.trick, t)),
-            }),
-        );
-        v.insert("last_trick".into(), json!(deal.tricks.last()));
-        v.insert("la_vola".into(), json!(deal.la_vola));
-        v.insert("result".into(), json!(deal.result));
+        table.cut = Some(deal.cut);
+        table.turned_card = Some(deal.turned_card);
+        table.turned_card_taken = Some(deal.turned_taken);
+        table.ace_choice = Some(deal.ace_choice_open());
+        table.trumps = Some(deal.trumps);
+        table.trumps_from = Some(deal.trumps_from);
+        table.trumps_rule = Some(deal.trumps_from.map(|f| f.rule().to_string()));
+        table.declarers = Some(deal.declarers.clone());
+        table.bidding = Some(Bidding {
+            round: deal.bidding_turn().map(|(r, _)| r),
+            next: deal.bidding_turn().map(|(_, s)| s),
+            calls: deal.calls().copied().collect(),
+        });
+        table.hand_sizes = Some(deal.hands.iter().map(Vec::len).collect());
+        table.to_discard = Some(deal.to_discard.clone());
+        table.discarded = Some(deal.discards.iter().map(|(s, _)| *s).collect());
+        table.undealt = Some(deal.pack.len());
+        table.tricks_taken = Some(deal.tricks_taken.clone());
+        table.tricks_played = Some(deal.tricks.len());
+        table.trick = Some(CurrentTrick {
+            leader: deal.trick.leader,
+            plays: deal.trick.plays.iter().map(|&(seat, card)| Play { seat, card }).collect(),
+            led_suit: deal.trumps.and_then(|t| led_suit(&deal.trick, t)),
+        });
+        table.last_trick = Some(deal.tricks.last().cloned());
+        table.la_vola = Some(deal.la_vola);
+        table.result = Some(deal.result.clone());
         match viewer {
             Viewer::Seat(s) if s < players => {
-                v.insert("hand".into(), json!(deal.hands[s]));
-                let own = deal.discards.iter().find(|(d, _)| *d == s).map(|(_, c)| *c);
-                v.insert("discard".into(), json!(own));
+                table.hand = Some(deal.hands[s].clone());
+                table.discard = Some(deal.discards.iter().find(|(d, _)| *d == s).map(|(_, c)| *c));
             }
             Viewer::Record => {
                 // Everything but the undealt rest of the pack, which stays hidden for ever.
-                v.insert("hands".into(), json!(deal.hands));
-                v.insert("dealt_hands".into(), json!(deal.dealt));
-                v.insert(
-                    "discards".into(),
-                    json!(deal.discards.iter().map(|&(seat, card)| Play { seat, card }).collect::<Vec<_>>()),
-                );
-                v.insert("tricks".into(), json!(deal.tricks));
+                table.hands = Some(deal.hands.clone());
+                table.dealt_hands = Some(deal.dealt.clone());
+                table.discards = Some(deal.discards.iter().map(|&(seat, card)| Play { seat, card }).collect());
+                table.tricks = Some(deal.tricks.clone());
             }
             _ => {}
         }
-        Value::Object(v)
+        table
     }
 
     pub(super) fn redact_event(&self, _state: &State, event: &Event, viewer: Viewer, deal_over: bool) -> Value {
