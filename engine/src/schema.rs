@@ -67,7 +67,29 @@ mod derived {
     /// Engine-wide types keep their own names in the document; every other type a game's schema
     /// refers to is the game's own and is named after the game (`plump` + `TrumpsFrom` =
     /// `PlumpTrumpsFrom`), so that two games' `Phase` types never meet under one name.
-    const SHARED: &[&str] = &["Seat", "Card", "Suit", "Text", "ScoreTerm", "Outcome", "TrickRecord", "Lang"];
+    /// (The service refuses to start, and its document test fails, should a game's own type and
+    /// a shared one ever meet under one name with different shapes: the game's type then takes
+    /// another name with `#[schema(as = ...)]`.)
+    const SHARED: &[&str] = &[
+        // cards, seats and texts
+        "Seat",
+        "Card",
+        "Suit",
+        "Text",
+        "Lang",
+        "ScoreTerm",
+        "Outcome",
+        "Direction",
+        // the trick toolkit
+        "Trick",
+        "Play",
+        "WinReason",
+        "TrickRecord",
+        // the money ledger
+        "Account",
+        "Payment",
+        "Ledger",
+    ];
 
     /// One game's shapes, named for the document, with every schema they refer to.
     #[derive(Debug, Default)]
@@ -115,14 +137,19 @@ mod derived {
                     out.components.push((name, schema));
                 }
             }
-            let options = renamed_refs(to_json(O::schema()), &rename);
-            out.components.push((out.options.clone(), options));
+            // A type's own schema, named as the game's (`Options` is `PlumpOptions`, which the
+            // derive may have collected already as something another type refers to).
+            let mut own = |name: &str, schema: Value| {
+                out.components.retain(|(n, _)| n != name);
+                out.components.push((name.to_string(), schema));
+            };
+            own(&format!("{prefix}Options"), renamed_refs(to_json(O::schema()), &rename));
             let mut table = renamed_refs(to_json(V::schema()), &rename);
             if table == json!({}) {
                 // A view still built as free JSON (`type View = Value`).
                 table = json!({ "type": "object" });
             }
-            out.components.push((out.table.clone(), table));
+            own(&format!("{prefix}Table"), table);
             let command = renamed_refs(to_json(C::schema()), &rename);
             tagged_union(&prefix, &out.command.clone(), command, &mut out.components, false);
             let event = renamed_refs(to_json(E::schema()), &rename);

@@ -78,7 +78,7 @@ pub enum MoveOutcome {
     params(("id" = Uuid, Path),
            ("Idempotency-Key" = Option<String>, Header, min_length = 1, max_length = 200, pattern = "^[!-~]{1,200}$",
              description = "makes retries safe: 1 to 200 visible ASCII characters (`!` to `~`), e.g. a UUID"),
-           ("If-Match" = Option<String>, Header, pattern = r#"^(W/)?"[0-9]{1,18}(\.[a-z0-9-]{1,20})?"$"#,
+           ("If-Match" = Option<String>, Header, pattern = r#"^(W/)?("[0-9]{1,18}(\.[a-z0-9-]{1,20})?"|[0-9]{1,18})$"#,
              description = "the version the move was decided on, as an ETag of the match sent it (`\"12\"` or `\"12.seat-0\"`)")),
     security(("bearer" = [])),
     responses((status = 200, description = "the move was recorded (`MoveResult`), or a dry run's verdict (`DryRun`)",

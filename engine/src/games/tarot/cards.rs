@@ -198,7 +198,7 @@ pub fn playable(hand: &[Card], plays: &[(Seat, Card)]) -> Vec<Card> {
 }
 
 /// Why a trick went to its winner.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = TrickWinReason))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum WinReason {
