@@ -16,13 +16,13 @@ use std::collections::BTreeMap;
 use std::ops::RangeInclusive;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use crate::cards::{decks, is_permutation, rank_value, sort_hand, take_card, Card, Rank, Suit};
 use crate::game::{OptionDoc, Outcome, Rules, SetupError, Status, Viewer};
 use crate::ledger::{Account, Ledger, Payment};
 use crate::rules::{self, RuleViolation, Rulebook, Text};
-use crate::seat::{match_winners, seats_text, Seat, Table};
+use crate::seat::{match_winners, seats_text, Seat, Table as Seating};
 use crate::trick;
 
 mod invariants;
@@ -30,6 +30,7 @@ mod rulebook;
 #[cfg(test)]
 mod tests;
 mod view;
+pub use view::{BuyCall, CurrentTrick, JoinCall, SeatCards, SwingCall, Table, TablePhase, TrickSeen};
 
 #[derive(Default)]
 pub struct Svangknack;
@@ -204,19 +205,28 @@ pub struct TrickRecord {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case", tag = "kind", content = "count")]
 pub enum BuyTurn {
+    /// Exchanged this many cards with the talon.
     Bought(usize),
+    /// Kept the hand ("nöjd").
     Stood,
     /// The talon was empty when this seat's turn came.
     Skipped,
 }
 
+/// How a deal's pot was shared after the third trick, and what was paid into the next one.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Settlement {
+    /// The pot before it was shared.
     pub pot_before: i64,
+    /// Shares first, then what those without a trick paid in, each with its rule.
     pub payments: Vec<Payment>,
+    /// The seat that took all three tricks ("rivet"); null when nobody did.
+    #[cfg_attr(feature = "openapi", schema(required))]
     pub rivet: Option<Seat>,
+    /// Everyone in took a trick, so nothing was paid in and the next pot starts empty.
     pub pot_went_out: bool,
+    /// The pot the next deal inherits.
     pub pot: i64,
 }
 
@@ -269,7 +279,7 @@ impl Deal {
     }
 
     /// The player who may swing now.
-    fn next_swing_speaker(&self, table: &Table) -> Option<Seat> {
+    fn next_swing_speaker(&self, table: &Seating) -> Option<Seat> {
         match self.swing_calls.len() {
             0 => Some(self.forehand),
             1 if !self.swing_calls[0].1 => Some(table.next(self.forehand)),
@@ -295,7 +305,7 @@ impl Deal {
         self.tricks.len() + 1
     }
 
-    fn next_to_play(&self, table: &Table) -> Seat {
+    fn next_to_play(&self, table: &Seating) -> Seat {
         match self.trick.last() {
             None => self.leader,
             Some(last) => next_in(table, &self.in_play, last.seat),
@@ -335,7 +345,7 @@ impl RecordMask {
 
 #[derive(Clone, Debug)]
 pub struct State {
-    pub table: Table,
+    pub table: Seating,
     pub options: Options,
     pub lowest_rank: u8,
     pub deals_started: u32,
@@ -394,18 +404,26 @@ pub enum Command {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Won {
+    /// The highest card of the suit led, no trump being played.
     HighestOfSuitLed,
+    /// The highest trump played.
     HighestTrump,
     /// The second trick was led face down and nobody played a trump.
     BlankedLead,
 }
 
-/// One card in a trick as the stored record has it: a blanked card has no identity there.
+/// One card in a trick. A blanked card (played face down) has no identity in the events and the
+/// record; only its owner's view of the table shows it.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TrickPlay {
+    /// The seat that played it.
     pub seat: Seat,
+    /// The card; null for a card played face down (blanked), which only its owner's view of the
+    /// table shows.
+    #[cfg_attr(feature = "openapi", schema(required))]
     pub card: Option<Card>,
+    /// Played face down, to the second trick.
     pub blanked: bool,
 }
 
@@ -549,7 +567,7 @@ impl Event {
 // Rules that are pure functions, kept apart so tests can reach them directly
 
 /// The next seat after `seat` that plays for the pot.
-fn next_in(table: &Table, in_play: &[bool], seat: Seat) -> Seat {
+fn next_in(table: &Seating, in_play: &[bool], seat: Seat) -> Seat {
     (1..=table.seats).map(|i| table.after(seat, i)).find(|&s| in_play[s]).unwrap_or(seat)
 }
 
@@ -948,21 +966,6 @@ impl Svangknack {
         }
     }
 
-    fn phase_name(&self, state: &State) -> &'static str {
-        if state.winners.is_some() {
-            return "finished";
-        }
-        match state.deal.as_ref().map(|d| d.phase) {
-            None => "waiting-for-deal",
-            Some(Phase::Swinging) => "swinging",
-            Some(Phase::ChoosingTrumps) => "choosing-trumps",
-            Some(Phase::Joining) => "joining",
-            Some(Phase::Buying) => "buying",
-            Some(Phase::Playing) => "playing",
-            Some(Phase::Over) => "deal-over",
-        }
-    }
-
     fn bot_choice(&self, deal: &Deal, seat: Seat, moves: &[Command], seed: u64) -> Command {
         let hand = &deal.hands[seat];
         let roll = seed % 100;
@@ -1017,7 +1020,7 @@ impl Rules for Svangknack {
     type State = State;
     type Command = Command;
     type Event = Event;
-    type View = Value;
+    type View = Table;
 
     fn id(&self) -> &'static str {
         "svangknack"
@@ -1083,7 +1086,7 @@ impl Rules for Svangknack {
             )));
         }
         Ok(State {
-            table: Table::new(players),
+            table: Seating::new(players),
             options,
             lowest_rank,
             deals_started: 0,
@@ -1446,12 +1449,12 @@ impl Rules for Svangknack {
         moves
     }
 
-    fn view(&self, state: &State, viewer: Viewer) -> Value {
+    fn view(&self, state: &State, viewer: Viewer) -> Table {
         self.render(state, viewer, None)
     }
 
     fn record_view(&self, state: &State, seat: Option<Seat>) -> Value {
-        self.render(state, Viewer::Record, seat)
+        serde_json::to_value(self.render(state, Viewer::Record, seat)).expect("views serialize")
     }
 
     // A masked deal's events as its record shows them: the mask already lets a seat see what it

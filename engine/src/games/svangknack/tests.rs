@@ -31,6 +31,11 @@ fn deck_for(players: usize, dealer: Seat, lowest: u8, fixed: &[(Seat, &str)], ta
 
 type Match = Driver<Svangknack>;
 
+/// The table `viewer` is shown, as the service sends it.
+fn view_json(state: &State, viewer: Viewer) -> Value {
+    serde_json::to_value(Svangknack.view(state, viewer)).expect("views serialize")
+}
+
 impl Match {
     fn d(&self) -> &Deal {
         self.state.deal.as_ref().unwrap()
@@ -179,7 +184,7 @@ fn the_first_deal_is_forced_forehand_and_two_more_stake_and_the_top_card_is_trum
     assert_eq!(m.refused(1, C::Join).rule, rule::FORCED_ALL_PLAY);
     assert_eq!(m.refused(1, buy("7C")).rule, rule::FORCED_NO_BUYING);
     assert_eq!(m.refused(1, C::Stand).rule, rule::FORCED_NO_BUYING);
-    let view = Svangknack.view(&m.state, Viewer::Spectator);
+    let view = view_json(&m.state, Viewer::Spectator);
     assert_eq!(
         (view["pot"].clone(), view["forced"].clone(), view["trumps"].clone()),
         (json!(3), json!(true), json!("spades"))
@@ -261,12 +266,12 @@ fn a_blanked_card_is_known_only_to_its_owner_during_the_deal() {
     for viewer in [Viewer::Seat(0), Viewer::Seat(2), Viewer::Seat(3), Viewer::Spectator] {
         let shown = Svangknack.redact(&m.state, &event, viewer, false);
         assert_eq!(shown, json!({"type": "card_blanked", "deal_number": 1, "seat": 1, "card": null}));
-        let view = Svangknack.view(&m.state, viewer);
+        let view = view_json(&m.state, viewer);
         assert!(!shows(&view, "7C"), "{viewer:?} sees the blanked card");
         assert_eq!(view["trick"]["plays"], json!([{"seat": 1, "card": null, "blanked": true}]));
     }
     assert_eq!(Svangknack.redact(&m.state, &event, Viewer::Seat(1), false)["card"], "7C");
-    let own = Svangknack.view(&m.state, Viewer::Seat(1));
+    let own = view_json(&m.state, Viewer::Seat(1));
     assert_eq!(own["trick"]["plays"], json!([{"seat": 1, "card": "7C", "blanked": true}]));
     assert_eq!(own["blanked"], json!(["7C"]));
     assert!(Svangknack.secrets(&m.state).contains(&(card("7C"), vec![1])));
@@ -284,7 +289,7 @@ fn a_blanked_card_stays_hidden_in_the_record_for_ever() {
         assert!(secrets.contains(&(card(code), vec![owner])), "{code}");
     }
     let check = |m: &Match| {
-        let record = Svangknack.view(&m.state, Viewer::Record);
+        let record = view_json(&m.state, Viewer::Record);
         for event in &deal_events {
             for viewer in [Viewer::Record, Viewer::Spectator, Viewer::Seat(3)] {
                 let shown = Svangknack.redact(&m.state, event, viewer, true);
@@ -322,7 +327,7 @@ fn a_masked_record_shows_each_player_the_cards_they_held() {
     let mut m = forced_four();
     play_forced_four(&mut m);
     let record = |seat| Svangknack.record_view(&m.state, seat);
-    assert_eq!(record(None), Svangknack.view(&m.state, Viewer::Record), "nobody in particular sees the record");
+    assert_eq!(record(None), view_json(&m.state, Viewer::Record), "nobody in particular sees the record");
     let own = record(Some(1));
     assert_eq!(own["hands_dealt"][1], json!(["7C", "KH", "AS"]));
     assert_eq!(own["hands_dealt"][2], json!(["9C", null, "QS"]));
@@ -363,7 +368,7 @@ fn a_deal_without_a_blank_opens_its_record_in_full() {
     for e in &m.log[start..] {
         assert_eq!(Svangknack.redact(&m.state, e, Viewer::Record, true), serde_json::to_value(e).unwrap());
     }
-    let record = Svangknack.view(&m.state, Viewer::Record);
+    let record = view_json(&m.state, Viewer::Record);
     assert_eq!(record["deck"], json!(m.d().deck));
     assert_eq!(record["talon"], json!(m.d().talon));
 }
@@ -431,7 +436,7 @@ fn the_swinger_chooses_trumps_from_two_turned_cards() {
     assert_eq!(m.d().trumps, Some(Suit::Hearts));
     assert_eq!(m.d().join_order, [3, 0, 1]);
     assert_eq!(m.to_act(), [3]);
-    let view = Svangknack.view(&m.state, Viewer::Seat(0));
+    let view = view_json(&m.state, Viewer::Seat(0));
     assert_eq!(view["turned_cards"], json!(["JH", "AD"]));
     assert_eq!(view["swinger"], 2);
     assert_eq!(view["talon_count"], 36 - 12 - 2);
@@ -497,9 +502,9 @@ fn a_thrown_in_hand_is_seen_only_by_its_owner() {
     let event = m.ok(3, C::Pass).remove(0);
     assert_eq!(Svangknack.redact(&m.state, &event, Viewer::Seat(0), false)["cards"], Value::Null);
     assert_eq!(Svangknack.redact(&m.state, &event, Viewer::Seat(3), false)["cards"], json!(["9D", "QS", "KS"]));
-    assert_eq!(Svangknack.view(&m.state, Viewer::Seat(3))["thrown_in"], json!(["9D", "QS", "KS"]));
+    assert_eq!(view_json(&m.state, Viewer::Seat(3))["thrown_in"], json!(["9D", "QS", "KS"]));
     assert!(Svangknack.secrets(&m.state).contains(&(card("KS"), vec![3])));
-    assert_eq!(Svangknack.view(&m.state, Viewer::Spectator)["folded"], json!([3]));
+    assert_eq!(view_json(&m.state, Viewer::Spectator)["folded"], json!([3]));
 }
 
 // --- Buying -----------------------------------------------------------------------------------
@@ -532,7 +537,7 @@ fn those_in_buy_once_each_from_the_swinger_clockwise() {
         json!({"type": "bought", "deal_number": 2, "seat": 2, "count": 2, "discarded": null, "drawn": null})
     );
     assert!(Svangknack.secrets(&m.state).contains(&(card("7H"), vec![2])));
-    assert_eq!(Svangknack.view(&m.state, Viewer::Seat(2))["discards"], json!(["7H", "6S"]));
+    assert_eq!(view_json(&m.state, Viewer::Seat(2))["discards"], json!(["7H", "6S"]));
     // Only once.
     assert_eq!(m.refused(2, C::Stand).rule, core::TURN);
     assert_eq!(m.ok(3, C::Stand), [E::Stood { seat: 3 }]);
@@ -543,7 +548,7 @@ fn those_in_buy_once_each_from_the_swinger_clockwise() {
     assert_eq!(m.d().phase, Phase::Playing);
     assert_eq!(m.to_act(), [2]);
     assert_eq!(Svangknack.legal_moves(&m.state, 2), [play("6C"), play("7C"), play("AH")]);
-    let spectator = Svangknack.view(&m.state, Viewer::Spectator);
+    let spectator = view_json(&m.state, Viewer::Spectator);
     assert_eq!(
         spectator["buys"],
         json!([{"seat": 2, "turn": {"kind": "bought", "count": 2}}, {"seat": 3, "turn": {"kind": "stood"}}, {"seat": 0, "turn": {"kind": "bought", "count": 3}}])
@@ -580,10 +585,7 @@ fn when_the_talon_runs_out_the_rest_cannot_buy() {
     assert!(matches!(events[1], E::TalonRanOut { ref skipped } if skipped == &[4, 5]));
     assert_eq!(m.d().phase, Phase::Playing);
     assert_eq!(m.to_act(), [2]);
-    assert_eq!(
-        Svangknack.view(&m.state, Viewer::Spectator)["buys"][2],
-        json!({"seat": 4, "turn": {"kind": "skipped"}})
-    );
+    assert_eq!(view_json(&m.state, Viewer::Spectator)["buys"][2], json!({"seat": 4, "turn": {"kind": "skipped"}}));
 }
 
 // --- Play -------------------------------------------------------------------------------------
@@ -789,11 +791,11 @@ fn deal_started_shows_each_seat_only_its_own_hand() {
     assert_eq!(own["talon_count"], 24);
     assert_eq!(own["hands"], json!([null, ["7C", "KH", "AS"], null, null]));
     assert_eq!(Svangknack.redact(&m.state, e, Viewer::Spectator, false)["hands"], json!([null, null, null, null]));
-    let view = Svangknack.view(&m.state, Viewer::Seat(1));
+    let view = view_json(&m.state, Viewer::Seat(1));
     assert_eq!(view["hand"], json!(["7C", "KH", "AS"]));
     assert!(view.get("hands").is_none() && view.get("deck").is_none());
     // Before any blank the record is whole.
-    assert_eq!(Svangknack.view(&m.state, Viewer::Record)["hands"].as_array().unwrap().len(), 4);
+    assert_eq!(view_json(&m.state, Viewer::Record)["hands"].as_array().unwrap().len(), 4);
     let secrets = Svangknack.secrets(&m.state);
     assert_eq!(secrets.len(), 35, "all but the turned card");
     assert!(secrets.iter().all(|(c, who)| *c != card("9S") && who.len() <= 1));
@@ -869,7 +871,7 @@ fn check_records(state: &State, deals: &[(u32, Vec<Event>)], blanked: &[(u32, Se
                 assert_eq!(leaked(&shown), None, "deal {number}: {viewer:?} sees a blanked card in {shown}");
             }
             if *number == current {
-                assert_eq!(leaked(&Svangknack.view(state, viewer)), None, "{viewer:?} sees a blanked card in the view");
+                assert_eq!(leaked(&view_json(state, viewer)), None, "{viewer:?} sees a blanked card in the view");
             }
         }
     }

@@ -3,6 +3,307 @@
 
 use super::*;
 
+/// The table of a Svängknack match as one viewer sees it: the pot and the balances, and the deal
+/// in progress (or the last one). A seated player also sees their own hand, discards, thrown-in
+/// cards and blanked card; nobody else ever sees a blanked card. The record (of a finished deal)
+/// shows every hand, the deck and the talon; where a card was blanked, it shows each card only to
+/// whoever saw it at the table, with null for the rest. Every field from `dealer` on is about the
+/// deal, and absent before the first deal.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, Serialize)]
+pub struct Table {
+    /// Where the match stands: waiting for a deal, a phase of the deal in progress, between
+    /// deals (`deal-over`) or finished.
+    pub phase: TablePhase,
+    /// Players at the table (3 to 12).
+    pub players: usize,
+    /// The match's stake, pack and length.
+    pub options: Options,
+    /// The lowest rank in the pack (2 to 6), from the options or the player count.
+    pub lowest_rank: u8,
+    /// Cards in the pack.
+    pub pack_size: usize,
+    /// The base stake each of the three stakers puts into the pot before every deal.
+    pub stake: i64,
+    /// Deals started so far; 0 before the first.
+    pub deal_number: u32,
+    /// Deals in the scheduled rounds (each seat deals once a round); the match goes on past them
+    /// until the pot goes out.
+    pub deals_scheduled: u32,
+    /// Chips in the pot.
+    pub pot: i64,
+    /// Each seat's chips won (negative: lost) so far, by seat.
+    pub balances: Vec<i64>,
+    /// The seats that may act now.
+    pub to_act: Vec<Seat>,
+    /// The seats that won the match (several on a tie); null until it is over.
+    #[cfg_attr(feature = "openapi", schema(required))]
+    pub winners: Option<Vec<Seat>>,
+    /// The viewer's own seat; absent for a spectator and in the record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub seat: Option<Seat>,
+
+    /// The seat that dealt the deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub dealer: Option<Seat>,
+    /// Forehand, on the dealer's left: the first to stake and the first who may swing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub forehand: Option<Seat>,
+    /// A forced deal ("tvång"): the pot was empty before the stakes, so a turned card sets
+    /// trumps and everyone plays.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub forced: Option<bool>,
+    /// The trump suit; null until it is turned (forced deal) or chosen by the swinger, and in a
+    /// deal nobody swung.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trumps: Option<Option<Suit>>,
+    /// The cards face up beside the talon: the forced deal's trump card, or the two the swinger
+    /// chooses trumps from; empty before they are turned.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub turned_cards: Option<Vec<Card>>,
+    /// The seat that swung (knocked to play for the pot and choose trumps); null in a forced
+    /// deal and until somebody swings.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub swinger: Option<Option<Seat>>,
+    /// Whether forehand, then the next player, swung or passed, in the order they spoke.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub swing_calls: Option<Vec<SwingCall>>,
+    /// Whether each player after the swinger joined or threw in, in the order they spoke.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub join_calls: Option<Vec<JoinCall>>,
+    /// The seats playing for the pot.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub in_play: Option<Vec<Seat>>,
+    /// The seats that threw in their hand rather than join.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub folded: Option<Vec<Seat>>,
+    /// The seats in the order they buy from the talon.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub buy_order: Option<Vec<Seat>>,
+    /// Each turn of the buying round so far, in order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub buys: Option<Vec<BuyCall>>,
+    /// Cards left in the talon.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub talon_count: Option<usize>,
+    /// Cards in each seat's hand, by seat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub hand_sizes: Option<Vec<usize>>,
+    /// The trick being played, 1 to 3 (3 also once all three are played).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub trick_number: Option<usize>,
+    /// The trick on the table.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub trick: Option<CurrentTrick>,
+    /// The tricks won so far in the deal, in order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub tricks: Option<Vec<TrickSeen>>,
+    /// Tricks each seat has taken in the deal, by seat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub tricks_taken: Option<Vec<u32>>,
+    /// How the pot was shared and paid into after the third trick; null until then, and in a
+    /// deal nobody swung.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub settlement: Option<Option<Settlement>>,
+    /// The viewer's own hand; only for a seated player.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub hand: Option<Vec<Card>>,
+    /// The viewer's own card played face down to the second trick, if any; only for a seated
+    /// player.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub blanked: Option<Vec<Card>>,
+    /// The cards put away when buying: a seated player's own, or in the record every seat's,
+    /// by seat; absent for a spectator.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub discards: Option<SeatCards>,
+    /// The cards thrown in when declining to join: a seated player's own, or in the record
+    /// every seat's, by seat; absent for a spectator.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub thrown_in: Option<SeatCards>,
+    /// The pack as it was dealt, top card first; only in the record (null: a card kept hidden,
+    /// see the table's description).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub deck: Option<Vec<Option<Card>>>,
+    /// Every seat's hand as dealt, by seat; only in the record (null: a card kept hidden).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub hands_dealt: Option<Vec<Vec<Option<Card>>>>,
+    /// Every seat's hand now, by seat; only in the record (null: a card kept hidden).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub hands: Option<Vec<Vec<Option<Card>>>>,
+    /// The talon left, top card first; only in the record (null: a card kept hidden).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub talon: Option<Vec<Option<Card>>>,
+    /// The cards each seat drew from the talon, by seat; only in the record (null: a card kept
+    /// hidden).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub drawn: Option<Vec<Vec<Option<Card>>>>,
+}
+
+impl Table {
+    /// Nulls every card `shows` rejects: the record of a deal with a blanked card.
+    fn mask(&mut self, shows: &dyn Fn(Card) -> bool) {
+        let hide = |card: &mut Option<Card>| {
+            if card.is_some_and(|c| !shows(c)) {
+                *card = None;
+            }
+        };
+        let hide_all = |cards: &mut Vec<Option<Card>>| cards.iter_mut().for_each(hide);
+        let by_seat = |seats: &mut Vec<Vec<Option<Card>>>| seats.iter_mut().for_each(hide_all);
+        self.deck.iter_mut().for_each(hide_all);
+        self.talon.iter_mut().for_each(hide_all);
+        self.hands_dealt.iter_mut().for_each(by_seat);
+        self.hands.iter_mut().for_each(by_seat);
+        self.drawn.iter_mut().for_each(by_seat);
+        for cards in self.discards.iter_mut().chain(&mut self.thrown_in) {
+            if let SeatCards::EverySeat(seats) = cards {
+                by_seat(seats);
+            }
+        }
+        let plays = self.trick.iter_mut().flat_map(|t| &mut t.plays);
+        plays.chain(self.tricks.iter_mut().flatten().flat_map(|t| &mut t.plays)).for_each(|p| hide(&mut p.card));
+        self.tricks.iter_mut().flatten().for_each(|t| hide(&mut t.card));
+        // The turned cards were face up for all, so the mask never hides them.
+        debug_assert!(self.turned_cards.iter().flatten().all(|&c| shows(c)));
+    }
+}
+
+/// Where a Svängknack match stands.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TablePhase {
+    /// No deal yet: the first is to be dealt.
+    WaitingForDeal,
+    /// Forehand, then the next player, may swing.
+    Swinging,
+    /// The swinger picks trumps from the suits of the two turned cards.
+    ChoosingTrumps,
+    /// The others say whether they join, from the swinger's left.
+    Joining,
+    /// Those in buy from the talon, once each.
+    Buying,
+    /// The three tricks are played.
+    Playing,
+    /// The deal is settled or passed out; the next deal is to be dealt.
+    DealOver,
+    /// The match is over.
+    Finished,
+}
+
+impl TablePhase {
+    fn of(state: &State) -> TablePhase {
+        if state.winners.is_some() {
+            return TablePhase::Finished;
+        }
+        match state.deal.as_ref().map(|d| d.phase) {
+            None => TablePhase::WaitingForDeal,
+            Some(Phase::Swinging) => TablePhase::Swinging,
+            Some(Phase::ChoosingTrumps) => TablePhase::ChoosingTrumps,
+            Some(Phase::Joining) => TablePhase::Joining,
+            Some(Phase::Buying) => TablePhase::Buying,
+            Some(Phase::Playing) => TablePhase::Playing,
+            Some(Phase::Over) => TablePhase::DealOver,
+        }
+    }
+}
+
+/// What a seat said when it could swing.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct SwingCall {
+    /// The seat that spoke.
+    pub seat: Seat,
+    /// True: swung, to play for the pot and choose trumps; false: passed.
+    pub swung: bool,
+}
+
+/// What a seat said after the swing.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct JoinCall {
+    /// The seat that spoke.
+    pub seat: Seat,
+    /// True: joined, to play along with the swinger; false: threw in the hand.
+    pub joined: bool,
+}
+
+/// One seat's turn in the buying round.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct BuyCall {
+    /// The seat whose turn it was.
+    pub seat: Seat,
+    /// Bought (and how many cards), stood, or skipped for want of a talon.
+    pub turn: BuyTurn,
+}
+
+/// The trick on the table.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CurrentTrick {
+    /// The seat that leads (or led) the trick.
+    pub leader: Seat,
+    /// The cards played to it so far, in order.
+    pub plays: Vec<TrickPlay>,
+}
+
+/// A trick as it was won.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TrickSeen {
+    /// 1 for the first trick of the deal.
+    pub number: usize,
+    /// The seat that led it.
+    pub leader: Seat,
+    /// Its cards, in the order they were played.
+    pub plays: Vec<TrickPlay>,
+    /// The seat that took it.
+    pub winner: Seat,
+    /// The card that took it; null when a blanked lead did (nobody played a trump).
+    #[cfg_attr(feature = "openapi", schema(required))]
+    pub card: Option<Card>,
+    /// Why it went to the winner.
+    pub reason: Won,
+}
+
+/// Cards a seat put aside, as the viewer may see them: a seated player sees its own; the record
+/// shows every seat's, by seat (null: a card kept hidden, see the table's description).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum SeatCards {
+    /// The viewer's own cards.
+    Own(Vec<Card>),
+    /// Every seat's cards, by seat (in the record).
+    EverySeat(Vec<Vec<Option<Card>>>),
+}
+
 impl Svangknack {
     pub(super) fn redact_event(&self, state: &State, event: &Event, viewer: Viewer, deal_over: bool) -> Value {
         use Event as E;
@@ -55,107 +356,115 @@ impl Svangknack {
 
     /// The state as `viewer` sees it; `record_of` is the seat whose deal record this is, which
     /// shows it the cards it held itself where a blanked card masks the rest.
-    pub(super) fn render(&self, state: &State, viewer: Viewer, record_of: Option<Seat>) -> Value {
+    pub(super) fn render(&self, state: &State, viewer: Viewer, record_of: Option<Seat>) -> Table {
         let players = state.players();
         let status = self.status(state);
-        let mut v = Map::new();
-        v.insert("phase".into(), json!(self.phase_name(state)));
-        v.insert("players".into(), json!(players));
-        v.insert("options".into(), json!(state.options));
-        v.insert("lowest_rank".into(), json!(state.lowest_rank));
-        v.insert("pack_size".into(), json!(pack_size(state.lowest_rank)));
-        v.insert("stake".into(), json!(state.options.stake));
-        v.insert("deal_number".into(), json!(state.deals_started));
-        v.insert("deals_scheduled".into(), json!(state.deals_scheduled()));
-        v.insert("pot".into(), json!(state.pot()));
-        v.insert("balances".into(), json!(state.ledger.seats(players)));
-        v.insert("to_act".into(), json!(status.to_act()));
-        v.insert("winners".into(), json!(state.winners));
-        if let Viewer::Seat(s) = viewer {
-            v.insert("seat".into(), json!(s));
-        }
-        let Some(deal) = &state.deal else { return Value::Object(v) };
+        let mut v = Table {
+            phase: TablePhase::of(state),
+            players,
+            options: state.options.clone(),
+            lowest_rank: state.lowest_rank,
+            pack_size: pack_size(state.lowest_rank),
+            stake: state.options.stake,
+            deal_number: state.deals_started,
+            deals_scheduled: state.deals_scheduled(),
+            pot: state.pot(),
+            balances: state.ledger.seats(players),
+            to_act: status.to_act().to_vec(),
+            winners: state.winners.clone(),
+            seat: match viewer {
+                Viewer::Seat(s) => Some(s),
+                _ => None,
+            },
+            dealer: None,
+            forehand: None,
+            forced: None,
+            trumps: None,
+            turned_cards: None,
+            swinger: None,
+            swing_calls: None,
+            join_calls: None,
+            in_play: None,
+            folded: None,
+            buy_order: None,
+            buys: None,
+            talon_count: None,
+            hand_sizes: None,
+            trick_number: None,
+            trick: None,
+            tricks: None,
+            tricks_taken: None,
+            settlement: None,
+            hand: None,
+            blanked: None,
+            discards: None,
+            thrown_in: None,
+            deck: None,
+            hands_dealt: None,
+            hands: None,
+            talon: None,
+            drawn: None,
+        };
+        let Some(deal) = &state.deal else { return v };
         let own = |s: Seat| viewer == Viewer::Seat(s) || (viewer == Viewer::Record && record_of == Some(s));
-        v.insert("dealer".into(), json!(deal.dealer));
-        v.insert("forehand".into(), json!(deal.forehand));
-        v.insert("forced".into(), json!(deal.forced));
-        v.insert("trumps".into(), json!(deal.trumps));
-        v.insert("turned_cards".into(), json!(deal.turned));
-        v.insert("swinger".into(), json!(deal.swinger));
-        v.insert(
-            "swing_calls".into(),
-            json!(deal
-                .swing_calls
+        v.dealer = Some(deal.dealer);
+        v.forehand = Some(deal.forehand);
+        v.forced = Some(deal.forced);
+        v.trumps = Some(deal.trumps);
+        v.turned_cards = Some(deal.turned.clone());
+        v.swinger = Some(deal.swinger);
+        v.swing_calls = Some(deal.swing_calls.iter().map(|&(seat, swung)| SwingCall { seat, swung }).collect());
+        v.join_calls = Some(deal.join_calls.iter().map(|&(seat, joined)| JoinCall { seat, joined }).collect());
+        v.in_play = Some(deal.in_seats());
+        v.folded = Some((0..players).filter(|&s| deal.join_calls.contains(&(s, false))).collect());
+        v.buy_order = Some(deal.buy_order.clone());
+        v.buys = Some(deal.buys.iter().map(|&(seat, turn)| BuyCall { seat, turn }).collect());
+        v.talon_count = Some(deal.talon.len());
+        v.hand_sizes = Some(deal.hands.iter().map(Vec::len).collect());
+        v.trick_number = Some(deal.trick_number().min(HAND));
+        v.trick = Some(CurrentTrick { leader: deal.leader, plays: plays_seen(&deal.trick, &own) });
+        v.tricks = Some(
+            deal.tricks
                 .iter()
-                .map(|&(seat, swung)| json!({"seat": seat, "swung": swung}))
-                .collect::<Vec<_>>()),
+                .map(|t| TrickSeen {
+                    number: t.number,
+                    leader: t.leader,
+                    plays: plays_seen(&t.plays, &own),
+                    winner: t.winner,
+                    card: t.card,
+                    reason: t.reason,
+                })
+                .collect(),
         );
-        v.insert(
-            "join_calls".into(),
-            json!(deal
-                .join_calls
-                .iter()
-                .map(|&(seat, joined)| json!({"seat": seat, "joined": joined}))
-                .collect::<Vec<_>>()),
-        );
-        v.insert("in_play".into(), json!(deal.in_seats()));
-        v.insert(
-            "folded".into(),
-            json!((0..players).filter(|&s| deal.join_calls.contains(&(s, false))).collect::<Vec<_>>()),
-        );
-        v.insert("buy_order".into(), json!(deal.buy_order));
-        v.insert(
-            "buys".into(),
-            json!(deal.buys.iter().map(|&(seat, turn)| json!({"seat": seat, "turn": turn})).collect::<Vec<_>>()),
-        );
-        v.insert("talon_count".into(), json!(deal.talon.len()));
-        v.insert("hand_sizes".into(), json!(deal.hands.iter().map(Vec::len).collect::<Vec<_>>()));
-        v.insert("trick_number".into(), json!(deal.trick_number().min(HAND)));
-        v.insert("trick".into(), json!({"leader": deal.leader, "plays": plays_json(&deal.trick, &own)}));
-        v.insert(
-            "tricks".into(),
-            json!(deal
-                .tricks
-                .iter()
-                .map(|t| json!({
-                    "number": t.number,
-                    "leader": t.leader,
-                    "plays": plays_json(&t.plays, &own),
-                    "winner": t.winner,
-                    "card": t.card,
-                    "reason": t.reason,
-                }))
-                .collect::<Vec<_>>()),
-        );
-        v.insert("tricks_taken".into(), json!(deal.tricks_taken));
-        v.insert("settlement".into(), json!(deal.settlement));
+        v.tricks_taken = Some(deal.tricks_taken.clone());
+        v.settlement = Some(deal.settlement.clone());
         match viewer {
             Viewer::Seat(s) if s < players => {
-                v.insert("hand".into(), json!(deal.hands[s]));
-                v.insert("discards".into(), json!(deal.discards[s]));
-                v.insert("thrown_in".into(), json!(deal.folded[s]));
-                let blanked: Vec<Card> = deal.blanked().filter(|p| p.seat == s).map(|p| p.card).collect();
-                v.insert("blanked".into(), json!(blanked));
+                v.hand = Some(deal.hands[s].clone());
+                v.discards = Some(SeatCards::Own(deal.discards[s].clone()));
+                v.thrown_in = Some(SeatCards::Own(deal.folded[s].clone()));
+                v.blanked = Some(deal.blanked().filter(|p| p.seat == s).map(|p| p.card).collect());
             }
             Viewer::Record => {
-                v.insert("deck".into(), json!(deal.deck));
-                v.insert("hands_dealt".into(), json!(deal.dealt));
-                v.insert("hands".into(), json!(deal.hands));
-                v.insert("talon".into(), json!(deal.talon));
-                v.insert("thrown_in".into(), json!(deal.folded));
-                v.insert("discards".into(), json!(deal.discards));
-                v.insert("drawn".into(), json!(deal.drawn));
+                let every = |cards: &Vec<Vec<Card>>| -> Vec<Vec<Option<Card>>> {
+                    cards.iter().map(|hand| hand.iter().copied().map(Some).collect()).collect()
+                };
+                v.deck = Some(deal.deck.iter().copied().map(Some).collect());
+                v.hands_dealt = Some(every(&deal.dealt));
+                v.hands = Some(every(&deal.hands));
+                v.talon = Some(deal.talon.iter().copied().map(Some).collect());
+                v.thrown_in = Some(SeatCards::EverySeat(every(&deal.folded)));
+                v.discards = Some(SeatCards::EverySeat(every(&deal.discards)));
+                v.drawn = Some(every(&deal.drawn));
                 if deal.blanked().next().is_some() {
                     let mask = RecordMask::of(deal);
-                    let mut value = Value::Object(v);
                     let as_seen = record_of.map_or(Viewer::Record, Viewer::Seat);
-                    mask_cards(&mut value, &|c| mask.shows(c, as_seen));
-                    return value;
+                    v.mask(&|c| mask.shows(c, as_seen));
                 }
             }
             _ => {}
         }
-        Value::Object(v)
+        v
     }
 
     pub(super) fn record_mask(&self, state: &State, deal_number: u32) -> Option<RecordMask> {
@@ -176,13 +485,14 @@ fn mask_cards(value: &mut Value, shows: &dyn Fn(Card) -> bool) {
     }
 }
 
-fn plays_json(plays: &[Played], sees_blanked: &dyn Fn(Seat) -> bool) -> Value {
-    json!(plays
+/// The cards of a trick as a viewer sees them: a blanked card only by its owner.
+fn plays_seen(plays: &[Played], sees_blanked: &dyn Fn(Seat) -> bool) -> Vec<TrickPlay> {
+    plays
         .iter()
         .map(|p| TrickPlay {
             seat: p.seat,
             card: (!p.blanked || sees_blanked(p.seat)).then_some(p.card),
-            blanked: p.blanked
+            blanked: p.blanked,
         })
-        .collect::<Vec<_>>())
+        .collect()
 }

@@ -11,13 +11,13 @@ use std::collections::BTreeSet;
 use std::ops::RangeInclusive;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use crate::bidding::Auction;
 use crate::cards::{decks, take_card, Card, Rank, Suit};
 use crate::game::{OptionDoc, Outcome, Rules, SetupError, Status, Viewer};
 use crate::rules::{self, RuleViolation, Rulebook, ScoreTerm};
-use crate::seat::{match_winners, Seat, Table};
+use crate::seat::{match_winners, Seat, Table as Seating};
 pub use crate::trick::Play;
 use crate::trick::Trick;
 
@@ -30,6 +30,7 @@ mod rulebook;
 #[cfg(test)]
 mod tests;
 mod view;
+pub use view::{Bid, CurrentTrick, Table, TablePhase};
 
 /// The rules of Tarot. Register with `erase(tarot::Tarot)`.
 #[derive(Default)]
@@ -259,8 +260,11 @@ impl Options {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Layout {
+    /// Cards in each hand.
     pub hand: usize,
+    /// Cards in each packet the dealer hands out.
     pub packet: usize,
+    /// Cards in the dog.
     pub dog: usize,
 }
 
@@ -275,7 +279,7 @@ pub fn layout(players: usize) -> Layout {
 /// Where each card of the pack goes, in dealing order: a seat, or `None` for the dog. Packets
 /// go round from the dealer's right; the dog cards are laid down singly, spread evenly between
 /// packets, so never as the first or the last card.
-pub fn deal_plan(table: &Table, dealer: Seat) -> Vec<Option<Seat>> {
+pub fn deal_plan(table: &Seating, dealer: Seat) -> Vec<Option<Seat>> {
     let l = layout(table.seats);
     let packets = table.seats * l.hand / l.packet;
     let dog_after: Vec<usize> = (1..=l.dog).map(|k| k * packets / (l.dog + 1)).collect();
@@ -297,6 +301,7 @@ pub fn poignee_sizes(players: usize) -> [usize; 3] {
     }
 }
 
+/// A poignée's level, by the number of trumps shown (see the table's `poignee_sizes`).
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -375,18 +380,29 @@ pub enum Phase {
     Over,
 }
 
-/// The shared [`crate::trick::TrickRecord`] and where the Excuse went, with Tarot's own
-/// [`WinReason`] (the Excuse may complete a slam): the extra field and the reason are why it is a type of
-/// its own.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+// The shared [`crate::trick::TrickRecord`] and where the Excuse went, with Tarot's own
+// [`WinReason`] (the Excuse may complete a slam): the extra field and the reason are why it is a
+// type of its own, and why the OpenAPI document names it `TarotWonTrick`, apart from the shared
+// `TrickRecord`.
+/// A trick as it was won: its cards, who took it and why, and where the Excuse went.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = WonTrick))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct TrickRecord {
+    /// 1 for the first trick of the deal.
     pub number: usize,
+    /// The seat that led it.
     pub leader: Seat,
+    /// Its cards, in the order they were played.
     pub plays: Vec<Play>,
+    /// The seat that took it.
     pub winner: Seat,
+    /// The card that took it.
     pub card: Card,
+    /// Why that card took it.
     pub reason: WinReason,
+    /// The seat that played the Excuse and keeps it rather than giving it up with the trick;
+    /// null when the trick held no Excuse or was the last of the deal.
+    #[cfg_attr(feature = "openapi", schema(required))]
     pub excuse_to: Option<Seat>,
 }
 
@@ -450,7 +466,7 @@ impl Deal {
 
 #[derive(Clone, Debug)]
 pub struct State {
-    pub table: Table,
+    pub table: Seating,
     pub options: Options,
     /// Deals started, cancelled ones included.
     pub deals_started: u32,
@@ -670,11 +686,14 @@ pub struct ShownHand {
     pub hand: Vec<Card>,
 }
 
+/// A poignée: trumps a seat showed before its first card, for a bonus at the count.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PoigneeShown {
+    /// The seat that showed it.
     pub seat: Seat,
     pub level: Poignee,
+    /// The trumps shown (the Excuse among them when the seat was one trump short).
     pub trumps: Vec<Card>,
 }
 
@@ -1241,7 +1260,7 @@ impl Rules for Tarot {
     type State = State;
     type Command = Command;
     type Event = Event;
-    type View = Value;
+    type View = Table;
 
     fn id(&self) -> &'static str {
         "tarot"
@@ -1283,7 +1302,7 @@ impl Rules for Tarot {
             return Err(SetupError("score_limit must be at least 1".into()));
         }
         Ok(State {
-            table: Table::counter_clockwise(players),
+            table: Seating::counter_clockwise(players),
             options,
             deals_started: 0,
             deals_played: 0,
@@ -1607,7 +1626,7 @@ impl Rules for Tarot {
         space
     }
 
-    fn view(&self, state: &State, viewer: Viewer) -> Value {
+    fn view(&self, state: &State, viewer: Viewer) -> Table {
         self.render_view(state, viewer)
     }
 

@@ -39,7 +39,7 @@ fn deck_for(players: usize, dealer: Seat, hands: &[&str], dog: &str) -> Vec<Card
     assert!(fill.next().is_none(), "every card is dealt");
     let mut next = vec![0; players];
     let mut d = 0;
-    let deck: Vec<Card> = deal_plan(&Table::counter_clockwise(players), dealer)
+    let deck: Vec<Card> = deal_plan(&Seating::counter_clockwise(players), dealer)
         .into_iter()
         .map(|to| match to {
             Some(s) => {
@@ -68,7 +68,7 @@ impl Game {
     }
 
     fn view(&self, viewer: Viewer) -> Value {
-        Tarot.view(&self.state, viewer)
+        serde_json::to_value(Tarot.view(&self.state, viewer)).expect("views serialize")
     }
 
     fn legal_cards(&self, seat: Seat) -> Vec<Card> {
@@ -201,7 +201,7 @@ fn deals_go_in_packets_counter_clockwise_with_the_dog_laid_singly() {
         (5, 15, 3, 3, vec![6, 12, 18]),
     ] {
         assert_eq!(layout(players), Layout { hand, packet, dog });
-        let table = Table::counter_clockwise(players);
+        let table = Seating::counter_clockwise(players);
         let plan = deal_plan(&table, 0);
         assert_eq!(plan.len(), 78);
         assert!(plan[0].is_some() && plan[77].is_some(), "the dog gets neither the first nor the last card");
@@ -1311,7 +1311,7 @@ fn a_match_is_one_round_of_deals_by_default_and_void_deals_do_not_count() {
     for n in 0..3 {
         let dealer = g.state.next_dealer;
         g.deal(deck_for(3, dealer, &[], ""));
-        g.take(Table::counter_clockwise(3).next(dealer), Contract::Small);
+        g.take(Seating::counter_clockwise(3).next(dealer), Contract::Small);
         let events = g.play_out();
         assert_eq!(matches!(events.last(), Some(Event::MatchEnded { .. })), n == 2);
     }
@@ -1338,7 +1338,7 @@ fn a_match_may_have_a_set_number_of_deals_or_a_score_limit() {
     while !Tarot.status(&g.state).is_finished() {
         let dealer = g.state.next_dealer;
         g.deal(deck_for(4, dealer, &[], ""));
-        g.take(Table::counter_clockwise(4).next(dealer), Contract::Big);
+        g.take(Seating::counter_clockwise(4).next(dealer), Contract::Big);
         g.play_out();
         deals += 1;
         assert!(deals < 100);

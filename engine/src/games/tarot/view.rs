@@ -2,68 +2,345 @@
 
 use super::*;
 
+/// The table of a Tarot match as one viewer sees it: the match so far, and the deal in
+/// progress (or the last one) with what this viewer may know of it. A seated player sees their
+/// own hand; the dog, the discards, the secret partner and every hand are shown only as the
+/// rules turn them up; the record of a deal (and every viewer once it is over) sees it all.
+/// Every field from `dealer` on is about the deal, and absent before the first deal.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, Serialize)]
+pub struct Table {
+    /// Where the match stands: waiting for a deal, a phase of the deal in progress, between
+    /// deals (`deal-over`) or finished.
+    pub phase: TablePhase,
+    /// Players at the table (3 to 5).
+    pub players: usize,
+    /// The match's variants and length.
+    pub options: Options,
+    /// Deals started so far, cancelled ones included; 0 before the first.
+    pub deal_number: u32,
+    /// Deals played out and scored; cancelled deals do not count.
+    pub deals_played: u32,
+    /// Deals the match lasts; null when only the score limit ends it.
+    #[cfg_attr(feature = "openapi", schema(required))]
+    pub deals_total: Option<u32>,
+    /// The total that ends the match after the deal in which a player reaches it; null when
+    /// there is none.
+    #[cfg_attr(feature = "openapi", schema(required))]
+    pub score_limit: Option<u32>,
+    /// Each seat's total score, by seat; they sum to zero.
+    pub scores: Vec<i64>,
+    /// The seats that may act now.
+    pub to_act: Vec<Seat>,
+    /// The seats that won the match (several on a tie); null until it is over.
+    #[cfg_attr(feature = "openapi", schema(required))]
+    pub winners: Option<Vec<Seat>>,
+    /// The seat that deals the next deal.
+    pub next_dealer: Seat,
+    /// Cards per hand, per packet and in the dog at this player count.
+    pub layout: Layout,
+    /// Trumps a single, a double and a triple poignée show at this player count.
+    pub poignee_sizes: [usize; 3],
+    /// The viewer's own seat; absent for a spectator and in the record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub seat: Option<Seat>,
+
+    /// The seat that dealt the deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub dealer: Option<Seat>,
+    /// Why the deal was void (everybody passed, or a petit sec); null for a deal that stands.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cancelled: Option<Option<CancelReason>>,
+    /// The seats in the order they bid, from the dealer's right.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub bidding_order: Option<Vec<Seat>>,
+    /// Each seat's bid, by seat: a contract, `pass`, or null for a seat that has not spoken.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub bids: Option<Vec<Option<Bid>>>,
+    /// The highest contract bid so far; null while nobody has bid.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub highest_bid: Option<Option<Contract>>,
+    /// The seat that won the bidding; null until the bidding is won.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub taker: Option<Option<Seat>>,
+    /// The contract the taker plays; null until the bidding is won.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contract: Option<Option<Contract>>,
+    /// The contract's multiplier (1, 2, 4 or 6); null until the bidding is won.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub multiplier: Option<Option<i64>>,
+    /// Five players: the card the taker called; null before the call and at 3 or 4 players.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub called_card: Option<Option<Card>>,
+    /// Five players: the taker's secret partner, the holder of the called card. Null until the
+    /// viewer may know: the partner knows at once, the table when the called card is played,
+    /// everyone at the end of the deal; also null when the taker holds the card (plays alone).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partner: Option<Option<Seat>>,
+    /// The called card has been played, so the partner is known to the table.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub partner_revealed: Option<bool>,
+    /// Five players: whether the taker plays alone (the called card was in the dog or in the
+    /// taker's own hand). Null when no card is called, and while the viewer cannot know.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub taker_alone: Option<Option<bool>>,
+    /// The dog's cards; null while they are face down (until the dog is shown, or to the end
+    /// of a deal played without or against the dog).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dog: Option<Option<Vec<Card>>>,
+    /// Cards in the dog.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub dog_size: Option<usize>,
+    /// The side whose cards the dog counts with (the defence against the dog, the taker
+    /// otherwise); null until the bidding is won.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dog_to: Option<Option<Side>>,
+    /// Cards the taker has discarded so far.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub discard_count: Option<usize>,
+    /// The taker's discards; null to everyone but the taker until the deal is over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub discards: Option<Option<Vec<Card>>>,
+    /// The trumps among the discards, which are shown to all.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub discarded_trumps: Option<Vec<Card>>,
+    /// Whether the taker announced a slam; null until the taker has chosen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slam_announced: Option<Option<bool>>,
+    /// Each seat's poignée, by seat, with the trumps it showed; null for a seat that showed none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub poignees: Option<Vec<Option<PoigneeShown>>>,
+    /// Whether each seat claimed tröst (a hand without court cards), by seat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub trost: Option<Vec<bool>>,
+    /// Cards in each seat's hand, by seat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub hand_sizes: Option<Vec<usize>>,
+    /// Whether each seat has played a card in this deal, by seat: a poignée or tröst can only
+    /// be declared before one's first card.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub has_played: Option<Vec<bool>>,
+    /// The trick on the table.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub trick: Option<CurrentTrick>,
+    /// Tricks completed in this deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub tricks_played: Option<usize>,
+    /// Tricks each seat has won, by seat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub tricks_won: Option<Vec<usize>>,
+    /// The last trick won, the only one still in view; null before the first is won.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_trick: Option<Option<TrickRecord>>,
+    /// The count of the deal (sides, dog, Excuse, bouts, card points); absent until it has
+    /// been played out and scored.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub count: Option<Count>,
+    /// The deal's score, term by term; absent until it has been played out and scored.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub scoring: Option<Scoring>,
+    /// The viewer's own hand; absent for a spectator and in the record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub hand: Option<Vec<Card>>,
+    /// Every seat's hand, by seat; only in the record and once the deal is over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub hands: Option<Vec<Vec<Card>>>,
+    /// Every seat's hand as dealt, by seat; only in the record and once the deal is over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub dealt: Option<Vec<Vec<Card>>>,
+    /// The pack as it was dealt, top card first; only in the record and once the deal is over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub deck: Option<Vec<Card>>,
+    /// Positions in the deck of the dog's cards; only in the record and once the deal is over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub dog_positions: Option<Vec<usize>>,
+    /// Every trick won in the deal, in order; only in the record and once the deal is over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub tricks: Option<Vec<TrickRecord>>,
+}
+
+/// Where a Tarot match stands.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TablePhase {
+    /// No deal yet: the first is to be dealt.
+    WaitingForDeal,
+    /// Each seat in turn bids a contract or passes.
+    Bidding,
+    /// Five players: the taker calls a card.
+    Calling,
+    /// The moment between the contract (or the call) and the dog's fate.
+    Dog,
+    /// Small and big games: the taker discards as many cards as the dog had.
+    Discarding,
+    /// The taker may announce a slam.
+    Slam,
+    /// The tricks are played.
+    Playing,
+    /// The deal is played out or cancelled; the next deal is to be dealt.
+    DealOver,
+    /// The match is over.
+    Finished,
+}
+
+/// A seat's bid: a contract, or a pass.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Bid {
+    Pass,
+    /// "Litet spel", prise: ×1.
+    Small,
+    /// "Stort spel", garde: ×2.
+    Big,
+    /// "Spel utan hund", garde sans: ×4.
+    WithoutDog,
+    /// "Spel mot hunden", garde contre: ×6.
+    AgainstDog,
+}
+
+impl From<Option<Contract>> for Bid {
+    fn from(bid: Option<Contract>) -> Bid {
+        match bid {
+            None => Bid::Pass,
+            Some(Contract::Small) => Bid::Small,
+            Some(Contract::Big) => Bid::Big,
+            Some(Contract::WithoutDog) => Bid::WithoutDog,
+            Some(Contract::AgainstDog) => Bid::AgainstDog,
+        }
+    }
+}
+
+/// The trick on the table.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, Serialize)]
+pub struct CurrentTrick {
+    /// The seat that leads (or led) the trick.
+    pub leader: Seat,
+    /// The cards played to it so far, in order.
+    pub plays: Vec<Play>,
+    /// What the trick is played in (a suit, or trumps): set by its first card other than the
+    /// Excuse; null until then.
+    #[cfg_attr(feature = "openapi", schema(required))]
+    pub led: Option<Led>,
+}
+
 impl Tarot {
-    pub(super) fn render_view(&self, state: &State, viewer: Viewer) -> Value {
+    pub(super) fn render_view(&self, state: &State, viewer: Viewer) -> Table {
         let players = state.players();
         let status = self.status(state);
         let phase = if state.winners.is_some() {
-            "finished"
+            TablePhase::Finished
         } else {
             match &state.deal {
-                None => "waiting-for-deal",
+                None => TablePhase::WaitingForDeal,
                 Some(d) => match d.phase {
-                    Phase::Bidding => "bidding",
-                    Phase::Calling => "calling",
-                    Phase::Dog => "dog",
-                    Phase::Discarding => "discarding",
-                    Phase::Slam => "slam",
-                    Phase::Playing => "playing",
-                    Phase::Over => "deal-over",
+                    Phase::Bidding => TablePhase::Bidding,
+                    Phase::Calling => TablePhase::Calling,
+                    Phase::Dog => TablePhase::Dog,
+                    Phase::Discarding => TablePhase::Discarding,
+                    Phase::Slam => TablePhase::Slam,
+                    Phase::Playing => TablePhase::Playing,
+                    Phase::Over => TablePhase::DealOver,
                 },
             }
         };
-        let mut v = Map::new();
-        v.insert("phase".into(), json!(phase));
-        v.insert("players".into(), json!(players));
-        v.insert("options".into(), json!(state.options));
-        v.insert("deal_number".into(), json!(state.deals_started));
-        v.insert("deals_played".into(), json!(state.deals_played));
-        v.insert("deals_total".into(), json!(state.deals_total()));
-        v.insert("score_limit".into(), json!(state.options.score_limit));
-        v.insert("scores".into(), json!(state.scores));
-        v.insert("to_act".into(), json!(status.to_act()));
-        v.insert("winners".into(), json!(state.winners));
-        v.insert("next_dealer".into(), json!(state.next_dealer));
-        v.insert("layout".into(), json!(layout(players)));
-        v.insert("poignee_sizes".into(), json!(poignee_sizes(players)));
-        if let Viewer::Seat(s) = viewer {
-            v.insert("seat".into(), json!(s));
-        }
-        let Some(deal) = &state.deal else { return Value::Object(v) };
+        let mut v = Table {
+            phase,
+            players,
+            options: state.options.clone(),
+            deal_number: state.deals_started,
+            deals_played: state.deals_played,
+            deals_total: state.deals_total(),
+            score_limit: state.options.score_limit,
+            scores: state.scores.clone(),
+            to_act: status.to_act().to_vec(),
+            winners: state.winners.clone(),
+            next_dealer: state.next_dealer,
+            layout: layout(players),
+            poignee_sizes: poignee_sizes(players),
+            seat: match viewer {
+                Viewer::Seat(s) => Some(s),
+                _ => None,
+            },
+            dealer: None,
+            cancelled: None,
+            bidding_order: None,
+            bids: None,
+            highest_bid: None,
+            taker: None,
+            contract: None,
+            multiplier: None,
+            called_card: None,
+            partner: None,
+            partner_revealed: None,
+            taker_alone: None,
+            dog: None,
+            dog_size: None,
+            dog_to: None,
+            discard_count: None,
+            discards: None,
+            discarded_trumps: None,
+            slam_announced: None,
+            poignees: None,
+            trost: None,
+            hand_sizes: None,
+            has_played: None,
+            trick: None,
+            tricks_played: None,
+            tricks_won: None,
+            last_trick: None,
+            count: None,
+            scoring: None,
+            hand: None,
+            hands: None,
+            dealt: None,
+            deck: None,
+            dog_positions: None,
+            tricks: None,
+        };
+        let Some(deal) = &state.deal else { return v };
         let over = deal.phase == Phase::Over;
         let open = over || viewer == Viewer::Record;
         let me = viewer.seat_at(players);
-        v.insert("dealer".into(), json!(deal.dealer));
-        v.insert("cancelled".into(), json!(deal.cancelled));
-        v.insert("bidding_order".into(), json!(deal.auction.order));
-        let bids: Vec<Value> = (0..players)
-            .map(|s| match deal.auction.bid_of(s) {
-                None => Value::Null,
-                Some(None) => json!("pass"),
-                Some(Some(c)) => json!(c),
-            })
-            .collect();
-        v.insert("bids".into(), json!(bids));
-        v.insert("highest_bid".into(), json!(deal.highest_bid()));
-        v.insert("taker".into(), json!(deal.taker));
-        v.insert("contract".into(), json!(deal.contract));
-        v.insert("multiplier".into(), json!(deal.contract.map(Contract::multiplier)));
-        v.insert("called_card".into(), json!(deal.called));
+        v.dealer = Some(deal.dealer);
+        v.cancelled = Some(deal.cancelled);
+        v.bidding_order = Some(deal.auction.order.clone());
+        v.bids = Some((0..players).map(|s| deal.auction.bid_of(s).map(|&b| Bid::from(b))).collect());
+        v.highest_bid = Some(deal.highest_bid());
+        v.taker = Some(deal.taker);
+        v.contract = Some(deal.contract);
+        v.multiplier = Some(deal.contract.map(Contract::multiplier));
+        v.called_card = Some(deal.called);
         // The partner is known to the table once the called card is played; before that only
         // to the partner (and the taker knows when holding the card itself).
         let partner_known = open || deal.partner_revealed || (me.is_some() && me == deal.partner);
-        v.insert("partner".into(), json!(deal.partner.filter(|_| partner_known)));
-        v.insert("partner_revealed".into(), json!(deal.partner_revealed));
+        v.partner = Some(deal.partner.filter(|_| partner_known));
+        v.partner_revealed = Some(deal.partner_revealed);
         let alone = players == 5 && deal.called.is_some() && deal.partner.is_none();
         let alone_public = deal.dog_taken && deal.called.is_some_and(|c| deal.dog.contains(&c))
             || (deal.partner_revealed && deal.partner.is_none());
@@ -72,54 +349,42 @@ impl Tarot {
             && deal.called.is_some_and(|c| me.is_some_and(|s| deal.dealt[s].contains(&c)));
         let alone_known = deal.called.is_some()
             && (open || deal.partner_revealed || alone_public || taker_knows || (me.is_some() && me == deal.partner));
-        v.insert("taker_alone".into(), if alone_known { json!(alone) } else { Value::Null });
+        v.taker_alone = Some(alone_known.then_some(alone));
         let dog_visible = open || deal.dog_taken;
-        v.insert("dog".into(), if dog_visible { json!(deal.dog) } else { Value::Null });
-        v.insert("dog_size".into(), json!(deal.dog.len()));
-        v.insert(
-            "dog_to".into(),
-            json!(deal.contract.map(|c| if c == Contract::AgainstDog { Side::Defence } else { Side::Taker })),
-        );
-        v.insert("discard_count".into(), json!(deal.discards.len()));
+        v.dog = Some(dog_visible.then(|| deal.dog.clone()));
+        v.dog_size = Some(deal.dog.len());
+        v.dog_to = Some(deal.contract.map(|c| if c == Contract::AgainstDog { Side::Defence } else { Side::Taker }));
+        v.discard_count = Some(deal.discards.len());
         let discards_visible = open || (me.is_some() && me == deal.taker);
-        v.insert("discards".into(), if discards_visible { json!(deal.discards) } else { Value::Null });
-        let shown: Vec<Card> = deal.discards.iter().copied().filter(|&c| is_trump(c)).collect();
-        v.insert("discarded_trumps".into(), json!(shown));
-        v.insert("slam_announced".into(), json!(deal.slam_announced));
-        v.insert("poignees".into(), json!(deal.poignees));
-        v.insert("trost".into(), json!(deal.trost));
-        v.insert("hand_sizes".into(), json!(deal.hands.iter().map(Vec::len).collect::<Vec<_>>()));
-        let first_played: Vec<bool> = (0..players).map(|s| deal.has_played(s)).collect();
-        v.insert("has_played".into(), json!(first_played));
-        v.insert(
-            "trick".into(),
-            json!({
-                "leader": deal.trick.leader,
-                "plays": deal.trick.plays.iter().map(|&(seat, card)| Play { seat, card }).collect::<Vec<_>>(),
-                "led": led_of(&deal.trick.plays),
-            }),
-        );
-        v.insert("tricks_played".into(), json!(deal.tricks.len()));
-        let tricks_won: Vec<usize> =
-            (0..players).map(|s| deal.tricks.iter().filter(|t| t.winner == s).count()).collect();
-        v.insert("tricks_won".into(), json!(tricks_won));
+        v.discards = Some(discards_visible.then(|| deal.discards.clone()));
+        v.discarded_trumps = Some(deal.discards.iter().copied().filter(|&c| is_trump(c)).collect());
+        v.slam_announced = Some(deal.slam_announced);
+        v.poignees = Some(deal.poignees.clone());
+        v.trost = Some(deal.trost.clone());
+        v.hand_sizes = Some(deal.hands.iter().map(Vec::len).collect());
+        v.has_played = Some((0..players).map(|s| deal.has_played(s)).collect());
+        v.trick = Some(CurrentTrick {
+            leader: deal.trick.leader,
+            plays: deal.trick.plays.iter().map(|&(seat, card)| Play { seat, card }).collect(),
+            led: led_of(&deal.trick.plays),
+        });
+        v.tricks_played = Some(deal.tricks.len());
+        v.tricks_won = Some((0..players).map(|s| deal.tricks.iter().filter(|t| t.winner == s).count()).collect());
         // As at the table, the tricks are turned down once taken: only the last stays in view.
-        v.insert("last_trick".into(), json!(deal.tricks.last()));
+        v.last_trick = Some(deal.tricks.last().cloned());
         if let Some((count, scoring)) = &deal.result {
-            v.insert("count".into(), json!(count));
-            v.insert("scoring".into(), json!(scoring));
+            v.count = Some(count.clone());
+            v.scoring = Some(scoring.clone());
         }
-        if let Some(s) = me {
-            v.insert("hand".into(), json!(deal.hands[s]));
-        }
+        v.hand = me.map(|s| deal.hands[s].clone());
         if open {
-            v.insert("hands".into(), json!(deal.hands));
-            v.insert("dealt".into(), json!(deal.dealt));
-            v.insert("deck".into(), json!(deal.deck));
-            v.insert("dog_positions".into(), json!(deal.dog_positions));
-            v.insert("tricks".into(), json!(deal.tricks));
+            v.hands = Some(deal.hands.clone());
+            v.dealt = Some(deal.dealt.clone());
+            v.deck = Some(deal.deck.clone());
+            v.dog_positions = Some(deal.dog_positions.clone());
+            v.tricks = Some(deal.tricks.clone());
         }
-        Value::Object(v)
+        v
     }
 
     pub(super) fn redact_event(&self, _state: &State, event: &Event, viewer: Viewer, deal_over: bool) -> Value {
