@@ -3,7 +3,8 @@
 //! the same whatever the deal itself is (tricks, a pot, melds). A game keeps its deal type and
 //! its events; this keeps the deal count, the dealer, the scores and their books, and the end.
 
-use serde_json::{json, Map, Value};
+use serde::Serialize;
+use serde_json::{json, Value};
 
 use crate::cards::Card;
 use crate::game::{Outcome, SetupError, Status, Viewer};
@@ -12,12 +13,46 @@ use crate::seat::{Seat, Table};
 
 /// What the match needs to know of a deal in progress.
 pub trait Deal {
+    /// The game's phases as its table view names them.
+    type Phase: MatchPhase;
+
     /// The seats that may act now.
     fn to_act(&self) -> Vec<Seat>;
     /// False once the deal is over (played out, or cancelled for a redeal).
     fn is_live(&self) -> bool;
-    /// The deal's phase as the views name it.
-    fn phase(&self) -> &'static str;
+    /// The deal's phase.
+    fn phase(&self) -> Self::Phase;
+}
+
+/// A game's phases: those of its deals, and the two of the match around them.
+pub trait MatchPhase: Sized {
+    /// No deal has been dealt yet.
+    const WAITING_FOR_DEAL: Self;
+    /// The match is over.
+    const FINISHED: Self;
+}
+
+/// What every table view of a match of deals shows, whatever the game: the deal count, the
+/// dealer, the scores, who is to act and how the match ended.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, Serialize)]
+pub struct MatchView {
+    /// The number of the current (or last) deal, counting every deal started, cancelled ones
+    /// included; 0 before the first deal.
+    pub deal_number: u32,
+    /// The dealer of the current (or last) deal; before the first deal, the seat that deals it.
+    pub dealer: Seat,
+    /// The seat that deals the next deal.
+    pub next_dealer: Seat,
+    /// The match scores: one per side in a partnership game (side 0 is seats 0 and 2, side 1
+    /// seats 1 and 3), else one per seat.
+    pub scores: Vec<i64>,
+    /// The seats that may act now; empty while the next deal is awaited and once the match is
+    /// over.
+    pub to_act: Vec<Seat>,
+    /// How the match ended: null until it is over.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
+    pub outcome: Option<Outcome>,
 }
 
 #[derive(Clone, Debug)]
@@ -114,23 +149,26 @@ impl<D: Deal> Deals<D> {
         }
     }
 
-    /// What every view of such a match shows: the phase, the deal count, the dealer, the
-    /// scores, who is to act and how the match ended; a seat is told which it is.
-    pub fn put_view(&self, v: &mut Map<String, Value>, status: &Status, viewer: Viewer, dealer: Option<Seat>) {
-        let phase = match (&self.outcome, &self.deal) {
-            (Some(_), _) => "finished",
+    /// The match's phase: finished once it is over, else the deal's, and waiting for the first
+    /// deal before there is one.
+    pub fn phase(&self) -> D::Phase {
+        match (&self.outcome, &self.deal) {
+            (Some(_), _) => D::Phase::FINISHED,
             (None, Some(deal)) => deal.phase(),
-            (None, None) => "waiting-for-deal",
-        };
-        v.insert("phase".into(), json!(phase));
-        v.insert("deal_number".into(), json!(self.number));
-        v.insert("dealer".into(), json!(dealer.unwrap_or(self.next_dealer)));
-        v.insert("next_dealer".into(), json!(self.next_dealer));
-        v.insert("scores".into(), json!(self.scores));
-        v.insert("to_act".into(), json!(status.to_act()));
-        v.insert("outcome".into(), json!(self.outcome));
-        if let Viewer::Seat(s) = viewer {
-            v.insert("seat".into(), json!(s));
+            (None, None) => D::Phase::WAITING_FOR_DEAL,
+        }
+    }
+
+    /// What every view of such a match shows (see [`MatchView`]); `dealer` is the dealer of the
+    /// deal being played or last played, if there was one.
+    pub fn view(&self, status: &Status, dealer: Option<Seat>) -> MatchView {
+        MatchView {
+            deal_number: self.number,
+            dealer: dealer.unwrap_or(self.next_dealer),
+            next_dealer: self.next_dealer,
+            scores: self.scores.clone(),
+            to_act: status.to_act().to_vec(),
+            outcome: self.outcome.clone(),
         }
     }
 }
@@ -195,15 +233,28 @@ mod tests {
     #[derive(Clone, Debug)]
     struct OneTurn(bool);
 
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    enum Phase {
+        WaitingForDeal,
+        Playing,
+        Finished,
+    }
+
+    impl MatchPhase for Phase {
+        const WAITING_FOR_DEAL: Phase = Phase::WaitingForDeal;
+        const FINISHED: Phase = Phase::Finished;
+    }
+
     impl Deal for OneTurn {
+        type Phase = Phase;
         fn to_act(&self) -> Vec<Seat> {
             vec![1]
         }
         fn is_live(&self) -> bool {
             self.0
         }
-        fn phase(&self) -> &'static str {
-            "playing"
+        fn phase(&self) -> Phase {
+            Phase::Playing
         }
     }
 
@@ -211,14 +262,21 @@ mod tests {
     fn a_match_of_deals_books_scores_and_ends() {
         let mut m: Deals<OneTurn> = Deals::new(2);
         assert!(matches!(m.status(Vec::new), Status::NeedsDeck { .. }));
+        assert_eq!(m.phase(), Phase::WaitingForDeal);
         m.started(1, &[3, 0], OneTurn(true));
         assert_eq!(m.status(Vec::new).to_act(), [1]);
+        assert_eq!(m.phase(), Phase::Playing);
         m.scored(&[ScoreTerm::new(1, 5, "x.y", "a".into(), "b".into())], &[3, 5]);
         assert_eq!(m.check_books(), Ok(()));
         m.scored(&[], &[3, 6]);
         assert!(m.check_books().is_err());
         m.ended(&[1, 3], &Text::new("s", "e"));
         assert!(m.status(Vec::new).is_finished() && m.live().is_none());
+        assert_eq!(m.phase(), Phase::Finished);
+        let view = serde_json::to_value(m.view(&m.status(Vec::new), None)).unwrap();
+        assert_eq!(view["deal_number"], json!(1));
+        assert_eq!(view["outcome"]["winners"], json!([1, 3]));
+        assert_eq!(view["to_act"], json!([]));
     }
 
     #[test]

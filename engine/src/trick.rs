@@ -7,12 +7,15 @@ use crate::cards::{Card, Suit};
 
 pub mod play;
 use crate::seat::{Seat, Table};
-pub use play::TrickPlay;
+pub use play::{CurrentTrick, PlayView, TrickPlay};
 
+/// A trick being played.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Trick {
+    /// The seat that leads (or led) the trick.
     pub leader: Seat,
+    /// The cards played to it so far, in the order played, each as a [seat, card] pair.
     pub plays: Vec<(Seat, Card)>,
 }
 
@@ -47,7 +50,9 @@ impl Trick {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Play {
+    /// The seat that played the card.
     pub seat: Seat,
+    /// The card played.
     pub card: Card,
 }
 
@@ -90,14 +95,25 @@ pub fn winner_by(trick: &Trick, trumps: Option<Suit>, strength: impl Fn(Card) ->
 
 /// A trick as it was won, for the deal's record, in the games whose tricks hold one plain card
 /// from each seat.
+///
+/// Its schema is shared by every game's document under one name, so it refers to no schema
+/// named after a game: the plays and the reason are inlined.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct TrickRecord {
+    /// The trick's number in the deal, 1 for the first.
     pub number: usize,
+    /// The seat that led it.
     pub leader: Seat,
+    /// The cards played to it, in the order played.
+    #[cfg_attr(feature = "openapi", schema(inline))]
     pub plays: Vec<Play>,
+    /// The seat that won it.
     pub winner: Seat,
+    /// The card that won it.
     pub card: Card,
+    /// Why that card won it.
+    #[cfg_attr(feature = "openapi", schema(inline))]
     pub reason: WinReason,
 }
 

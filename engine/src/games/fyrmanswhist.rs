@@ -7,21 +7,21 @@
 //! Only the side that wins a deal scores, and the first side to the target (13) wins the match.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use crate::cards::{decks, is_permutation, rank_value, sorted, Card, Suit};
-use crate::deals::{self, Deals};
+use crate::deals::{self, Deals, MatchPhase, MatchView};
 use crate::game::{OptionDoc, Rules, SetupError, Status, Viewer};
 use crate::random::Rng;
 use crate::rules::{self, RuleViolation, Rulebook, ScoreTerm, Text};
-use crate::seat::{Direction, Seat, Table};
-use crate::trick::{self, Play, Trick, TrickPlay, WinReason};
+use crate::seat::{self, Direction, Seat};
+use crate::trick::{self, Play, PlayView, Trick, TrickPlay, WinReason};
 
 #[derive(Default)]
 pub struct Fyrmanswhist;
 
 const SEATS: usize = 4;
-const TABLE: Table = Table { seats: SEATS, direction: Direction::Clockwise };
+const TABLE: seat::Table = seat::Table { seats: SEATS, direction: Direction::Clockwise };
 const TRICKS: u8 = 13;
 /// A side's first six tricks earn nothing: a deal is won with seven.
 const BOOK: u8 = 6;
@@ -248,6 +248,8 @@ fn side_text(side: usize) -> (String, String) {
 }
 
 impl deals::Deal for Deal {
+    type Phase = Phase;
+
     fn to_act(&self) -> Vec<Seat> {
         match self.contract {
             None => (0..SEATS).filter(|&s| self.bottom[s].is_none()).collect(),
@@ -260,11 +262,11 @@ impl deals::Deal for Deal {
         !self.play.is_over()
     }
 
-    fn phase(&self) -> &'static str {
+    fn phase(&self) -> Phase {
         match self.contract {
-            None => "choosing-bottom-cards",
-            Some(_) if self.play.is_over() => "deal-over",
-            Some(_) => "playing",
+            None => Phase::ChoosingBottomCards,
+            Some(_) if self.play.is_over() => Phase::DealOver,
+            Some(_) => Phase::Playing,
         }
     }
 }
@@ -287,6 +289,127 @@ impl Deal {
     fn shown_in_hand(&self) -> [Option<Card>; SEATS] {
         std::array::from_fn(|s| self.shown[s].filter(|c| self.play.hands[s].contains(c)))
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The table view
+
+/// Where the match is: `waiting-for-deal` before the first deal, `choosing-bottom-cards` while
+/// players still choose their bottom cards, `playing` the tricks, `deal-over` once the deal is
+/// scored and the next is awaited, `finished` once a side has won the match.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Phase {
+    /// No deal has been dealt yet.
+    WaitingForDeal,
+    /// Every player still to choose a bottom card does so; the bottom cards are then shown.
+    ChoosingBottomCards,
+    /// The contract is settled and the thirteen tricks are being played.
+    Playing,
+    /// The deal is played out and scored; the next deal is awaited.
+    DealOver,
+    /// A side reached the target and won the match.
+    Finished,
+}
+
+impl MatchPhase for Phase {
+    const WAITING_FOR_DEAL: Phase = Phase::WaitingForDeal;
+    const FINISHED: Phase = Phase::Finished;
+}
+
+/// The table as one viewer sees it: the match, and from the first deal on the deal being played
+/// (or the last one played). A seat sees its own hand and bottom card; a finished deal's record
+/// shows every hand, the deck and every trick, but never a bottom card that was not shown.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, Serialize)]
+pub struct Table {
+    /// Where the match is.
+    pub phase: Phase,
+    /// The match: deal number, dealer, scores, who is to act, how it ended.
+    #[serde(flatten)]
+    pub deals: MatchView,
+    /// The seat this view is for: only in a seat's view.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub seat: Option<Seat>,
+    /// The number of players: always 4.
+    pub players: usize,
+    /// The options the match is played with.
+    pub options: Options,
+    /// The score that wins the match.
+    pub target: i64,
+    /// The seats of each side, side 0 first: seats 0 and 2 against seats 1 and 3.
+    pub sides: [[Seat; 2]; 2],
+    /// The side that won the match: null until the match is over.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
+    pub winning_side: Option<usize>,
+    /// The viewer's side: only in a seat's own view.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub side: Option<usize>,
+    /// The deal's forehand, the seat after the dealer: absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub forehand: Option<Seat>,
+    /// Whether this deal's bottom cards are shown all at once rather than one at a time from
+    /// forehand: absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub simultaneous_reveal: Option<bool>,
+    /// By seat, whether that player has chosen a bottom card: absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub has_chosen: Option<[bool; SEATS]>,
+    /// By seat, the bottom card that player showed, null where none was shown (a bottom card
+    /// never shown stays secret, from the record too): absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub shown_bottom_cards: Option<[Option<Card>; SEATS]>,
+    /// By seat, what that player's shown bottom card asked for (red spel, black pass), null where
+    /// none was shown: absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub wants: Option<[Option<Contract>; SEATS]>,
+    /// By seat, the shown bottom card while that player still holds it (public knowledge about
+    /// the hand), else null: absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub shown_in_hand: Option<[Option<Card>; SEATS]>,
+    /// What the deal is played as: null until the bottom cards are shown, absent before the first
+    /// deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contract: Option<Option<Contract>>,
+    /// The player whose red bottom card made the deal spel: null in pass and until the bottom
+    /// cards are shown, absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub declarer: Option<Option<Seat>>,
+    /// The declarer's side: null when there is no declarer, absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub declaring_side: Option<Option<usize>>,
+    /// Who leads to the first trick (the declarer's left in spel, forehand in pass): null until
+    /// the contract is settled, absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_lead: Option<Option<Seat>>,
+    /// Tricks taken in this deal by each side, side 0 first: absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub side_tricks: Option<[u32; 2]>,
+    /// The viewer's own bottom card, null until chosen: only in a seat's view, from the first
+    /// deal on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bottom_card: Option<Option<Card>>,
+    /// The pack as it was dealt, top card first: only in a finished deal's record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub deck: Option<Vec<Card>>,
+    /// The card play of the deal: absent before the first deal.
+    #[serde(flatten)]
+    pub play: PlayView,
+    /// The viewer's own hand: only in a seat's view, from the first deal on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub hand: Option<Vec<Card>>,
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -571,7 +694,7 @@ impl Rules for Fyrmanswhist {
     type State = State;
     type Command = Command;
     type Event = Event;
-    type View = Value;
+    type View = Table;
 
     fn id(&self) -> &'static str {
         "fyrmanswhist"
@@ -702,44 +825,41 @@ impl Rules for Fyrmanswhist {
             .collect()
     }
 
-    fn view(&self, state: &State, viewer: Viewer) -> Value {
+    fn view(&self, state: &State, viewer: Viewer) -> Table {
         let me = viewer.seat_at(SEATS);
+        let record = viewer == Viewer::Record;
         let deal = state.deals.deal.as_ref();
-        let mut v = Map::new();
-        state.deals.put_view(&mut v, &self.status(state), viewer, deal.map(|d| d.dealer));
-        let mut put = |key: &str, value: Value| {
-            v.insert(key.to_string(), value);
-        };
-        put("players", json!(SEATS));
-        put("options", json!(state.options));
-        put("target", json!(state.options.target));
-        put("sides", json!([seats_of(0), seats_of(1)]));
-        put("winning_side", json!(state.winning_side));
-        if let Some(s) = me {
-            put("side", json!(side_of(s)));
-        }
-        if let Some(deal) = deal {
-            put("forehand", json!(deal.forehand()));
-            put("simultaneous_reveal", json!(deal.simultaneous));
-            put("has_chosen", json!(deal.bottom.map(|b| b.is_some())));
+        let mine = deal.zip(me);
+        Table {
+            phase: state.deals.phase(),
+            deals: state.deals.view(&self.status(state), deal.map(|d| d.dealer)),
+            seat: match viewer {
+                Viewer::Seat(s) => Some(s),
+                _ => None,
+            },
+            players: SEATS,
+            options: state.options.clone(),
+            target: state.options.target,
+            sides: [seats_of(0), seats_of(1)],
+            winning_side: state.winning_side,
+            side: me.map(side_of),
+            forehand: deal.map(Deal::forehand),
+            simultaneous_reveal: deal.map(|d| d.simultaneous),
+            has_chosen: deal.map(|d| d.bottom.map(|b| b.is_some())),
             // Only shown bottom cards: one never shown stays secret, from the record too.
-            put("shown_bottom_cards", json!(deal.shown));
-            put("wants", json!(deal.shown.map(|c| c.map(Contract::asked_by))));
-            put("shown_in_hand", json!(deal.shown_in_hand()));
-            put("contract", json!(deal.contract));
-            put("declarer", json!(deal.declarer));
-            put("declaring_side", json!(deal.declaring_side()));
-            put("first_lead", json!(deal.first_lead()));
-            put("side_tricks", json!(deal.play.side_tricks()));
-            if let Some(s) = me {
-                put("bottom_card", json!(deal.bottom[s]));
-            }
-            if viewer == Viewer::Record {
-                put("deck", json!(deal.deck));
-            }
-            deal.play.put_view(&mut v, me, viewer == Viewer::Record);
+            shown_bottom_cards: deal.map(|d| d.shown),
+            wants: deal.map(|d| d.shown.map(|c| c.map(Contract::asked_by))),
+            shown_in_hand: deal.map(Deal::shown_in_hand),
+            contract: deal.map(|d| d.contract),
+            declarer: deal.map(|d| d.declarer),
+            declaring_side: deal.map(Deal::declaring_side),
+            first_lead: deal.map(Deal::first_lead),
+            side_tricks: deal.map(|d| d.play.side_tricks()),
+            bottom_card: mine.map(|(d, s)| d.bottom[s]),
+            deck: deal.filter(|_| record).map(|d| d.deck.clone()),
+            play: deal.map(|d| d.play.view(record)).unwrap_or_default(),
+            hand: mine.map(|(d, s)| d.play.hands[s].clone()),
         }
-        Value::Object(v)
     }
 
     fn redact(&self, state: &State, event: &Event, viewer: Viewer, deal_over: bool) -> Value {
@@ -975,7 +1095,7 @@ mod tests {
         }
 
         fn view(&self, viewer: Viewer) -> Value {
-            Fyrmanswhist.view(&self.state, viewer)
+            serde_json::to_value(Fyrmanswhist.view(&self.state, viewer)).unwrap()
         }
 
         fn scored(&self) -> Scored {

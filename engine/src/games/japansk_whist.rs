@@ -6,21 +6,21 @@
 //! scores one point per trick over thirteen. The first to reach the target (13) wins.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use crate::cards::{decks, is_permutation, rank_value, sorted, Card, Suit};
-use crate::deals::{self, Deals};
+use crate::deals::{self, Deals, MatchPhase, MatchView};
 use crate::game::{OptionDoc, Rules, SetupError, Status, Viewer};
 use crate::random::Rng;
 use crate::rules::{self, RuleViolation, Rulebook, ScoreTerm, Text};
-use crate::seat::{Direction, Seat, Table};
-use crate::trick::{self, Play, Trick, TrickPlay, WinReason};
+use crate::seat::{self, Direction, Seat};
+use crate::trick::{self, Play, PlayView, Trick, TrickPlay, WinReason};
 
 #[derive(Default)]
 pub struct JapanskWhist;
 
 const SEATS: usize = 2;
-const TABLE: Table = Table { seats: SEATS, direction: Direction::Clockwise };
+const TABLE: seat::Table = seat::Table { seats: SEATS, direction: Direction::Clockwise };
 const PILES: usize = 10;
 const HAND: usize = 6;
 const TRICKS: usize = 26;
@@ -171,6 +171,8 @@ pub struct State {
 }
 
 impl deals::Deal for Deal {
+    type Phase = Phase;
+
     fn to_act(&self) -> Vec<Seat> {
         match self.contract {
             None => vec![self.forehand()],
@@ -183,11 +185,11 @@ impl deals::Deal for Deal {
         !self.play.is_over()
     }
 
-    fn phase(&self) -> &'static str {
+    fn phase(&self) -> Phase {
         match self.contract {
-            None => "choosing-trump",
-            Some(_) if self.play.is_over() => "deal-over",
-            Some(_) => "playing",
+            None => Phase::ChoosingTrump,
+            Some(_) if self.play.is_over() => Phase::DealOver,
+            Some(_) => Phase::Playing,
         }
     }
 }
@@ -229,6 +231,111 @@ impl Deal {
         }
         self.play.hands[seat].contains(&card).then_some(Source::Hand)
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The table view
+
+/// Where the match is: `waiting-for-deal` before the first deal, `choosing-trump` while forehand
+/// chooses the contract, `playing` the tricks, `deal-over` once the deal is scored and the next is
+/// awaited, `finished` once a player has won the match.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Phase {
+    /// No deal has been dealt yet.
+    WaitingForDeal,
+    /// Forehand chooses what the deal is played as (trumps, or with the variant pass or sang).
+    ChoosingTrump,
+    /// The 26 tricks are being played.
+    Playing,
+    /// The deal is played out and scored; the next deal is awaited.
+    DealOver,
+    /// A player reached the target and won the match.
+    Finished,
+}
+
+impl MatchPhase for Phase {
+    const WAITING_FOR_DEAL: Phase = Phase::WaitingForDeal;
+    const FINISHED: Phase = Phase::Finished;
+}
+
+/// The table as one viewer sees it: the match, and from the first deal on the deal being played
+/// (or the last one played). Everyone sees the open cards of the piles; a seat sees its own
+/// hand once the hands are picked up; a finished deal's record shows every card. The hands of the
+/// play (`hand`, `hands`, `hand_sizes`) are the six hand cards only, the piles apart.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, Serialize)]
+pub struct Table {
+    /// Where the match is.
+    pub phase: Phase,
+    /// The match: deal number, dealer, scores, who is to act, how it ended.
+    #[serde(flatten)]
+    pub deals: MatchView,
+    /// The seat this view is for: only in a seat's view.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub seat: Option<Seat>,
+    /// The number of players: always 2.
+    pub players: usize,
+    /// The options the match is played with.
+    pub options: Options,
+    /// The score that wins the match.
+    pub target: i64,
+    /// The seat that won the match: null until the match is over.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
+    pub winner: Option<Seat>,
+    /// The deal's forehand, who chooses the contract: absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub forehand: Option<Seat>,
+    /// The deal's defender, the dealer: absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub defender: Option<Seat>,
+    /// What forehand chose the deal to be played as: null until chosen, absent before the first
+    /// deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contract: Option<Option<Contract>>,
+    /// The trump suit: null until the contract is chosen and in a contract without trumps (sang,
+    /// pass), absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trump: Option<Option<Suit>>,
+    /// Each seat's ten piles, by seat then pile: absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub piles: Option<Vec<Vec<PileView>>>,
+    /// Whether the players have picked up their hand cards (they do once the first trick is
+    /// done): absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub hands_picked_up: Option<bool>,
+    /// The pack as it was dealt, top card first: only in a finished deal's record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub deck: Option<Vec<Card>>,
+    /// The card play of the deal, its hands being the six hand cards only: absent before the
+    /// first deal.
+    #[serde(flatten)]
+    pub play: PlayView,
+    /// The viewer's own hand cards: null until the hands are picked up (not even the owner has
+    /// seen them before); only in a seat's view, from the first deal on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hand: Option<Option<Vec<Card>>>,
+}
+
+/// One pile on the table: an open card on a face-down one.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, Serialize)]
+pub struct PileView {
+    /// The open card on top: null once played.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
+    pub open: Option<Card>,
+    /// Whether a card still lies face down in the pile (until it is turned up).
+    pub face_down: bool,
+    /// The face-down card, null once turned up: only in a finished deal's record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hidden: Option<Option<Card>>,
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -531,7 +638,7 @@ impl Rules for JapanskWhist {
     type State = State;
     type Command = Command;
     type Event = Event;
-    type View = Value;
+    type View = Table;
 
     fn id(&self) -> &'static str {
         "japansk-whist"
@@ -673,44 +780,34 @@ impl Rules for JapanskWhist {
         choices(true).into_iter().map(Contract::command).chain(plays).collect()
     }
 
-    fn view(&self, state: &State, viewer: Viewer) -> Value {
+    fn view(&self, state: &State, viewer: Viewer) -> Table {
         let me = viewer.seat_at(SEATS);
         let record = viewer == Viewer::Record;
         let deal = state.deals.deal.as_ref();
-        let mut v = Map::new();
-        state.deals.put_view(&mut v, &self.status(state), viewer, deal.map(|d| d.dealer));
-        let mut put = |key: &str, value: Value| {
-            v.insert(key.to_string(), value);
-        };
-        put("players", json!(SEATS));
-        put("options", json!(state.options));
-        put("target", json!(state.options.target));
-        put("winner", json!(state.deals.outcome.as_ref().map(|o| o.winners[0])));
-        if let Some(deal) = deal {
-            put("forehand", json!(deal.forehand()));
-            put("defender", json!(deal.dealer));
-            put("contract", json!(deal.contract));
-            put("trump", json!(deal.trumps()));
-            let pile = |p: &Pile| {
-                let mut pile = json!({ "open": p.open, "face_down": p.hidden.is_some() });
-                if record {
-                    pile["hidden"] = json!(p.hidden);
-                }
-                pile
-            };
-            let piles: Vec<Vec<Value>> = deal.piles.iter().map(|ps| ps.iter().map(pile).collect()).collect();
-            put("piles", json!(piles));
-            put("hands_picked_up", json!(deal.picked_up));
-            if record {
-                put("deck", json!(deal.deck));
-            }
-            deal.play.put_view(&mut v, me, record);
-            if me.is_some() && !deal.picked_up {
-                // Before the pick-up not even the owner has seen the hand.
-                v.insert("hand".into(), Value::Null);
-            }
+        let pile =
+            |p: &Pile| PileView { open: p.open, face_down: p.hidden.is_some(), hidden: record.then_some(p.hidden) };
+        Table {
+            phase: state.deals.phase(),
+            deals: state.deals.view(&self.status(state), deal.map(|d| d.dealer)),
+            seat: match viewer {
+                Viewer::Seat(s) => Some(s),
+                _ => None,
+            },
+            players: SEATS,
+            options: state.options.clone(),
+            target: state.options.target,
+            winner: state.deals.outcome.as_ref().map(|o| o.winners[0]),
+            forehand: deal.map(Deal::forehand),
+            defender: deal.map(|d| d.dealer),
+            contract: deal.map(|d| d.contract),
+            trump: deal.map(Deal::trumps),
+            piles: deal.map(|d| d.piles.iter().map(|ps| ps.iter().map(pile).collect()).collect()),
+            hands_picked_up: deal.map(|d| d.picked_up),
+            deck: deal.filter(|_| record).map(|d| d.deck.clone()),
+            play: deal.map(|d| d.play.view(record)).unwrap_or_default(),
+            // Before the pick-up not even the owner has seen the hand.
+            hand: deal.zip(me).map(|(d, s)| d.picked_up.then(|| d.play.hands[s].clone())),
         }
-        Value::Object(v)
     }
 
     fn redact(&self, state: &State, event: &Event, viewer: Viewer, deal_over: bool) -> Value {
@@ -909,7 +1006,7 @@ mod tests {
     }
 
     fn view(m: &M, viewer: Viewer) -> Value {
-        m.rules.view(&m.state, viewer)
+        serde_json::to_value(m.rules.view(&m.state, viewer)).unwrap()
     }
 
     #[test]

@@ -4,21 +4,21 @@
 //! target wins the match.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use crate::cards::{decks, is_permutation, rank_value, sorted, take_card, Card, Rank, Suit};
-use crate::deals::{self, Deals};
+use crate::deals::{self, Deals, MatchPhase, MatchView};
 use crate::game::{OptionDoc, Rules, SetupError, Status, Viewer};
 use crate::random::Rng;
 use crate::rules::{self, RuleViolation, Rulebook, ScoreTerm, Text};
-use crate::seat::{Direction, Seat, Table};
+use crate::seat::{self, Direction, Seat};
 use crate::trick::{self, Trick, TrickPlay, TrickRecord, WinReason};
 
 #[derive(Default)]
 pub struct Spader;
 
 const SEATS: usize = 4;
-const TABLE: Table = Table { seats: SEATS, direction: Direction::Clockwise };
+const TABLE: seat::Table = seat::Table { seats: SEATS, direction: Direction::Clockwise };
 const TRICKS: u8 = 13;
 const BLIND_NIL_GAP: i64 = 100;
 const SANDBAG_LIMIT: u32 = 10;
@@ -137,12 +137,16 @@ enum DealPhase {
     Cancelled,
 }
 
+/// Two cards passed face down between partners after a blind nil.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-struct Gift {
-    from: Seat,
-    to: Seat,
-    cards: Vec<Card>,
+pub struct Gift {
+    /// The seat that gave the cards.
+    pub from: Seat,
+    /// The partner who received them.
+    pub to: Seat,
+    /// The two cards.
+    pub cards: Vec<Card>,
 }
 
 #[derive(Clone, Debug)]
@@ -195,6 +199,8 @@ fn spades_trump(trick: &Trick) -> (Seat, Card, WinReason) {
 }
 
 impl deals::Deal for Deal {
+    type Phase = Phase;
+
     fn to_act(&self) -> Vec<Seat> {
         match self.phase {
             DealPhase::Bidding => match self.side_to_bid() {
@@ -212,16 +218,16 @@ impl deals::Deal for Deal {
         self.phase != DealPhase::Cancelled && !self.play.is_over()
     }
 
-    fn phase(&self) -> &'static str {
+    fn phase(&self) -> Phase {
         match self.phase {
             DealPhase::Bidding => match self.side_to_bid() {
-                Some(side) if !self.choosing(side).is_empty() => "blind_nil_choice",
-                _ => "bidding",
+                Some(side) if !self.choosing(side).is_empty() => Phase::BlindNilChoice,
+                _ => Phase::Bidding,
             },
-            DealPhase::Exchange(_) => "exchange",
-            DealPhase::Play if self.play.is_over() => "deal_over",
-            DealPhase::Play => "play",
-            DealPhase::Cancelled => "redeal",
+            DealPhase::Exchange(_) => Phase::Exchange,
+            DealPhase::Play if self.play.is_over() => Phase::DealOver,
+            DealPhase::Play => Phase::Play,
+            DealPhase::Cancelled => Phase::Redeal,
         }
     }
 }
@@ -282,10 +288,187 @@ impl State {
     }
 }
 
-/// A won trick as Spader's views have always shown it: plays as [seat, card] pairs, no number.
-fn trick_json(t: &TrickRecord) -> Value {
-    let plays: Vec<(Seat, Card)> = t.plays.iter().map(|p| (p.seat, p.card)).collect();
-    json!({ "leader": t.leader, "plays": plays, "winner": t.winner, "card": t.card, "reason": t.reason })
+// ---------------------------------------------------------------------------------------------
+// The table view
+
+/// Where the match is: `waiting_for_deal` before the first deal, `blind_nil_choice` while a player
+/// of a side 100 or more behind chooses between blind nil and looking at the cards, `bidding`,
+/// `exchange` of two cards after a blind nil, `play` of the tricks, `deal_over` once the deal is
+/// scored and the next is awaited, `redeal` once a player had the deal cancelled (the same dealer
+/// deals again), `finished` once a side has won the match.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// No deal has been dealt yet.
+    WaitingForDeal,
+    /// A player of the side to bid, 100 or more behind, chooses between blind nil and looking
+    /// at the cards.
+    BlindNilChoice,
+    /// The side to bid gives its bid (either partner may enter it).
+    Bidding,
+    /// After a blind nil, the blind nil bidder and the partner pass each other two cards.
+    Exchange,
+    /// The thirteen tricks are being played.
+    Play,
+    /// The deal is played out and scored; the next deal is awaited.
+    DealOver,
+    /// A player asked for a redeal and the deal was cancelled; the same dealer deals again.
+    Redeal,
+    /// A side reached the target and won the match.
+    Finished,
+}
+
+impl MatchPhase for Phase {
+    const WAITING_FOR_DEAL: Phase = Phase::WaitingForDeal;
+    const FINISHED: Phase = Phase::Finished;
+}
+
+/// Who is to give two cards in the exchange after a blind nil: `blind_nil_to_give` (the blind nil
+/// bidder gives first) or `partner_to_give` (the partner gives back).
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Exchange {
+    /// The blind nil bidder gives first.
+    BlindNilToGive,
+    /// The blind nil bidder's partner gives back.
+    PartnerToGive,
+}
+
+/// A redeal asked for, and why the hand allowed it.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Redeal {
+    /// The player who asked.
+    pub seat: Seat,
+    /// What in that hand allowed it.
+    pub reasons: Vec<RedealReason>,
+}
+
+/// A won trick as Spader's views show it.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct WonTrick {
+    /// The seat that led the trick.
+    pub leader: Seat,
+    /// The cards played, in order, each as a [seat, card] pair.
+    pub plays: Vec<(Seat, Card)>,
+    /// The seat that won the trick.
+    pub winner: Seat,
+    /// The card that won it.
+    pub card: Card,
+    /// Why it won.
+    pub reason: WinReason,
+}
+
+impl From<&TrickRecord> for WonTrick {
+    fn from(t: &TrickRecord) -> WonTrick {
+        let plays = t.plays.iter().map(|p| (p.seat, p.card)).collect();
+        WonTrick { leader: t.leader, plays, winner: t.winner, card: t.card, reason: t.reason }
+    }
+}
+
+/// The table as one viewer sees it: the match, and from the first deal on the deal being played
+/// (or the last one played). A seat sees its own hand once it has looked at it and the cards it
+/// gave or was given; a finished deal's record shows every card. Spader's views do not say which
+/// seat they are for.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, Serialize)]
+pub struct Table {
+    /// Where the match is.
+    pub phase: Phase,
+    /// The match: deal number, dealer, scores, who is to act, how it ended.
+    #[serde(flatten)]
+    pub deals: MatchView,
+    /// Each side's overtricks carried towards the sandbagging penalty, side 0 (seats 0 and 2)
+    /// first.
+    pub overtricks: [u32; 2],
+    /// The score that ends the match.
+    pub target: i64,
+    /// The options the match is played with.
+    pub options: Options,
+    /// The deal's forehand, the seat after the dealer: absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub forehand: Option<Seat>,
+    /// The side to bid: null outside the bidding, absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub side_to_bid: Option<Option<usize>>,
+    /// The side 100 or more behind at the deal's start, which may bid blind nil: null if none
+    /// may, absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blind_nil_side: Option<Option<usize>>,
+    /// The seat that bid blind nil: null if none did, absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blind_nil: Option<Option<Seat>>,
+    /// By seat, whether that player has looked at the cards: absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub looked: Option<[bool; SEATS]>,
+    /// Each side's bid, side 0 first, null until that side has bid: absent before the first
+    /// deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub bids: Option<[Option<SideBid>; 2]>,
+    /// How many cards each seat holds, by seat: absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub hand_sizes: Option<Vec<usize>>,
+    /// How many tricks each seat has taken in this deal, by seat: absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub tricks_taken: Option<Vec<u32>>,
+    /// Tricks taken in this deal by each side, side 0 first: absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub side_tricks: Option<[u32; 2]>,
+    /// How many tricks of this deal have been played and won: absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub tricks_played: Option<usize>,
+    /// The trick on the table: its leader and the cards played to it so far, each as a
+    /// [seat, card] pair. Absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub trick: Option<Trick>,
+    /// The trick won last: null until the deal's first trick is won, absent before the first
+    /// deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_trick: Option<Option<WonTrick>>,
+    /// Whether a spade has been played in this deal, so that spades may be led: absent before
+    /// the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub spades_broken: Option<bool>,
+    /// Who is to give cards: null outside the exchange, absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exchange: Option<Option<Exchange>>,
+    /// The redeal that cancelled the deal: null unless one was asked for, absent before the first
+    /// deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub redeal: Option<Option<Redeal>>,
+    /// The viewer's own hand, null until that player has looked at it (a blind nil bidder looks
+    /// only after the bidding): only in a seat's view, from the first deal on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hand: Option<Option<Vec<Card>>>,
+    /// In a seat's view, the cards that seat gave or was given in the exchange; in a finished
+    /// deal's record, every gift. Absent before the first deal and in a spectator's view.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub given: Option<Vec<Gift>>,
+    /// What each seat still holds, by seat: only in a finished deal's record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub hands: Option<Vec<Vec<Card>>>,
+    /// The pack as it was dealt, top card first: only in a finished deal's record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub deck: Option<Vec<Card>>,
+    /// Every trick of the deal won so far, first trick first: only in a finished deal's record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub tricks: Option<Vec<WonTrick>>,
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -440,7 +623,7 @@ impl Rules for Spader {
     type State = State;
     type Command = Command;
     type Event = Event;
-    type View = Value;
+    type View = Table;
 
     fn id(&self) -> &'static str {
         "spader"
@@ -639,56 +822,49 @@ impl Rules for Spader {
         moves
     }
 
-    fn view(&self, state: &State, viewer: Viewer) -> Value {
+    fn view(&self, state: &State, viewer: Viewer) -> Table {
         let me = viewer.seat_at(SEATS);
+        let record = viewer == Viewer::Record;
         let deal = state.deals.deal.as_ref();
-        let mut v = Map::new();
-        // As a spectator: Spader's views have never said which seat they are for.
-        state.deals.put_view(&mut v, &self.status(state), Viewer::Spectator, deal.map(|d| d.dealer));
-        if deal.is_none() && state.deals.outcome.is_none() {
-            v.insert("phase".into(), json!("waiting_for_deal"));
+        let play = deal.map(|d| &d.play);
+        let mine = deal.zip(me);
+        let gifts = |d: &Deal, s: Seat| d.gifts.iter().filter(|g| g.from == s || g.to == s).cloned().collect();
+        let tricks = |p: &TrickPlay| p.tricks.iter().map(WonTrick::from).collect();
+        Table {
+            phase: state.deals.phase(),
+            deals: state.deals.view(&self.status(state), deal.map(|d| d.dealer)),
+            overtricks: state.overtricks,
+            target: state.options.target,
+            options: state.options.clone(),
+            forehand: deal.map(|d| TABLE.forehand(d.dealer)),
+            side_to_bid: deal.map(|d| d.side_to_bid().filter(|_| d.phase == DealPhase::Bidding)),
+            blind_nil_side: deal.map(|d| d.blind_nil_side),
+            blind_nil: deal.map(|d| d.blind_nil),
+            looked: deal.map(|d| d.looked),
+            bids: deal.map(|d| d.bids),
+            hand_sizes: play.map(|p| p.hands.iter().map(Vec::len).collect()),
+            tricks_taken: play.map(|p| p.taken.clone()),
+            side_tricks: play.map(TrickPlay::side_tricks),
+            tricks_played: play.map(|p| p.tricks.len()),
+            trick: play.map(|p| p.trick.clone()),
+            last_trick: play.map(|p| p.tricks.last().map(WonTrick::from)),
+            spades_broken: deal.map(|d| d.spades_broken),
+            exchange: deal.map(|d| match d.phase {
+                DealPhase::Exchange(Giver::BlindNil) => Some(Exchange::BlindNilToGive),
+                DealPhase::Exchange(Giver::Partner) => Some(Exchange::PartnerToGive),
+                _ => None,
+            }),
+            redeal: deal.map(|d| d.redeal.clone().map(|(seat, reasons)| Redeal { seat, reasons })),
+            hand: mine.map(|(d, s)| d.looked[s].then(|| d.hand(s).to_vec())),
+            given: match deal {
+                Some(d) if record => Some(d.gifts.clone()),
+                Some(d) => me.map(|s| gifts(d, s)),
+                None => None,
+            },
+            hands: play.filter(|_| record).map(|p| p.hands.clone()),
+            deck: deal.filter(|_| record).map(|d| d.deck.clone()),
+            tricks: play.filter(|_| record).map(tricks),
         }
-        let mut put = |key: &str, value: Value| {
-            v.insert(key.to_string(), value);
-        };
-        put("overtricks", json!(state.overtricks));
-        put("target", json!(state.options.target));
-        put("options", json!(state.options));
-        if let Some(deal) = deal {
-            let p = &deal.play;
-            put("forehand", json!(TABLE.forehand(deal.dealer)));
-            put("side_to_bid", json!(deal.side_to_bid().filter(|_| deal.phase == DealPhase::Bidding)));
-            put("blind_nil_side", json!(deal.blind_nil_side));
-            put("blind_nil", json!(deal.blind_nil));
-            put("looked", json!(deal.looked));
-            put("bids", json!(deal.bids));
-            put("hand_sizes", json!(p.hands.iter().map(Vec::len).collect::<Vec<_>>()));
-            put("tricks_taken", json!(p.taken));
-            put("side_tricks", json!(p.side_tricks()));
-            put("tricks_played", json!(p.tricks.len()));
-            put("trick", json!(p.trick));
-            put("last_trick", json!(p.tricks.last().map(trick_json)));
-            put("spades_broken", json!(deal.spades_broken));
-            let exchange = match deal.phase {
-                DealPhase::Exchange(Giver::BlindNil) => json!("blind_nil_to_give"),
-                DealPhase::Exchange(Giver::Partner) => json!("partner_to_give"),
-                _ => Value::Null,
-            };
-            put("exchange", exchange);
-            let redeal = deal.redeal.as_ref().map(|(seat, reasons)| json!({ "seat": seat, "reasons": reasons }));
-            put("redeal", json!(redeal));
-            if let Some(s) = me {
-                put("hand", if deal.looked[s] { json!(p.hands[s]) } else { Value::Null });
-                put("given", json!(deal.gifts.iter().filter(|g| g.from == s || g.to == s).collect::<Vec<_>>()));
-            }
-            if viewer == Viewer::Record {
-                put("hands", json!(p.hands));
-                put("deck", json!(deal.deck));
-                put("given", json!(deal.gifts));
-                put("tricks", json!(p.tricks.iter().map(trick_json).collect::<Vec<_>>()));
-            }
-        }
-        Value::Object(v)
     }
 
     fn redact(&self, state: &State, event: &Event, viewer: Viewer, deal_over: bool) -> Value {
@@ -1306,6 +1482,11 @@ mod tests {
     use crate::rules::core;
     use crate::simulate::{play_match, Checks, Driver};
 
+    /// The table as `viewer` sees it, as JSON.
+    fn view_json(state: &State, viewer: Viewer) -> Value {
+        serde_json::to_value(Spader.view(state, viewer)).unwrap()
+    }
+
     /// The shared driver, with commands written as JSON the way a client sends them.
     struct Match(Driver<Spader>);
 
@@ -1748,10 +1929,10 @@ mod tests {
         assert_eq!(m.current().looked, [false, true, false, true]);
         // Side 1 (forehand's) bids first; side 0 has not seen its cards meanwhile.
         assert_eq!(m.to_act(), vec![1, 3]);
-        let view = Spader.view(&m.state, Viewer::Seat(0));
+        let view = view_json(&m.state, Viewer::Seat(0));
         assert_eq!(view["hand"], Value::Null);
         assert_eq!(view["hand_sizes"], json!([13, 13, 13, 13]));
-        assert_eq!(Spader.view(&m.state, Viewer::Seat(1))["hand"], json!(plain()[1]));
+        assert_eq!(view_json(&m.state, Viewer::Seat(1))["hand"], json!(plain()[1]));
         let shown = Spader.redact(&m.state, &events[0], Viewer::Seat(0), false);
         assert_eq!(shown["hands"], json!([null, null, null, null]));
         assert_eq!(shown["deck"], Value::Null);
@@ -1780,12 +1961,12 @@ mod tests {
         assert_eq!(m.to_act(), vec![2]);
         assert_eq!(m.refused(2, bid(0)), rule::BLIND_PARTNER_BIDS);
         assert_eq!(m.refused(2, nil_bid(3, 2)), rule::BLIND_PARTNER_BIDS);
-        assert_eq!(Spader.view(&m.state, Viewer::Seat(0))["hand"], Value::Null);
+        assert_eq!(view_json(&m.state, Viewer::Seat(0))["hand"], Value::Null);
         let events = m.act(2, bid(3));
         assert!(matches!(events[0], Event::BidMade { seat: 2, side: 0, tricks: 3, nil: Some(0), blind_nil: true }));
         // The blind-nil player sees the cards once the bidding is over.
         assert!(matches!(events[1], Event::HandLookedAt { seat: 0, .. }));
-        assert_eq!(Spader.view(&m.state, Viewer::Seat(0))["hand"], json!(plain()[0]));
+        assert_eq!(view_json(&m.state, Viewer::Seat(0))["hand"], json!(plain()[0]));
         assert_eq!(m.to_act(), vec![0]);
     }
 
@@ -1836,7 +2017,7 @@ mod tests {
         assert_eq!(knowers("AC"), vec![0, 2]);
         assert_eq!(knowers("KS"), vec![2]);
         assert_eq!(m.current().play.hands[2].len(), 15);
-        assert_eq!(Spader.view(&m.state, Viewer::Seat(0))["given"][0]["cards"], json!(["AC", "JS"]));
+        assert_eq!(view_json(&m.state, Viewer::Seat(0))["given"][0]["cards"], json!(["AC", "JS"]));
         // The partner must give two back: any two, even those just received.
         assert_eq!(m.to_act(), vec![2]);
         assert_eq!(m.refused(2, json!({ "type": "decline_exchange" })), rule::EXCHANGE_GIVE_BACK);
@@ -1969,7 +2150,7 @@ mod tests {
     fn views_show_a_seat_its_own_hand_and_the_record_everything() {
         let mut m = Match::new(json!({}));
         let events = m.deal(&plain());
-        let seat = Spader.view(&m.state, Viewer::Seat(2));
+        let seat = view_json(&m.state, Viewer::Seat(2));
         assert_eq!(seat["hand"], json!(plain()[2]));
         assert!(seat.get("hands").is_none() && seat.get("deck").is_none());
         for key in [
@@ -1991,11 +2172,11 @@ mod tests {
             assert!(seat.get(key).is_some(), "{key}");
         }
         assert_eq!(seat["phase"], "bidding");
-        let spectator = Spader.view(&m.state, Viewer::Spectator);
+        let spectator = view_json(&m.state, Viewer::Spectator);
         assert!(spectator.get("hand").is_none());
         assert!(crate::game::cards_in(&spectator).is_empty());
         assert!(crate::game::cards_in(&Spader.redact(&m.state, &events[0], Viewer::Spectator, false)).is_empty());
-        let record = Spader.view(&m.state, Viewer::Record);
+        let record = view_json(&m.state, Viewer::Record);
         assert_eq!(record["hands"], json!(plain()));
         assert_eq!(record["deck"].as_array().unwrap().len(), 52);
         // Once the deal is over its record is public.

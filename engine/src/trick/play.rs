@@ -4,9 +4,9 @@
 //! contract) and calls these from its `decide` and `evolve`; what is left in the game module is
 //! its bidding, scoring and odd rules.
 
-use serde_json::{json, Map, Value};
+use serde::Serialize;
 
-use crate::cards::{is_permutation, take_card, Card};
+use crate::cards::{is_permutation, take_card, Card, Suit};
 use crate::rules::RuleViolation;
 use crate::seat::{Seat, Table};
 use crate::trick::{follow_suit, Play, Trick, TrickRecord, WinReason};
@@ -25,6 +25,54 @@ pub struct TrickPlay {
     pub taken: Vec<u32>,
     /// How many tricks the deal has.
     pub tricks_per_deal: usize,
+}
+
+/// The card play of a deal as a table view shows it: what everyone sees, and in a finished deal's
+/// record every hand and every trick. A game's own view adds a seat's own hand, since games differ
+/// on when a player may look at it. Every field is absent before the first deal.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct PlayView {
+    /// How many cards each seat holds, by seat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub hand_sizes: Option<Vec<usize>>,
+    /// How many tricks each seat has taken in this deal, by seat.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub tricks_taken: Option<Vec<u32>>,
+    /// How many tricks of this deal have been played and won.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub tricks_played: Option<usize>,
+    /// The trick on the table, possibly still empty.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub trick: Option<CurrentTrick>,
+    /// The trick won last; null until the deal's first trick is won.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_trick: Option<Option<TrickRecord>>,
+    /// What each seat still holds, by seat: only in a finished deal's record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub hands: Option<Vec<Vec<Card>>>,
+    /// Every trick of the deal won so far, first trick first: only in a finished deal's record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub tricks: Option<Vec<TrickRecord>>,
+}
+
+/// The trick on the table, before it is won.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, Serialize)]
+pub struct CurrentTrick {
+    /// The seat that leads (or led) the trick.
+    pub leader: Seat,
+    /// The cards played to it so far, in the order played.
+    pub plays: Vec<Play>,
+    /// The suit of the card led; null until a card is led.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
+    pub led_suit: Option<Suit>,
 }
 
 /// A trick completed by a card, before it is booked.
@@ -202,29 +250,26 @@ impl TrickPlay {
         crate::trick::check_latest(&self.tricks, &self.trick, &self.table, winner)
     }
 
-    /// The play as everyone sees it, and a seat's own hand; the record adds every hand and
-    /// every trick.
-    pub fn put_view(&self, v: &mut Map<String, Value>, me: Option<Seat>, record: bool) {
-        v.insert("hand_sizes".into(), json!(self.hands.iter().map(Vec::len).collect::<Vec<_>>()));
-        v.insert("tricks_taken".into(), json!(self.taken));
-        v.insert("tricks_played".into(), json!(self.tricks.len()));
-        v.insert("trick".into(), self.trick_json());
-        v.insert("last_trick".into(), json!(self.tricks.last()));
-        if let Some(s) = me {
-            v.insert("hand".into(), json!(self.hands[s]));
-        }
-        if record {
-            v.insert("hands".into(), json!(self.hands));
-            v.insert("tricks".into(), json!(self.tricks));
+    /// The play as everyone sees it; with `record`, every hand and every trick as well.
+    pub fn view(&self, record: bool) -> PlayView {
+        PlayView {
+            hand_sizes: Some(self.hands.iter().map(Vec::len).collect()),
+            tricks_taken: Some(self.taken.clone()),
+            tricks_played: Some(self.tricks.len()),
+            trick: Some(self.current_trick()),
+            last_trick: Some(self.tricks.last().cloned()),
+            hands: record.then(|| self.hands.clone()),
+            tricks: record.then(|| self.tricks.clone()),
         }
     }
 
-    pub fn trick_json(&self) -> Value {
-        json!({
-            "leader": self.trick.leader,
-            "plays": self.trick.plays.iter().map(|&(seat, card)| Play { seat, card }).collect::<Vec<_>>(),
-            "led_suit": self.trick.led_suit(),
-        })
+    /// The trick on the table as the views show it.
+    pub fn current_trick(&self) -> CurrentTrick {
+        CurrentTrick {
+            leader: self.trick.leader,
+            plays: self.trick.plays.iter().map(|&(seat, card)| Play { seat, card }).collect(),
+            led_suit: self.trick.led_suit(),
+        }
     }
 }
 
