@@ -60,6 +60,11 @@ struct GameTypes;
 impl Modify for GameTypes {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
         let schemas = &mut openapi.components.get_or_insert_with(Default::default).schemas;
+        // Engine types the service's own schemas use (`Outcome`) refer to seats as `usize`, as
+        // the games' schemas did before `GameSchemas` named them.
+        if schemas.remove("usize").is_some() {
+            renamed_refs(schemas, "usize", "Seat");
+        }
         let mut unions: [(&str, &str, Vec<String>); 4] = [
             ("Move", "A command of the match's game; `GET .../legal-moves` lists the ones allowed now.", vec![]),
             ("MatchOptions", "The match's variants and parameters: the options of its game.", vec![]),
@@ -83,10 +88,6 @@ impl Modify for GameTypes {
             {
                 union.2.push(name);
             }
-        }
-        // Engine types the service's own schemas use (`Outcome`) refer to seats as `usize`.
-        if schemas.remove("usize").is_some() {
-            renamed_refs(schemas, "usize", "Seat");
         }
         unions[3].2.push("ServiceEvent".into());
         for (name, description, members) in unions {

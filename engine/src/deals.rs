@@ -34,7 +34,7 @@ pub trait MatchPhase: Sized {
 
 /// What every table view of a match of deals shows, whatever the game: the deal count, the
 /// dealer, the scores, who is to act and how the match ended.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = MatchProgress))]
 #[derive(Debug, Clone, Serialize)]
 pub struct MatchView {
     /// The number of the current (or last) deal, counting every deal started, cancelled ones

@@ -80,7 +80,10 @@ mod derived {
         "ScoreTerm",
         "Outcome",
         "Direction",
-        // the trick toolkit
+        // the match of deals and the trick toolkit
+        "MatchProgress",
+        "TrickPlayView",
+        "TrickOnTable",
         "Trick",
         "Play",
         "WinReason",

@@ -29,6 +29,7 @@ from kortbord_client.models import (  # noqa: E402
     PlumpBidCommand,
     PlumpOptions,
     PlumpPlayCommand,
+    PlumpTable,
     Problem,
     ReplayStep,
     Rulebook,
@@ -90,6 +91,10 @@ def main() -> None:
     final = expect(get_match.sync(client=client, id=match_id), MatchView)
     if final.phase != MatchPhase.FINISHED or final.outcome is None or not final.outcome.winners:
         raise SystemExit(f"the finished match has no winners: {final!r}")
+    # The table is typed too: Plump's own view, with a score per seat.
+    table = expect(final.table, PlumpTable)
+    if len(table.scores) != 3 or max(table.scores) != table.scores[final.outcome.winners[0]]:
+        raise SystemExit(f"the winner does not have the best score: {table.scores} {final.outcome.winners}")
     events = expect(match_events.sync(client=client, id=match_id, since=0, limit=1000), EventPage)
     record = expect(deal_record.sync(client=client, id=match_id, deal=1), DealRecord)
     step = expect(deal_replay.sync(client=client, id=match_id, deal=1, at=len(record.events)), ReplayStep)

@@ -14,17 +14,17 @@ const base = process.argv[2] ?? fail("usage: play_plump.js <base url>");
 const anonymous = createClient<paths>({ baseUrl: base });
 
 const minted = await anonymous.POST("/v1/auth/guest", { body: { name: "TypeScript" } });
-const token: Schemas["GuestToken"] = minted.data ?? fail(`no token: ${JSON.stringify(minted.error)}`);
+const token = minted.data ?? fail(`no token: ${JSON.stringify(minted.error)}`);
 const client = createClient<paths>({ baseUrl: base, headers: { Authorization: `Bearer ${token.token}` } });
 
 const rules = await anonymous.GET("/v1/games/{game}/rules", { params: { path: { game: "plump" } } });
-const rulebook: Schemas["Rulebook"] = rules.data ?? fail("no rulebook");
+const rulebook = rules.data ?? fail("no rulebook");
 const ruleIds = new Set(rulebook.sections.flatMap((section) => section.rules.map((rule) => rule.id)));
 
 const seats: Schemas["SeatRequest"][] = [{ kind: "me" }, { kind: "bot" }, { kind: "bot" }];
 const options: Schemas["PlumpOptions"] = { back_up: true };
 const created = await client.POST("/v1/matches", { body: { game: "plump", seats, options } });
-let view: Schemas["MatchView"] = created.data ?? fail(`no match: ${JSON.stringify(created.error)}`);
+let view = created.data ?? fail(`no match: ${JSON.stringify(created.error)}`);
 const id = view.id;
 
 function isPlay(move: Schemas["Move"]): move is Schemas["PlumpPlayCommand"] {
@@ -46,7 +46,7 @@ while (view.phase !== "finished") {
       params: { path: { id } },
       body: { move: wrong, expected_version: view.version },
     });
-    const problem: Schemas["Problem"] = refused.error ?? fail("a wrong card was accepted");
+    const problem = refused.error ?? fail("a wrong card was accepted");
     if (problem.code !== "rule-violation" || problem.rule == null || !ruleIds.has(problem.rule)) {
       fail(`a refusal that names no rule of the rulebook: ${JSON.stringify(problem)}`);
     }
@@ -64,7 +64,7 @@ while (view.phase !== "finished") {
 }
 
 const final = await client.GET("/v1/matches/{id}", { params: { path: { id } } });
-const finished: Schemas["MatchView"] = final.data ?? fail("no match");
+const finished = final.data ?? fail("no match");
 const winners = finished.outcome?.winners ?? fail("the finished match has no outcome");
 if (winners.length === 0) fail("the finished match has no winners");
 const history = await client.GET("/v1/matches/{id}/events", { params: { path: { id }, query: { since: 0, limit: 1000 } } });

@@ -30,7 +30,7 @@ pub struct TrickPlay {
 /// The card play of a deal as a table view shows it: what everyone sees, and in a finished deal's
 /// record every hand and every trick. A game's own view adds a seat's own hand, since games differ
 /// on when a player may look at it. Every field is absent before the first deal.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = TrickPlayView))]
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct PlayView {
     /// How many cards each seat holds, by seat.
@@ -63,7 +63,7 @@ pub struct PlayView {
 }
 
 /// The trick on the table, before it is won.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = TrickOnTable))]
 #[derive(Debug, Clone, Serialize)]
 pub struct CurrentTrick {
     /// The seat that leads (or led) the trick.
