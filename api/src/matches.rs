@@ -48,6 +48,7 @@ pub enum ServiceEvent {
     TurnTimedOut {
         seat: usize,
         /// When the turn's time ran out (RFC 3339, server time).
+        #[schema(format = DateTime)]
         deadline: String,
     },
 }
