@@ -14,6 +14,7 @@ use crate::cards::{decks, sort_hand, take_card, Card, Rank, Suit};
 use crate::game::{OptionDoc, Outcome, Rules, SetupError, Status, Viewer};
 use crate::rules::{self, RuleViolation, Rulebook, ScoreTerm};
 use crate::seat::{self, match_winners, Seat};
+use crate::trick::play::CurrentTrick;
 use crate::trick::{self, Trick, WinReason};
 pub use crate::trick::{Play, TrickRecord};
 
@@ -289,19 +290,6 @@ pub enum TablePhase {
     DealOver,
     /// The last deal of the schedule is scored: the match is over.
     Finished,
-}
-
-/// The trick on the table, as far as it has been played.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct CurrentTrick {
-    /// The seat that leads to this trick: the first lead, then the winner of the last trick.
-    pub leader: Seat,
-    /// The cards played to the trick so far, in the order they were played.
-    pub plays: Vec<Play>,
-    /// The suit led; null until the first card is played to the trick.
-    #[cfg_attr(feature = "openapi", schema(required = true))]
-    pub led_suit: Option<Suit>,
 }
 
 /// A plump table as one viewer sees it: the match, and the deal under way (or the last one

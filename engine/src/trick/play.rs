@@ -64,7 +64,7 @@ pub struct PlayView {
 
 /// The trick on the table, before it is won.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = TrickOnTable))]
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CurrentTrick {
     /// The seat that leads (or led) the trick.
     pub leader: Seat,

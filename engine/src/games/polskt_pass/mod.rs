@@ -29,7 +29,7 @@ mod rulebook;
 #[cfg(test)]
 mod tests;
 mod view;
-pub use view::{Bidding, CurrentTrick, Table, TablePhase};
+pub use view::{Bidding, Table, TablePhase};
 
 #[derive(Default)]
 pub struct PolsktPass;

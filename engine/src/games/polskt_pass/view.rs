@@ -1,6 +1,7 @@
 //! What each viewer is shown: views, redacted events and the secrets behind them.
 
 use super::*;
+use crate::trick::play::CurrentTrick;
 
 /// Where the match stands, as the table shows it.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -39,20 +40,6 @@ pub struct Bidding {
     pub next: Option<Seat>,
     /// Every call made this deal, round one's then round two's, in the order they were made.
     pub calls: Vec<CallRecord>,
-}
-
-/// The trick on the table, as far as it has been played.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct CurrentTrick {
-    /// The seat that leads to this trick: forehand, then the winner of the last trick.
-    pub leader: Seat,
-    /// The cards played to the trick so far, in the order they were played.
-    pub plays: Vec<Play>,
-    /// The suit led, counting every jack as a trump; null until the first card is played to the
-    /// trick.
-    #[cfg_attr(feature = "openapi", schema(required = true))]
-    pub led_suit: Option<Suit>,
 }
 
 /// A polskt pass table as one viewer sees it: the match and its money, and the deal under way
