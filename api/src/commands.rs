@@ -303,6 +303,13 @@ fn decide(
     command: &Move,
     expected: Option<ExpectedVersion>,
 ) -> Result<Decision, CommandError> {
+    let seat = acting_seat(after, player, command.seat)?;
+    let decided = after.table.decide(seat, &command.command);
+    // What is no move of this game at all is refused as such, whatever the version: the
+    // request is wrong in itself, not late.
+    if let Err(Refusal::Malformed(m)) = &decided {
+        return Err(CommandError::NotAMove(m.clone()));
+    }
     if let Some(expected) = expected {
         if expected.version() != after.version {
             return Err(CommandError::Stale { current: after.version, expected });
@@ -311,8 +318,6 @@ fn decide(
     if !after.is_full() {
         return Err(CommandError::NotStarted);
     }
-    let seat = acting_seat(after, player, command.seat)?;
-    let decided = after.table.decide(seat, &command.command);
     if command.dry_run {
         let (rule, explanation) = match &decided {
             Ok(_) => (None, None),
