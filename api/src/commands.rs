@@ -308,6 +308,15 @@ fn decide(
     // What is no move of this game at all is refused as such, whatever the version: the
     // request is wrong in itself, not late.
     if let Err(Refusal::Malformed(m)) = &decided {
+        // The document's `Move` is every game's command: one of another game fits it, and is
+        // refused as unprocessable here rather than as unreadable.
+        let others = engine::playable().iter().filter(|g| g.id() != after.game);
+        if let Some(other) = others.clone().find(|g| g.reads_command(&command.command)) {
+            return Err(CommandError::Other(ApiError::unprocessable(
+                "wrong-game",
+                format!("that is a move of {}, and this match is {}: {m}", other.id(), after.game),
+            )));
+        }
         return Err(CommandError::NotAMove(m.clone()));
     }
     if let Some(expected) = expected {

@@ -245,6 +245,9 @@ pub trait Game: Send + Sync {
     fn setup(&self, players: usize, options: &Value) -> Result<Box<dyn Match>, SetupError>;
     /// [`Rules::test_option_sets`], normalized.
     fn test_option_sets(&self, players: usize) -> Vec<Value>;
+    /// Whether `command` is one of this game's commands (whether or not the rules would allow it
+    /// anywhere): what tells a move meant for another game from one that is no move at all.
+    fn reads_command(&self, command: &Value) -> bool;
     /// The game's options, commands, table and events as OpenAPI schemas.
     #[cfg(feature = "openapi")]
     fn schemas(&self) -> crate::schema::GameSchemas;
@@ -333,6 +336,10 @@ impl<R: Rules> Game for Erased<R> {
     }
     fn test_option_sets(&self, players: usize) -> Vec<Value> {
         self.0.test_option_sets(players).iter().map(to_json).collect()
+    }
+    fn reads_command(&self, command: &Value) -> bool {
+        serde_json::from_value::<R::Command>(command.clone())
+            .is_ok_and(|parsed| unknown_field(command, &to_json(&parsed)).is_none())
     }
     #[cfg(feature = "openapi")]
     fn schemas(&self) -> crate::schema::GameSchemas {

@@ -60,6 +60,7 @@ mod derived {
         json!({
             "type": "integer",
             "minimum": 0,
+            "maximum": u32::MAX,
             "description": "A seat at the table, numbered from 0 clockwise.",
         })
     }
@@ -244,10 +245,11 @@ null or left out, and counts (`hand_sizes`) may stand in for hidden cards."
         variant["required"] = json!(["type"]);
     }
 
-    /// Two forms the derive writes that linters and client generators stumble on: a `oneOf`
-    /// of one schema (how a documented field of a named type gets its description), and a
-    /// tuple as `items: false` with `prefixItems` (a `(Seat, Card)` pair), which gets `items`
-    /// listing what any place may hold and a fixed length.
+    /// Forms the derive writes that linters, validators and client generators stumble on: a
+    /// `oneOf` of one schema (how a documented field of a named type gets its description), a
+    /// `oneOf` with no discriminator (an untagged union, whose members may overlap), and a tuple
+    /// as `items: false` with `prefixItems` (a `(Seat, Card)` pair), which gets `items` listing
+    /// what any place may hold and a fixed length.
     fn tidy(value: &mut Value) {
         match value {
             Value::Object(map) => {
@@ -260,6 +262,20 @@ null or left out, and counts (`hand_sizes`) may stand in for hidden cards."
                             map.entry(key).or_insert(inner);
                         }
                     }
+                }
+                // An untagged union's members may overlap (an empty list is a list of cards and a
+                // list of hands alike): `anyOf` says what is sent, `oneOf` would refuse it.
+                if !map.contains_key("discriminator") {
+                    if let Some(members) = map.remove("oneOf") {
+                        map.insert("anyOf".into(), members);
+                    }
+                }
+                // The derive writes `u32` (and `u8`, `u16`) as `int32` with a minimum of 0, which
+                // would put the upper bound at 2^31 - 1: give unsigned integers their own.
+                // (A `u8` or `u16` field a client sends says its own `maximum`.)
+                if map.get("format") == Some(&json!("int32")) && map.get("minimum") == Some(&json!(0)) {
+                    map.remove("format");
+                    map.entry("maximum").or_insert(json!(u32::MAX));
                 }
                 if map.get("items") == Some(&Value::Bool(false)) {
                     if let Some(Value::Array(places)) = map.get("prefixItems") {

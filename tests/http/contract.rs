@@ -257,3 +257,28 @@ async fn answers_are_compressed_for_clients_that_accept_gzip() {
     let bytes = zipped.body().await.unwrap();
     assert!(bytes.len() * 2 < plain.len(), "{} bytes gzipped of {}", bytes.len(), plain.len());
 }
+
+/// The document's `Move` is any game's command: one of another game fits it and is refused as
+/// unprocessable (422), a move of no game at all as unreadable (400), and neither changes anything.
+#[actix_web::test]
+async fn another_games_move_is_unprocessable_and_no_move_is_unreadable() {
+    let app = spawn_app().await;
+    let (token, _) = app.guest("Ada").await;
+    let created = app
+        .create_match(&token, json!({"game": "plump", "seats": [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}]}))
+        .await;
+    let id = created["id"].as_str().unwrap();
+    let before = app.event_count(id).await;
+    let path = format!("/v1/matches/{id}/moves");
+    let r =
+        app.post(&path).token(&token).json(&json!({"move": {"type": "choose_bottom_card", "card": "AS"}})).send().await;
+    r.assert_problem(422, "wrong-game");
+    assert!(r.body["detail"].as_str().unwrap().contains("fyrmanswhist"), "{}", r.body);
+    let r = app.post(&path).token(&token).json(&json!({"move": {"type": "fly"}})).send().await;
+    r.assert_problem(400, "invalid-move");
+    // A malformed move is refused as such even with a stale version.
+    let r =
+        app.post(&path).token(&token).header("If-Match", "\"0\"").json(&json!({"move": {"type": "fly"}})).send().await;
+    r.assert_problem(400, "invalid-move");
+    assert_eq!(app.event_count(id).await, before);
+}

@@ -96,8 +96,8 @@ pub enum MoveOutcome {
                body = Problem, content_type = "application/problem+json"),
               (status = 412, description = "the version in If-Match is stale",
                body = Problem, content_type = "application/problem+json"),
-              (status = 422, description = "the rules forbid the move (`rule-violation`), the body does not fit the \
-                                            schema, an Idempotency-Key is reused, or the bots would not come to a \
+              (status = 422, description = "the rules forbid the move (`rule-violation`), the move is another \
+                                            game's (`wrong-game`), the body does not fit the schema, an Idempotency-Key is reused, or the bots would not come to a \
                                             person's turn within 10,000 moves (`bots-unsettled`)",
                body = Problem, content_type = "application/problem+json"),
               (status = 429, description = "too many moves from this player",

@@ -485,6 +485,7 @@ pub enum Command {
     RequestRedeal,
     /// The side's bid: joint tricks, or with `nil` a nil for that seat plus the partner's tricks.
     Bid {
+        #[cfg_attr(feature = "openapi", schema(maximum = 255))]
         tricks: u8,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         nil: Option<Seat>,

@@ -116,6 +116,7 @@ pub struct Options {
     pub stake: i64,
     /// The lowest rank in the pack (2 to 6); `null` lets the player count decide.
     #[serde(alias = "lowest-rank")]
+    #[cfg_attr(feature = "openapi", schema(maximum = 255))]
     pub lowest_rank: Option<u8>,
     /// How many times each seat deals before the match may end (it then ends when the pot
     /// goes out).
