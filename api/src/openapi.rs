@@ -422,6 +422,15 @@ impl Modify for ExtractorProblems {
                                 schema.schema_type = SchemaType::Type(only.clone());
                             }
                         }
+                        // A count or a seat (`usize`) the service reads up to 2^32 - 1 at least:
+                        // say so, rather than leave the bound to the platform.
+                        let unsigned = schema.schema_type == SchemaType::Type(Type::Integer)
+                            && schema.format.is_none()
+                            && schema.minimum.is_some()
+                            && schema.maximum.is_none();
+                        if unsigned {
+                            schema.maximum = Some(utoipa::Number::UInt(u32::MAX as usize));
+                        }
                     }
                 }
                 // An operation that names no security needs none: say so, rather than leave

@@ -182,6 +182,8 @@ mod derived {
                 .to_string();
             if seen {
                 seen_as_redacted(&mut variant);
+            } else {
+                closed(&mut variant);
             }
             let variant_name = format!("{prefix}{}{}", pascal(&tag), if seen { "Event" } else { "Command" });
             let reference = format!("#/components/schemas/{variant_name}");
@@ -203,6 +205,21 @@ null or left out, and counts (`hand_sizes`) may stand in for hidden cards."
                 "description": description,
             }),
         ));
+    }
+
+    /// A command takes no field it does not have: the engine refuses one at any depth (it lets
+    /// a `null` pass, which says nothing, but a client has no reason to send one).
+    fn closed(schema: &mut Value) {
+        match schema {
+            Value::Object(map) => {
+                if map.get("type") == Some(&json!("object")) && !map.contains_key("additionalProperties") {
+                    map.insert("additionalProperties".into(), json!(false));
+                }
+                map.values_mut().for_each(closed);
+            }
+            Value::Array(items) => items.iter_mut().for_each(closed),
+            _ => {}
+        }
     }
 
     /// An event's variant as a viewer may see it: any field but `type`, any item of a list and

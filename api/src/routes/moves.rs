@@ -27,6 +27,7 @@ use crate::store::StoredEvent;
 ))]
 pub struct MoveRequest {
     /// The seat to act from; needed only when you hold several that may act.
+    #[schema(maximum = 2147483647)]
     pub seat: Option<usize>,
     /// The game's command, e.g. `{"type":"play","card":"QS"}` or `{"type":"bid","tricks":3}`;
     /// `GET .../legal-moves` lists the ones allowed now.
