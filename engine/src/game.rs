@@ -338,8 +338,7 @@ impl<R: Rules> Game for Erased<R> {
         self.0.test_option_sets(players).iter().map(to_json).collect()
     }
     fn reads_command(&self, command: &Value) -> bool {
-        serde_json::from_value::<R::Command>(command.clone())
-            .is_ok_and(|parsed| unknown_field(command, &to_json(&parsed)).is_none())
+        read_command::<R>(command).is_ok()
     }
     #[cfg(feature = "openapi")]
     fn schemas(&self) -> crate::schema::GameSchemas {
@@ -368,12 +367,7 @@ impl<R: Rules> Match for ErasedMatch<R> {
         Ok(self.rules.deal(&self.state, deck.to_vec())?.iter().map(to_json).collect())
     }
     fn decide(&self, seat: Seat, command: &Value) -> Result<Vec<Value>, Refusal> {
-        let parsed: R::Command =
-            serde_json::from_value(command.clone()).map_err(|e| Refusal::Malformed(e.to_string()))?;
-        if let Some(field) = unknown_field(command, &to_json(&parsed)) {
-            return Err(Refusal::Malformed(format!("unknown field `{field}` in a move of this type")));
-        }
-        let command = parsed;
+        let command = read_command::<R>(command).map_err(Refusal::Malformed)?;
         if seat >= self.players {
             return Err(Refusal::Malformed(format!("there is no seat {seat} at a table of {}", self.players)));
         }
@@ -429,6 +423,31 @@ impl<R: Rules> Match for ErasedMatch<R> {
         }
         self.rules.bot_move(&self.state, seat, seed).map(|c| to_json(&c))
     }
+}
+
+/// A command as `R` reads it, refusing every field it does not have. Commands are tagged enums
+/// with `deny_unknown_fields`, which serde applies to variants with fields; a variant without
+/// fields ignores whatever else is sent, and a nested object may too, which `unknown_field`
+/// catches. A `null` the command read does not show is a known optional field left empty when
+/// a variant with fields read it, and an unknown one when a variant without fields did: which,
+/// the same object with the key replaced by one no command has tells.
+fn read_command<R: Rules>(command: &Value) -> Result<R::Command, String> {
+    let parsed: R::Command = serde_json::from_value(command.clone()).map_err(|e| e.to_string())?;
+    let read = to_json(&parsed);
+    if let Some(field) = unknown_field(command, &read) {
+        return Err(format!("unknown field `{field}` in a move of this type"));
+    }
+    if let (Value::Object(sent), Value::Object(read)) = (command, &read) {
+        for (key, _) in sent.iter().filter(|(k, v)| v.is_null() && !read.contains_key(*k)) {
+            let mut probe = sent.clone();
+            probe.remove(key);
+            probe.insert("\u{1}probe".into(), Value::Null);
+            if serde_json::from_value::<R::Command>(Value::Object(probe)).is_ok() {
+                return Err(format!("unknown field `{key}` in a move of this type"));
+            }
+        }
+    }
+    Ok(parsed)
 }
 
 /// A field the client sent that the command read does not have (at any depth): serde skips

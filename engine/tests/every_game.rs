@@ -251,13 +251,29 @@ fn a_move_with_a_field_its_command_does_not_have_is_refused() {
             m.apply(&e).unwrap();
         }
         let seat = m.status().to_act()[0];
-        let mut command = m.legal_moves(seat).swap_remove(0);
-        command["ignored"] = json!(null);
-        assert!(m.decide(seat, &command).is_ok(), "{}: a null extra field says nothing", game.id());
-        command["also_play"] = json!("AS");
-        match m.decide(seat, &command) {
-            Err(engine::game::Refusal::Malformed(text)) => assert!(text.contains("also_play"), "{text}"),
-            other => panic!("{}: {command} gave {other:?}", game.id()),
+        let legal = m.legal_moves(seat).swap_remove(0);
+        assert!(m.decide(seat, &legal).is_ok());
+        // Null or not, a field the command does not have is refused: the API document's
+        // commands are closed objects, and the service reads them as they say.
+        for (field, value) in [("ignored", json!(null)), ("also_play", json!("AS"))] {
+            let mut command = legal.clone();
+            command[field] = value;
+            match m.decide(seat, &command) {
+                Err(engine::game::Refusal::Malformed(text)) => assert!(text.contains(field), "{text}"),
+                other => panic!("{}: {command} gave {other:?}", game.id()),
+            }
         }
     }
+}
+
+/// A known optional field may be sent empty (`null`); an unknown one may not, whether the
+/// command has fields or none.
+#[test]
+fn only_known_fields_may_be_null() {
+    let spader = engine::game("spader").unwrap();
+    assert!(spader.reads_command(&json!({"type": "bid", "tricks": 3, "nil": null})));
+    assert!(spader.reads_command(&json!({"type": "bid", "tricks": 3})));
+    assert!(!spader.reads_command(&json!({"type": "bid", "tricks": 3, "x": null})));
+    assert!(!spader.reads_command(&json!({"type": "look", "x": null})));
+    assert!(spader.reads_command(&json!({"type": "look"})));
 }
