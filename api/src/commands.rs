@@ -109,7 +109,8 @@ pub fn acting_seat(loaded: &Loaded, player: &Player, requested: Option<usize>) -
             let mine: Vec<usize> = several.iter().copied().filter(|s| to_act.contains(s)).collect();
             match mine.as_slice() {
                 [one] => Ok(*one),
-                _ => Err(ApiError::bad_request("seat-required", "you hold several seats: name the seat")),
+                // A well-formed request that this match's seating makes ambiguous.
+                _ => Err(ApiError::unprocessable("seat-required", "you hold several seats: name the seat")),
             }
         }
     }

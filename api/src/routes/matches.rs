@@ -215,7 +215,7 @@ pub struct LegalMoves {
 #[utoipa::path(get, path = "/v1/matches/{id}/legal-moves", tag = "matches", params(("id" = Uuid, Path), SeatQuery),
     security(("bearer" = [])),
     responses((status = 200, body = LegalMoves, headers(("ETag" = String, description = "the match's version"))),
-              (status = 400, description = "the caller holds several seats and named none",
+              (status = 422, description = "the caller holds several seats and named none (`seat-required`)",
                body = Problem, content_type = "application/problem+json"),
               (status = 403, description = "the caller holds no seat here, or not the one named",
                body = Problem, content_type = "application/problem+json"),

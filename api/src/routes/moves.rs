@@ -85,8 +85,7 @@ pub enum MoveOutcome {
     responses((status = 200, description = "the move was recorded (`MoveResult`), or a dry run's verdict (`DryRun`)",
                body = MoveOutcome, headers(("ETag" = String, description = "the match's version"))),
               (status = 400, description = "a malformed move (or one with a field its type does not have), \
-                                            If-Match, Idempotency-Key or body, or no seat named by a caller who \
-                                            holds several",
+                                            If-Match, Idempotency-Key or body",
                body = Problem, content_type = "application/problem+json"),
               (status = 403, description = "the caller holds no seat here, or not the one named",
                body = Problem, content_type = "application/problem+json"),
@@ -98,7 +97,8 @@ pub enum MoveOutcome {
               (status = 412, description = "the version in If-Match is stale",
                body = Problem, content_type = "application/problem+json"),
               (status = 422, description = "the rules forbid the move (`rule-violation`), the move is another \
-                                            game's (`wrong-game`), the body does not fit the schema, an Idempotency-Key is reused, or the bots would not come to a \
+                                            game's (`wrong-game`), no seat named by a caller who holds several that may act \
+                                            (`seat-required`), the body does not fit the schema, an Idempotency-Key is reused, or the bots would not come to a \
                                             person's turn within 10,000 moves (`bots-unsettled`)",
                body = Problem, content_type = "application/problem+json"),
               (status = 429, description = "too many moves from this player",
