@@ -259,7 +259,25 @@ impl<T: DeserializeOwned + 'static> FromRequest for JsonObject<T> {
 
 /// A body already read as a JSON object, as `T`.
 pub fn from_object<T: DeserializeOwned>(object: Map<String, Value>) -> Result<T, ApiError> {
-    serde_json::from_value(Value::Object(object)).map_err(|e| ApiError::unprocessable("invalid-body", e.to_string()))
+    let mut body = Value::Object(object);
+    integral(&mut body);
+    serde_json::from_value(body).map_err(|e| ApiError::unprocessable("invalid-body", e.to_string()))
+}
+
+/// JSON has one kind of number, and `3.0` is the integer 3 to JSON Schema: every such number in a
+/// body is read as the integer it is, so a version, a seat or a bid sent as `3.0` is taken.
+fn integral(value: &mut Value) {
+    match value {
+        Value::Number(n) if n.is_f64() => {
+            let f = n.as_f64().unwrap_or(f64::NAN);
+            if f.fract() == 0.0 && f.abs() < 9.0e15 {
+                *value = Value::from(f as i64);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(integral),
+        Value::Object(map) => map.values_mut().for_each(integral),
+        _ => {}
+    }
 }
 
 /// A JSON answer with its version as the ETag. The body is written with `serde_json::to_vec`, the

@@ -282,3 +282,28 @@ async fn another_games_move_is_unprocessable_and_no_move_is_unreadable() {
     r.assert_problem(400, "invalid-move");
     assert_eq!(app.event_count(id).await, before);
 }
+
+/// To JSON Schema `3.0` is the integer 3: a move and a version sent so are taken as integers.
+#[actix_web::test]
+async fn integral_numbers_written_with_a_fraction_are_integers() {
+    let app = spawn_app().await;
+    let (token, _) = app.guest("Ada").await;
+    let created = app
+        .create_match(&token, json!({"game": "plump", "seats": [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}]}))
+        .await;
+    let id = created["id"].as_str().unwrap();
+    let version = created["version"].as_i64().unwrap() as f64;
+    let moves = app.legal_moves(&token, id, 0).await;
+    let bid = moves.iter().find(|m| m["type"] == "bid").expect("Ada bids first").clone();
+    let tricks = bid["tricks"].as_u64().unwrap() as f64;
+    let body = json!({"move": {"type": "bid", "tricks": tricks}, "expected_version": version, "seat": 0.0});
+    let r = app.post(&format!("/v1/matches/{id}/moves")).token(&token).json(&body).send().await;
+    assert_eq!(r.status.as_u16(), 200, "{}", r.body);
+    let r = app
+        .post(&format!("/v1/matches/{id}/moves"))
+        .token(&token)
+        .json(&json!({"move": {"type": "bid", "tricks": 1.5}}))
+        .send()
+        .await;
+    assert!(r.status.is_client_error(), "{}", r.body);
+}
