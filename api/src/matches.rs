@@ -204,14 +204,20 @@ impl Loaded {
             let timed_out = ServiceEvent::TurnTimedOut { seat, deadline: deadline.to_rfc3339() };
             let timed_out = serde_json::to_value(&timed_out).map_err(|e| broken(e.to_string()))?;
             self.record(vec![timed_out], SERVICE_ACTOR, out).map_err(broken)?;
-            let command = self.table.bot_move(seat, rand::random()).ok_or("a seat has no move".to_string());
-            let events = self
-                .table
-                .decide(seat, &command.map_err(broken)?)
-                .map_err(|r| broken(format!("bot move refused: {r:?}")))?;
-            self.record(events, &format!("bot:{seat}"), out).map_err(broken)?;
+            self.bot_plays(seat, out)?;
         }
         self.advance(out)
+    }
+
+    /// The bot's move for `seat`, decided and recorded as the bot's.
+    fn bot_plays(&mut self, seat: usize, out: &mut Vec<NewEvent>) -> Result<(), AdvanceError> {
+        let broken = |e: String| AdvanceError::Broken(e);
+        let command = self.table.bot_move(seat, rand::random()).ok_or("a bot has no move".to_string());
+        let events = self
+            .table
+            .decide(seat, &command.map_err(broken)?)
+            .map_err(|r| broken(format!("bot move refused: {r:?}")))?;
+        self.record(events, &format!("bot:{seat}"), out).map_err(broken)
     }
 
     /// Whether the deal an event belongs to is over (its record is then open for replay).
@@ -245,12 +251,7 @@ impl Loaded {
                     let Some(&bot) = seats.iter().find(|&&s| self.seats[s] == Occupant::Bot) else {
                         return Ok(());
                     };
-                    let broken = |e: String| AdvanceError::Broken(e);
-                    let command = self.table.bot_move(bot, rand::random()).ok_or("a bot has no move".to_string());
-                    let command = command.map_err(broken)?;
-                    let events =
-                        self.table.decide(bot, &command).map_err(|r| broken(format!("bot move refused: {r:?}")))?;
-                    self.record(events, &format!("bot:{bot}"), out).map_err(broken)?;
+                    self.bot_plays(bot, out)?;
                 }
             }
         }
