@@ -110,6 +110,8 @@ pub fn now_secs() -> u64 {
 pub struct Player {
     pub id: Uuid,
     pub name: String,
+    /// When the token expires (Unix seconds).
+    pub expires_at: u64,
 }
 
 /// A caller who may or may not have sent a token (reads are open to spectators); a token that is
@@ -132,7 +134,7 @@ fn from_request(req: &HttpRequest) -> Result<Option<Player>, ApiError> {
     let Some(token) = bearer(req)? else { return Ok(None) };
     let keys = req.app_data::<web::Data<Keys>>().expect("keys are registered");
     let claims = keys.verify(token)?;
-    Ok(Some(Player { id: claims.sub, name: claims.name }))
+    Ok(Some(Player { id: claims.sub, name: claims.name, expires_at: claims.exp }))
 }
 
 impl FromRequest for Player {

@@ -97,9 +97,11 @@ pub async fn edge(
     mut req: actix_web::dev::ServiceRequest,
     next: actix_web::middleware::Next<impl actix_web::body::MessageBody + 'static>,
 ) -> Result<actix_web::dev::ServiceResponse<actix_web::body::BoxBody>, actix_web::Error> {
-    let cors = req.app_data::<web::Data<Cors>>().map(|c| c.get_ref().clone()).unwrap_or(Cors::None);
-    let origin = req.headers().get(header::ORIGIN).and_then(|v| v.to_str().ok()).map(str::to_string);
-    let allowed = origin.as_deref().and_then(|o| cors.allow(o));
+    let cors = req.app_data::<web::Data<Cors>>().map(|c| c.get_ref());
+    let origin = req.headers().get(header::ORIGIN).and_then(|v| v.to_str().ok());
+    let allowed = origin.and_then(|o| cors?.allow(o));
+    // An answer that depends on which origin asked must say so to caches.
+    let by_origin = matches!(cors, Some(Cors::Origins(_)));
     let preflight = req.method() == actix_web::http::Method::OPTIONS
         && origin.is_some()
         && req.headers().contains_key(header::ACCESS_CONTROL_REQUEST_METHOD);
@@ -112,7 +114,7 @@ pub async fn edge(
                 .insert_header((header::ACCESS_CONTROL_ALLOW_HEADERS, CORS_HEADERS))
                 .insert_header((header::ACCESS_CONTROL_MAX_AGE, "600"));
         }
-        if matches!(cors, Cors::Origins(_)) {
+        if by_origin {
             answer.insert_header((header::VARY, "Origin"));
         }
         return Ok(req.into_response(answer.finish()));
@@ -128,7 +130,7 @@ pub async fn edge(
             headers.insert(header::ACCESS_CONTROL_EXPOSE_HEADERS, header::HeaderValue::from_static(CORS_EXPOSED));
         }
     }
-    if matches!(cors, Cors::Origins(_)) {
+    if by_origin {
         headers.append(header::VARY, header::HeaderValue::from_static("Origin"));
     }
     Ok(response)
@@ -318,17 +320,25 @@ impl Reply {
 }
 
 pub fn rate_limit(state: &AppState, player: &Player, action: Action) -> Result<(), ApiError> {
-    state.limiter.check(player.id, action).map_err(|wait| {
-        state.metrics.rate_limited.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let mut e = ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "rate-limited",
-            "Too many requests",
-            format!("too many requests from this player: wait {wait} s"),
-        );
-        e.retry_after = Some(wait);
-        e
+    let checked = state.limiter.check(player.id, action);
+    checked.map_err(|wait| rate_limited(state, format!("too many requests from this player: wait {wait} s"), wait))
+}
+
+/// Tokens are minted and renewed per client address at a bounded rate: a fresh token is a fresh
+/// rate bucket for everything else, so unbounded minting would bound nothing.
+pub fn address_limit(state: &AppState, req: &HttpRequest) -> Result<(), ApiError> {
+    let address = req.peer_addr().map(|a| a.ip()).unwrap_or(std::net::IpAddr::from([0, 0, 0, 0]));
+    state.limiter.check_address(address).map_err(|wait| {
+        rate_limited(state, format!("too many tokens asked for from this address: wait {wait} s"), wait)
     })
+}
+
+/// A 429 that says when to come back, counted in the metrics.
+fn rate_limited(state: &AppState, detail: String, wait: u64) -> ApiError {
+    state.metrics.rate_limited.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let mut e = ApiError::new(StatusCode::TOO_MANY_REQUESTS, "rate-limited", "Too many requests", detail);
+    e.retry_after = Some(wait);
+    e
 }
 
 /// The problem document for a command that did not go through, in the reader's language (only

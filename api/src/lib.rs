@@ -120,11 +120,10 @@ impl Application {
         .shutdown_timeout(30)
         .run();
         if let Some(every) = settings.deadline_sweep {
-            let state = sweeping;
             actix_web::rt::spawn(async move {
                 loop {
                     actix_web::rt::time::sleep(every).await;
-                    if let Err(e) = commands::sweep_deadlines(&state).await {
+                    if let Err(e) = commands::sweep_deadlines(&sweeping).await {
                         tracing::warn!(error = %e, "the sweep for overdue turns failed; it runs again shortly");
                     }
                 }

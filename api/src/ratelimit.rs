@@ -61,12 +61,10 @@ impl RateLimiter {
     pub fn check_address(&self, address: IpAddr) -> Result<(), u64> {
         let now = Instant::now();
         let limit = self.limits.tokens;
-        let mut addresses = self.addresses.lock().unwrap_or_else(|e| e.into_inner());
+        let mut addresses = self.addresses.lock().expect("rate limiter lock");
         if addresses.len() > 100_000 {
             // Full buckets say nothing: forget them, as the per-player map does.
-            addresses.retain(|_, b| {
-                b.tokens + now.duration_since(b.refilled).as_secs_f64() * limit.per_second < limit.burst
-            });
+            addresses.retain(|_, b| !b.is_full(limit, now));
         }
         let bucket = addresses.entry(address).or_insert(Bucket { tokens: limit.burst, refilled: now });
         take(bucket, limit, now)
@@ -86,12 +84,18 @@ impl RateLimiter {
         if buckets.len() > 100_000 {
             // Forget players whose buckets have refilled: they lose nothing by it.
             buckets.retain(|(_, a), b| {
-                let l = if *a == Action::Move { self.limits.moves } else { self.limits.creations };
-                b.tokens + now.duration_since(b.refilled).as_secs_f64() * l.per_second < l.burst
+                !b.is_full(if *a == Action::Move { self.limits.moves } else { self.limits.creations }, now)
             });
         }
         let bucket = buckets.entry((player, action)).or_insert(Bucket { tokens: limit.burst, refilled: now });
         take(bucket, limit, now)
+    }
+}
+
+impl Bucket {
+    /// Whether the bucket has refilled by `now`: forgetting it loses nothing.
+    fn is_full(&self, limit: Limit, now: Instant) -> bool {
+        self.tokens + now.duration_since(self.refilled).as_secs_f64() * limit.per_second >= limit.burst
     }
 }
 

@@ -8,8 +8,8 @@ use serde_json::{Map, Value};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use crate::auth::{bearer, Keys};
-use crate::http::{from_object, has_body, lang};
+use crate::auth::{bearer, Keys, Player};
+use crate::http::{address_limit, from_object, has_body, lang};
 use crate::problem::{ApiError, Problem};
 use crate::state::AppState;
 
@@ -112,11 +112,8 @@ pub async fn renew(
 #[utoipa::path(get, path = "/v1/me", tag = "auth", security(("bearer" = [])),
     responses((status = 200, body = Me)))]
 #[get("/v1/me")]
-pub async fn me(req: HttpRequest, keys: web::Data<Keys>) -> Result<HttpResponse, ApiError> {
-    let token = bearer(&req)?
-        .ok_or_else(|| ApiError::unauthorized("missing-token", "this request needs 'Authorization: Bearer <token>'"))?;
-    let claims = keys.verify(token)?;
-    Ok(HttpResponse::Ok().json(Me { player_id: claims.sub, name: claims.name, expires_at: claims.exp }))
+pub async fn me(player: Player) -> HttpResponse {
+    HttpResponse::Ok().json(Me { player_id: player.id, name: player.name, expires_at: player.expires_at })
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -125,23 +122,6 @@ pub struct Me {
     pub name: String,
     /// When the token expires, in Unix seconds; renew it with `POST /v1/auth/renew`.
     pub expires_at: u64,
-}
-
-/// Tokens are minted and renewed per client address at a bounded rate: a fresh token is a fresh
-/// rate bucket for everything else, so unbounded minting would bound nothing.
-fn address_limit(state: &AppState, req: &HttpRequest) -> Result<(), ApiError> {
-    let address = req.peer_addr().map(|a| a.ip()).unwrap_or(std::net::IpAddr::from([0, 0, 0, 0]));
-    state.limiter.check_address(address).map_err(|wait| {
-        state.metrics.rate_limited.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let mut e = ApiError::new(
-            StatusCode::TOO_MANY_REQUESTS,
-            "rate-limited",
-            "Too many requests",
-            format!("too many tokens asked for from this address: wait {wait} s"),
-        );
-        e.retry_after = Some(wait);
-        e
-    })
 }
 
 pub const NAME_MAX_CHARS: usize = 40;
