@@ -102,28 +102,13 @@ impl Modify for GameTypes {
 
 /// Points every reference to the schema `from` at `to` in the schemas that have one.
 fn renamed_refs(schemas: &mut std::collections::BTreeMap<String, RefOr<Schema>>, from: &str, to: &str) {
-    fn walk(value: &mut serde_json::Value, from: &str, to: &str) -> bool {
-        match value {
-            serde_json::Value::Object(map) => {
-                let mut changed = false;
-                for (key, inner) in map.iter_mut() {
-                    if key == "$ref" && inner.as_str() == Some(&format!("#/components/schemas/{from}")) {
-                        *inner = format!("#/components/schemas/{to}").into();
-                        changed = true;
-                    } else {
-                        changed |= walk(inner, from, to);
-                    }
-                }
-                changed
-            }
-            serde_json::Value::Array(items) => items.iter_mut().fold(false, |c, i| walk(i, from, to) | c),
-            _ => false,
-        }
-    }
+    let rename = |name: &str| if name == from { to.to_string() } else { name.to_string() };
     for schema in schemas.values_mut() {
-        let mut value = serde_json::to_value(&*schema).expect("schemas serialize");
-        if walk(&mut value, from, to) {
-            *schema = serde_json::from_value(value).expect("a schema reads back");
+        let value = serde_json::to_value(&*schema).expect("schemas serialize");
+        let renamed = engine::schema::renamed_refs(value.clone(), &rename);
+        // Only a schema that changed is read back: not every schema utoipa writes reads back.
+        if renamed != value {
+            *schema = serde_json::from_value(renamed).expect("a schema reads back");
         }
     }
 }
@@ -332,20 +317,13 @@ impl Modify for RequestRules {
 /// what they are instead of numbering them.
 fn named_variants(schemas: &mut std::collections::BTreeMap<String, RefOr<Schema>>, union: &str, suffix: &str) {
     let Some(schema) = schemas.get(union) else { return };
-    let mut value = serde_json::to_value(schema).expect("schemas serialize");
-    let Some(variants) = value.get_mut("oneOf").and_then(|v| v.as_array_mut()) else { return };
-    let mut mapping = serde_json::Map::new();
-    for variant in variants.iter_mut() {
-        let Some(tag) = variant.pointer("/properties/kind/enum/0").and_then(|t| t.as_str()) else { return };
-        let name = format!("{}{suffix}", engine::schema::pascal(tag));
-        let reference = format!("#/components/schemas/{name}");
-        mapping.insert(tag.to_string(), reference.clone().into());
-        let named = serde_json::from_value(variant.take()).expect("a variant reads back");
-        schemas.insert(name, named);
-        *variant = serde_json::json!({ "$ref": reference });
+    let value = serde_json::to_value(schema).expect("schemas serialize");
+    let name = |tag: &str| format!("{}{suffix}", engine::schema::pascal(tag));
+    let Some((union_schema, variants)) = engine::schema::named_union(&value, "kind", name) else { return };
+    for (name, variant) in variants {
+        schemas.insert(name, serde_json::from_value(variant).expect("a variant reads back"));
     }
-    value["discriminator"] = serde_json::json!({ "propertyName": "kind", "mapping": mapping });
-    schemas.insert(union.to_string(), serde_json::from_value(value).expect("a union reads back"));
+    schemas.insert(union.to_string(), serde_json::from_value(union_schema).expect("a union reads back"));
 }
 
 /// The problems the shared extractors answer with before a handler runs, added to every

@@ -143,17 +143,18 @@ mod derived {
             }
             // A type's own schema, named as the game's (`Options` is `PlumpOptions`, which the
             // derive may have collected already as something another type refers to).
+            let (options_name, table_name) = (out.options.clone(), out.table.clone());
             let mut own = |name: &str, schema: Value| {
                 out.components.retain(|(n, _)| n != name);
                 out.components.push((name.to_string(), schema));
             };
-            own(&format!("{prefix}Options"), renamed_refs(to_json(O::schema()), &rename));
+            own(&options_name, renamed_refs(to_json(O::schema()), &rename));
             let mut table = renamed_refs(to_json(V::schema()), &rename);
             if table == json!({}) {
                 // A view still built as free JSON (`type View = Value`).
                 table = json!({ "type": "object" });
             }
-            own(&format!("{prefix}Table"), table);
+            own(&table_name, table);
             let command = renamed_refs(to_json(C::schema()), &rename);
             tagged_union(&prefix, &out.command.clone(), command, &mut out.components, false);
             let event = renamed_refs(to_json(E::schema()), &rename);
@@ -171,40 +172,54 @@ mod derived {
     /// hidden from the viewer, or show `null` in its place (see `Rules::redact`), so with `seen`
     /// every field but `type` becomes optional and nullable.
     fn tagged_union(prefix: &str, name: &str, union: Value, components: &mut Vec<(String, Value)>, seen: bool) {
-        let variants = union.get("oneOf").and_then(Value::as_array).cloned().unwrap_or_else(|| vec![union.clone()]);
-        let mut refs = Vec::new();
-        let mut mapping = Map::new();
-        for mut variant in variants {
-            let tag = variant
-                .pointer("/properties/type/enum/0")
-                .and_then(Value::as_str)
-                .unwrap_or_else(|| panic!("{name}: every variant needs a `type` tag"))
-                .to_string();
+        let kind = if seen { "Event" } else { "Command" };
+        let (mut union, variants) = named_union(&union, "type", |tag| format!("{prefix}{}{kind}", pascal(tag)))
+            .unwrap_or_else(|| panic!("{name}: every variant needs a `type` tag"));
+        for (variant_name, mut variant) in variants {
             if seen {
                 seen_as_redacted(&mut variant);
             } else {
                 closed(&mut variant);
             }
-            let variant_name = format!("{prefix}{}{}", pascal(&tag), if seen { "Event" } else { "Command" });
-            let reference = format!("#/components/schemas/{variant_name}");
-            refs.push(json!({ "$ref": reference }));
-            mapping.insert(tag, Value::String(reference));
             components.push((variant_name, variant));
         }
-        let description = if seen {
+        union["description"] = json!(if seen {
             "One event as the caller may see it: a field whose content is hidden from the caller is \
 null or left out, and counts (`hand_sizes`) may stand in for hidden cards."
         } else {
             "One command; `type` says which."
+        });
+        components.push((name.to_string(), union));
+    }
+
+    /// A union of inline objects told apart by the property `tag` (a `oneOf`, or one object for a
+    /// union of one), as named schemas: each variant under `name(its tag)`, and the union a
+    /// `oneOf` of references with a discriminator on `tag`, the form client generators turn into
+    /// a tagged union with classes named after what they are. `None` when a variant has no tag.
+    pub fn named_union(
+        union: &Value,
+        tag: &str,
+        name: impl Fn(&str) -> String,
+    ) -> Option<(Value, Vec<(String, Value)>)> {
+        let variants = union.get("oneOf").and_then(Value::as_array).cloned().unwrap_or_else(|| vec![union.clone()]);
+        let mut named = Vec::new();
+        let mut refs = Vec::new();
+        let mut mapping = Map::new();
+        for variant in variants {
+            let value = variant.pointer(&format!("/properties/{tag}/enum/0"))?.as_str()?.to_string();
+            let variant_name = name(&value);
+            let reference = format!("#/components/schemas/{variant_name}");
+            refs.push(json!({ "$ref": reference }));
+            mapping.insert(value, Value::String(reference));
+            named.push((variant_name, variant));
+        }
+        let mut union = match union {
+            Value::Object(map) if map.contains_key("oneOf") => Value::Object(map.clone()),
+            _ => json!({}),
         };
-        components.push((
-            name.to_string(),
-            json!({
-                "oneOf": refs,
-                "discriminator": { "propertyName": "type", "mapping": mapping },
-                "description": description,
-            }),
-        ));
+        union["oneOf"] = Value::Array(refs);
+        union["discriminator"] = json!({ "propertyName": tag, "mapping": mapping });
+        Some((union, named))
     }
 
     /// A command takes no field it does not have: the engine refuses one at any depth (it lets
@@ -315,7 +330,8 @@ null or left out, and counts (`hand_sizes`) may stand in for hidden cards."
         }
     }
 
-    fn renamed_refs(mut schema: Value, rename: &impl Fn(&str) -> String) -> Value {
+    /// `schema` with every reference to a named schema pointed at `rename(name)`.
+    pub fn renamed_refs(mut schema: Value, rename: &impl Fn(&str) -> String) -> Value {
         fn walk(value: &mut Value, rename: &impl Fn(&str) -> String) {
             match value {
                 Value::Object(map) => {
