@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use kortbord_e2e::{spawn_app, TestApp, JWT_SECRET};
+use kortbord_e2e::{signed_token, spawn_app, TestApp, JWT_SECRET};
 
 /// A three-seat Plump match held by one player, at the first bid.
 async fn match_for(app: &TestApp) -> (String, String) {
@@ -126,11 +126,11 @@ async fn missing_forged_and_expired_tokens_are_refused() {
     app.post(&moves).token("not.a.jwt").json(&body).send().await.assert_problem(401, "invalid-token");
     let now = api::auth::now_secs();
     let player = uuid::Uuid::new_v4();
-    let forged = forge(b"some-other-secret-entirely", player, now, now + 600);
+    let forged = signed_token(b"some-other-secret-entirely", player, "x", now, now + 600);
     app.post(&moves).token(&forged).json(&body).send().await.assert_problem(401, "invalid-token");
-    let expired = forge(JWT_SECRET.as_bytes(), player, now - 7200, now - 3600);
+    let expired = signed_token(JWT_SECRET.as_bytes(), player, "x", now - 7200, now - 3600);
     app.post(&moves).token(&expired).json(&body).send().await.assert_problem(401, "token-expired");
-    let future = forge(JWT_SECRET.as_bytes(), player, now + 3600, now + 7200);
+    let future = signed_token(JWT_SECRET.as_bytes(), player, "x", now + 3600, now + 7200);
     app.post(&moves).token(&future).json(&body).send().await.assert_problem(401, "invalid-token");
     let none_alg = format!(
         "{}.{}.",
@@ -175,13 +175,6 @@ async fn unknown_things_are_not_found() {
     r.assert_problem(422, "invalid-options");
     let r = app.get(&format!("/v1/matches/{}/events?since=-1", uuid::Uuid::new_v4())).send().await;
     r.assert_problem(400, "invalid-since");
-}
-
-/// Signs a token the way an attacker with (or without) our key would.
-fn forge(secret: &[u8], player: uuid::Uuid, nbf: u64, exp: u64) -> String {
-    let claims = json!({ "sub": player, "name": "x", "iss": "kortbord", "iat": nbf, "nbf": nbf, "exp": exp });
-    jsonwebtoken::encode(&jsonwebtoken::Header::default(), &claims, &jsonwebtoken::EncodingKey::from_secret(secret))
-        .unwrap()
 }
 
 fn b64(data: &[u8]) -> String {

@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use kortbord_e2e::spawn_app;
+use kortbord_e2e::{signed_token, spawn_app, JWT_SECRET};
 
 fn header<'a>(reply: &'a kortbord_e2e::Reply, name: &str) -> &'a str {
     reply.headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or("")
@@ -131,13 +131,6 @@ async fn an_accept_header_that_allows_no_json_is_refused() {
     r.assert_problem(406, "not-acceptable");
 }
 
-fn signed(player: uuid::Uuid, name: &str, exp: u64) -> String {
-    let claims =
-        json!({ "sub": player, "name": name, "iss": "kortbord", "iat": exp - 3600, "nbf": exp - 3600, "exp": exp });
-    let key = jsonwebtoken::EncodingKey::from_secret(kortbord_e2e::JWT_SECRET.as_bytes());
-    jsonwebtoken::encode(&jsonwebtoken::Header::default(), &claims, &key).unwrap()
-}
-
 /// A renewed token is the same player: the seats they hold stay theirs, even when the old token
 /// had expired; one expired too long ago, or forged, is not renewed.
 #[actix_web::test]
@@ -154,7 +147,8 @@ async fn a_renewed_token_keeps_the_player_and_their_seats() {
 
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
     let player_id: uuid::Uuid = player.parse().unwrap();
-    let expired = signed(player_id, "Ada", now - 3 * 24 * 3600);
+    let ours = |exp: u64| signed_token(JWT_SECRET.as_bytes(), player_id, "Ada", exp - 3600, exp);
+    let expired = ours(now - 3 * 24 * 3600);
     app.get(&format!("/v1/matches/{id}/legal-moves")).token(&expired).send().await.assert_problem(401, "token-expired");
     let renewed = app.post("/v1/auth/renew").token(&expired).send().await;
     assert_eq!(renewed.status.as_u16(), 201, "{}", renewed.body);
@@ -166,14 +160,9 @@ async fn a_renewed_token_keeps_the_player_and_their_seats() {
     let view = app.get(&format!("/v1/matches/{id}")).token(fresh).send().await;
     assert_eq!(view.body["your_seats"], json!([0]));
 
-    let ancient = signed(player_id, "Ada", now - 31 * 24 * 3600);
+    let ancient = ours(now - 31 * 24 * 3600);
     app.post("/v1/auth/renew").token(&ancient).send().await.assert_problem(401, "token-expired");
-    let forged = {
-        let claims =
-            json!({ "sub": player_id, "name": "Ada", "iss": "kortbord", "iat": now, "nbf": now, "exp": now + 60 });
-        let key = jsonwebtoken::EncodingKey::from_secret(b"not-our-secret-at-all");
-        jsonwebtoken::encode(&jsonwebtoken::Header::default(), &claims, &key).unwrap()
-    };
+    let forged = signed_token(b"not-our-secret-at-all", player_id, "Ada", now, now + 60);
     app.post("/v1/auth/renew").token(&forged).send().await.assert_problem(401, "invalid-token");
     let r = app.post("/v1/auth/renew").send().await;
     r.assert_problem(401, "missing-token");

@@ -12,6 +12,14 @@ pub use api::db::with_database;
 
 pub const JWT_SECRET: &str = "test-secret-that-is-long-enough";
 
+/// A token signed with `secret` for `player` (named `name`), valid from `nbf` to `exp` (Unix
+/// seconds): ours when `secret` is [`JWT_SECRET`], an attacker's otherwise.
+pub fn signed_token(secret: &[u8], player: uuid::Uuid, name: &str, nbf: u64, exp: u64) -> String {
+    let claims = json!({ "sub": player, "name": name, "iss": "kortbord", "iat": nbf, "nbf": nbf, "exp": exp });
+    jsonwebtoken::encode(&jsonwebtoken::Header::default(), &claims, &jsonwebtoken::EncodingKey::from_secret(secret))
+        .expect("HS256 signing cannot fail")
+}
+
 pub fn server_url() -> String {
     std::env::var("DATABASE_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into())
 }
