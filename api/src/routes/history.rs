@@ -103,13 +103,17 @@ pub struct DealRecord {
     pub end: Value,
 }
 
-/// Replays a match's events up to the end of `deal` or up to `steps` events into it.
-fn replay_deal(
-    loaded: &Loaded,
-    rows: &[StoredEvent],
-    deal: i32,
-    steps: Option<usize>,
-) -> Result<(Loaded, Vec<StoredEvent>), ApiError> {
+/// A finished deal replayed: the table at its end, its events, and, when a step is asked for,
+/// the table after that many of its events (a snapshot taken on the way, so the match is
+/// replayed once).
+struct Replayed {
+    end: Loaded,
+    deal_rows: Vec<StoredEvent>,
+    at_step: Option<Loaded>,
+}
+
+/// Replays a match's events up to the end of `deal`, keeping the table after `steps` events of it.
+fn replay_deal(loaded: &Loaded, rows: &[StoredEvent], deal: i32, steps: Option<usize>) -> Result<Replayed, ApiError> {
     // Deals are numbered from 1; the events before the first deal (the match's creation, seats
     // joined) are tagged deal 0 but are no deal: there is no table before them to replay from.
     let deal_rows: Vec<StoredEvent> =
@@ -123,22 +127,31 @@ fn replay_deal(
             format!("deal {deal} is still being played: its record opens when it is over"),
         ));
     }
+    if steps.is_some_and(|n| n > deal_rows.len()) {
+        return Err(ApiError::new(
+            actix_web::http::StatusCode::NOT_FOUND,
+            "invalid-step",
+            "Not found",
+            format!("deal {deal} has {} steps", deal_rows.len()),
+        ));
+    }
     let first_seq = deal_rows[0].seq;
-    let upto = match steps {
-        Some(n) if n > deal_rows.len() => {
-            return Err(ApiError::new(
-                actix_web::http::StatusCode::NOT_FOUND,
-                "invalid-step",
-                "Not found",
-                format!("deal {deal} has {} steps", deal_rows.len()),
-            ))
+    let last_seq = deal_rows.last().map_or(first_seq, |e| e.seq);
+    let before: Vec<StoredEvent> = rows.iter().filter(|e| e.seq < first_seq).cloned().collect();
+    let mut end = Loaded::replay(loaded.id, &before).map_err(ApiError::internal)?;
+    let mut at_step = None;
+    let mut applied = 0;
+    for row in rows.iter().filter(|e| (first_seq..=last_seq).contains(&e.seq)) {
+        if steps == Some(applied) && row.deal == deal {
+            at_step = Some(end.clone());
         }
-        Some(n) => first_seq - 1 + n as i64,
-        None => deal_rows.last().map(|e| e.seq).unwrap_or(first_seq),
-    };
-    let prefix: Vec<StoredEvent> = rows.iter().filter(|e| e.seq <= upto).cloned().collect();
-    let replayed = Loaded::replay(loaded.id, &prefix).map_err(ApiError::internal)?;
-    Ok((replayed, deal_rows))
+        end.apply_all(std::slice::from_ref(row)).map_err(ApiError::internal)?;
+        applied += usize::from(row.deal == deal);
+    }
+    if steps == Some(applied) {
+        at_step = Some(end.clone());
+    }
+    Ok(Replayed { end, deal_rows, at_step })
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
@@ -197,7 +210,7 @@ pub async fn deal_record(
     let (id, deal) = path.into_inner();
     let (loaded, rows) = load_all(state, id).await?;
     let seat = record_seat(&loaded, &caller)?;
-    let (end, deal_rows) = replay_deal(&loaded, &rows, deal, None)?;
+    let Replayed { end, deal_rows, .. } = replay_deal(&loaded, &rows, deal, None)?;
     let events = deal_rows.iter().map(|e| end.record_out(e, seat)).collect();
     Ok(private(HttpResponse::Ok()).json(DealRecord { deal, events, end: end.table.record_view(seat) }))
 }
@@ -247,8 +260,8 @@ pub async fn deal_replay(
     let (id, deal) = path.into_inner();
     let (loaded, rows) = load_all(state, id).await?;
     let seat = record_seat(&loaded, &caller)?;
-    let (end, deal_rows) = replay_deal(&loaded, &rows, deal, None)?;
-    let (at_step, _) = replay_deal(&loaded, &rows, deal, Some(query.at))?;
+    let Replayed { end, deal_rows, at_step } = replay_deal(&loaded, &rows, deal, Some(query.at))?;
+    let at_step = at_step.ok_or_else(|| ApiError::internal("the replay kept no step"))?;
     // A step shows no card that the whole record keeps back from this caller: a card blanked
     // later in the deal was still in a hand at this step.
     let mut shown: Vec<Card> = cards_in(&end.table.record_view(seat));
