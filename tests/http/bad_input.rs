@@ -169,7 +169,12 @@ async fn unknown_things_are_not_found() {
     let r =
         app.post("/v1/matches").token(&token).json(&json!({ "game": "plump", "seats": [{"kind": "me"}] })).send().await;
     r.assert_problem(422, "invalid-options");
-    let r = app.post("/v1/matches").token(&token).json(&json!({ "game": "fyrtioett", "seats": [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}] })).send().await;
+    let r = app
+        .post("/v1/matches")
+        .token(&token)
+        .json(&json!({ "game": "kasino", "seats": [{"kind": "me"}, {"kind": "bot"}] }))
+        .send()
+        .await;
     r.assert_problem(422, "game-planned");
     let r = app.post("/v1/matches").token(&token).json(&json!({ "game": "plump", "seats": [{"kind": "me"}, {"kind": "me"}, {"kind": "me"}], "options": {"no_such_option": 1} })).send().await;
     r.assert_problem(422, "invalid-options");
