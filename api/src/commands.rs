@@ -163,8 +163,8 @@ impl ExpectedVersion {
 /// Why a move was not recorded.
 #[derive(Debug)]
 pub enum CommandError {
-    /// The rules forbid the move now: which rule, and why.
-    BreaksRule(RuleViolation),
+    /// The rules of the game (its id first) forbid the move now: which rule, and why.
+    BreaksRule(String, RuleViolation),
     /// Not a command of this game at all.
     NotAMove(String),
     /// The player decided on a version the match has moved on from.
@@ -210,6 +210,7 @@ pub struct Verdict {
     pub seat: usize,
     pub version: i64,
     pub rule: Option<String>,
+    pub rule_url: Option<String>,
     pub explanation: Option<Text>,
 }
 
@@ -334,12 +335,13 @@ fn decide(
             Err(Refusal::Violation(v)) => (Some(v.rule.clone()), Some(v.explanation.clone())),
             Err(Refusal::Malformed(m)) => return Err(CommandError::NotAMove(m.clone())),
         };
-        let verdict = Verdict { legal: decided.is_ok(), seat, version: after.version, rule, explanation };
+        let rule_url = rule.as_deref().map(|r| crate::routes::games::rule_url(&after.game, r));
+        let verdict = Verdict { legal: decided.is_ok(), seat, version: after.version, rule, rule_url, explanation };
         return Ok(Decision::Checked(verdict));
     }
     let decided = decided.map_err(|r| match r {
         Refusal::Malformed(m) => CommandError::NotAMove(m),
-        Refusal::Violation(v) => CommandError::BreaksRule(v),
+        Refusal::Violation(v) => CommandError::BreaksRule(after.game.clone(), v),
     })?;
     let before = after.version;
     let mut events = Vec::new();

@@ -345,7 +345,7 @@ fn rate_limited(state: &AppState, detail: String, wait: u64) -> ApiError {
 /// the rules' own explanations are translated).
 pub fn command_problem(error: CommandError, lang: Lang) -> ApiError {
     match error {
-        CommandError::BreaksRule(v) => ApiError::violation(v, lang),
+        CommandError::BreaksRule(game, v) => ApiError::violation(&game, v, lang),
         CommandError::NotAMove(m) => ApiError::bad_request("invalid-move", m),
         CommandError::Stale { current, expected } => {
             ApiError::stale(current, expected.version(), matches!(expected, ExpectedVersion::IfMatch(_)))

@@ -103,6 +103,7 @@ impl Application {
                 .service(routes::games::list_games)
                 .service(routes::games::get_game)
                 .service(routes::games::get_rules)
+                .service(routes::games::get_rule)
                 .service(routes::matches::create_match)
                 .service(routes::matches::join)
                 .service(routes::history::match_events)

@@ -28,7 +28,7 @@ Errors are `application/problem+json` with a stable `code`; a refused move names
     servers((url = "/", description = "the service that serves this document")),
     paths(
         health::health, health::ready, health::prometheus,
-        auth::guest, auth::renew, auth::me, games::list_games, games::get_game, games::get_rules,
+        auth::guest, auth::renew, auth::me, games::list_games, games::get_game, games::get_rules, games::get_rule,
         match_routes::create_match, match_routes::get_match, match_routes::join, match_routes::legal_moves,
         moves::make_move,
         history::match_events, history::deal_record, history::deal_replay,
@@ -36,7 +36,7 @@ Errors are `application/problem+json` with a stable `code`; a refused move names
     components(schemas(
         problem::Problem, matches::ServiceEvent, matches::MatchPhase, matches::SeatOut, matches::SeatKind, matches::MatchView,
         matches::EventOut,
-        auth::GuestRequest, auth::GuestToken, auth::Me, games::GameSummary, match_routes::SeatRequest,
+        auth::GuestRequest, auth::GuestToken, auth::Me, games::GameSummary, games::RuleAnswer, games::SectionRef, games::RelatedRule, match_routes::SeatRequest,
         match_routes::CreateMatch, match_routes::LegalMoves, moves::MoveRequest, moves::MoveResult, moves::DryRun,
         moves::MoveOutcome, history::EventPage, history::DealRecord, history::ReplayStep,
     )),
@@ -242,7 +242,7 @@ impl Examples {
             Err(Refusal::Violation(v)) => Some(v),
             _ => None,
         })?;
-        let mut problem = problem::ApiError::violation(refusal, engine::rules::Lang::En).problem;
+        let mut problem = problem::ApiError::violation(&loaded.game, refusal, engine::rules::Lang::En).problem;
         problem.request_id = Some("5f0c3a52-9d1e-4c47-8a43-0d4f6f1e2b7a".into());
         Some(vec![
             ("/v1/matches", "post", "201", serde_json::to_value(&view).ok()?),

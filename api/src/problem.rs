@@ -23,6 +23,10 @@ pub struct Problem {
     /// For rule violations: the explanation in Swedish and English.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub explanation: Option<engine::rules::Text>,
+    /// For rule violations: where the rule is explained, with its section and related rules
+    /// (`GET /v1/games/{game}/rules/{rule}`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule_url: Option<String>,
     /// For version conflicts: the stream's current version.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub current_version: Option<i64>,
@@ -51,6 +55,7 @@ impl ApiError {
                 code,
                 rule: None,
                 explanation: None,
+                rule_url: None,
                 current_version: None,
                 request_id: None,
             }),
@@ -110,7 +115,8 @@ impl ApiError {
         e
     }
 
-    pub fn violation(v: RuleViolation, lang: Lang) -> ApiError {
+    /// A move `game`'s rules forbid.
+    pub fn violation(game: &str, v: RuleViolation, lang: Lang) -> ApiError {
         let mut e = ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
             "rule-violation",
@@ -120,6 +126,7 @@ impl ApiError {
             },
             v.explanation.get(lang).to_string(),
         );
+        e.problem.rule_url = Some(crate::routes::games::rule_url(game, &v.rule));
         e.problem.rule = Some(v.rule);
         e.problem.explanation = Some(v.explanation);
         e

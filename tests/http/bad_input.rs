@@ -60,6 +60,12 @@ async fn bad_moves_are_refused_with_problems_and_append_nothing() {
         .await;
     r.assert_problem(422, "rule-violation");
     assert_eq!(r.body["title"], "Draget är inte tillåtet");
+    // The refusal points at its rule, which answers with its texts.
+    let url = r.body["rule_url"].as_str().expect("a refusal names where its rule is explained");
+    let rule = app.get(url).send().await;
+    assert_eq!(rule.status.as_u16(), 200, "{}", rule.body);
+    assert_eq!(rule.body["id"], r.body["rule"]);
+    assert!(rule.body["sv"].is_string() && rule.body["en"].is_string() && rule.body["section"]["id"].is_string());
 
     let r =
         app.post(&moves).token(&token).json(&json!({ "seat": 7, "move": {"type": "bid", "tricks": 1} })).send().await;

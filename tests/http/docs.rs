@@ -43,6 +43,33 @@ async fn rulebooks_have_rule_ids_and_texts_in_both_languages() {
 }
 
 #[actix_web::test]
+async fn every_rule_answers_by_its_id_with_its_section_and_neighbours() {
+    let app = spawn_app().await;
+    for game in engine::playable() {
+        let book = game.rulebook();
+        for section in &book.sections {
+            for rule in &section.rules {
+                let url = format!("/v1/games/{}/rules/{}", game.id(), rule.id);
+                let r = app.get(&url).send().await;
+                assert_eq!(r.status.as_u16(), 200, "{url}: {}", r.body);
+                assert_eq!(r.body["id"], rule.id);
+                assert_eq!(r.body["url"], url.as_str());
+                assert_eq!(r.body["sv"], rule.sv);
+                assert_eq!(r.body["en"], rule.en);
+                assert_eq!(r.body["section"]["id"], section.id);
+                let related: Vec<&str> =
+                    r.body["related"].as_array().unwrap().iter().map(|n| n["id"].as_str().unwrap()).collect();
+                let expected: Vec<&str> = section.rules.iter().map(|n| n.id).filter(|id| *id != rule.id).collect();
+                assert_eq!(related, expected, "{url}");
+            }
+        }
+    }
+    app.get("/v1/games/plump/rules/plump.no-such-rule").send().await.assert_problem(404, "not-found");
+    app.get("/v1/games/kasino/rules/core.turn").send().await.assert_problem(404, "game-planned");
+    app.get("/v1/games/no-such-game/rules/core.turn").send().await.assert_problem(404, "not-found");
+}
+
+#[actix_web::test]
 async fn openapi_docs_and_health_are_served() {
     let app = spawn_app().await;
     let spec = app.get("/openapi.json").send().await;

@@ -89,3 +89,78 @@ pub async fn get_rules(path: web::Path<String>) -> Result<HttpResponse, ApiError
     })?;
     Ok(HttpResponse::Ok().json(game.rulebook()))
 }
+
+/// Where one rule of a game is explained.
+pub fn rule_url(game: &str, rule: &str) -> String {
+    format!("/v1/games/{game}/rules/{rule}")
+}
+
+/// One rule, where it stands in its game's rulebook and the rules beside it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RuleAnswer {
+    pub game: &'static str,
+    #[serde(flatten)]
+    pub rule: engine::rules::Rule,
+    /// This rule's own address.
+    pub url: String,
+    pub section: SectionRef,
+    /// The other rules of the same section, which a reader of this one usually needs too.
+    pub related: Vec<RelatedRule>,
+}
+
+/// The section a rule belongs to.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SectionRef {
+    pub id: &'static str,
+    pub title_sv: &'static str,
+    pub title_en: &'static str,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RelatedRule {
+    pub id: &'static str,
+    pub url: String,
+    pub sv: &'static str,
+    pub en: &'static str,
+}
+
+/// One rule of a game
+///
+/// A rule by its id (as a refused move's `rule` and a score term's `rule` name it): its text in
+/// Swedish and English, whether it is a house rule, its section, and the other rules of that
+/// section. A refusal's `rule_url` points here.
+#[utoipa::path(get, path = "/v1/games/{game}/rules/{rule}", tag = "games",
+    params(("game" = String, Path, description = "game id"),
+           ("rule" = String, Path, description = "rule id, e.g. plump.bidding.range or core.turn")),
+    responses((status = 200, body = RuleAnswer),
+              (status = 404, description = "no such game (`not-found`), one that is planned (`game-planned`), \
+                                            or no such rule in its rulebook (`not-found`)",
+               body = Problem, content_type = "application/problem+json")))]
+#[get("/v1/games/{game}/rules/{rule}")]
+pub async fn get_rule(path: web::Path<(String, String)>) -> Result<HttpResponse, ApiError> {
+    let (game_id, rule_id) = path.into_inner();
+    let info = game_in_catalog(&game_id)?;
+    let game = engine::game(info.id).ok_or_else(|| {
+        let detail = format!("{} is planned: its rulebook is not written yet", info.id);
+        ApiError::new(StatusCode::NOT_FOUND, "game-planned", "Not playable yet", detail)
+    })?;
+    let book = game.rulebook();
+    let (section, rule) = book
+        .sections
+        .iter()
+        .find_map(|s| s.rules.iter().find(|r| r.id == rule_id).map(|r| (s, r.clone())))
+        .ok_or_else(|| ApiError::not_found(&format!("rule '{rule_id}' of {}", info.id)))?;
+    let related = section
+        .rules
+        .iter()
+        .filter(|r| r.id != rule.id)
+        .map(|r| RelatedRule { id: r.id, url: rule_url(info.id, r.id), sv: r.sv, en: r.en })
+        .collect();
+    Ok(HttpResponse::Ok().json(RuleAnswer {
+        game: info.id,
+        url: rule_url(info.id, rule.id),
+        rule,
+        section: SectionRef { id: section.id, title_sv: section.title_sv, title_en: section.title_en },
+        related,
+    }))
+}

@@ -57,6 +57,8 @@ pub struct DryRun {
     pub version: i64,
     /// When not legal: the rule that forbids the move.
     pub rule: Option<String>,
+    /// When not legal: where that rule is explained.
+    pub rule_url: Option<String>,
     pub explanation: Option<engine::rules::Text>,
 }
 
@@ -169,6 +171,6 @@ fn move_result(after: &Loaded, appended: &[StoredEvent], seat: usize, player: Uu
 }
 
 fn dry_run(verdict: Verdict) -> DryRun {
-    let Verdict { legal, seat, version, rule, explanation } = verdict;
-    DryRun { legal, seat, version, rule, explanation }
+    let Verdict { legal, seat, version, rule, rule_url, explanation } = verdict;
+    DryRun { legal, seat, version, rule, rule_url, explanation }
 }
