@@ -48,6 +48,8 @@ pub struct Append {
     pub events: Vec<NewEvent>,
     pub key: Option<String>,
     pub answer: Option<StoredAnswer>,
+    /// The match after the events, for lists.
+    pub summary: store::Summary,
 }
 
 /// How an append ended, when the database could be asked.
@@ -280,10 +282,20 @@ pub fn append_together(pool: &PgPool, metrics: &Metrics, appends: &[Append]) -> 
     }
     appends
         .iter()
-        .map(|a| match store::append(&mut conn, a.stream, a.expected, &a.events, a.key.as_deref(), a.answer.as_ref()) {
-            Ok(()) => Ok(Appended::Done),
-            Err(AppendError::Conflict) => Ok(Appended::Conflict),
-            Err(AppendError::Db(e)) => Err(ApiError::from(e)),
+        .map(|a| {
+            match store::append(
+                &mut conn,
+                a.stream,
+                a.expected,
+                &a.events,
+                a.key.as_deref(),
+                a.answer.as_ref(),
+                &a.summary,
+            ) {
+                Ok(()) => Ok(Appended::Done),
+                Err(AppendError::Conflict) => Ok(Appended::Conflict),
+                Err(AppendError::Db(e)) => Err(ApiError::from(e)),
+            }
         })
         .collect()
 }
@@ -312,6 +324,27 @@ fn append_all(conn: &mut store::Conn, appends: &[Append]) -> Result<(), AppendEr
             rows.answer_first.push(answer.first_seq);
             rows.answer_last.push(answer.last_seq);
         }
+    }
+    // A row may be updated once per statement: of two appends to one match (which one node
+    // does not batch together, but nothing forbids it) the later summary stands.
+    let mut summaries: Vec<(Uuid, &store::Summary)> = Vec::with_capacity(appends.len());
+    for a in appends {
+        match summaries.iter_mut().find(|(s, _)| *s == a.stream) {
+            Some(kept) if kept.1.version < a.summary.version => kept.1 = &a.summary,
+            Some(_) => {}
+            None => summaries.push((a.stream, &a.summary)),
+        }
+    }
+    for (stream, summary) in summaries {
+        rows.summary_stream.push(stream);
+        rows.summary_game.push(summary.game.as_str());
+        rows.summary_phase.push(summary.phase);
+        rows.summary_version.push(summary.version);
+        rows.summary_open.push(summary.open_seats);
+        rows.summary_players.push(&summary.players);
+        rows.summary_seats.push(&summary.seats);
+        rows.summary_to_act.push(&summary.to_act);
+        rows.summary_at.push(summary.at);
     }
     let expected_rows = rows.stream.len() as i64;
     match rows.get_result::<AppendedRows>(conn) {
@@ -409,6 +442,17 @@ const APPEND_MANY: &str = "WITH new_events AS (
      INSERT INTO idempotency (stream_id, player_id, key, request_hash, status, seat, first_seq, last_seq)
      SELECT * FROM unnest($9::uuid[], $10::uuid[], $11::text[], $12::text[], $13::int2[], $14::int4[], $15::bigint[], $16::bigint[])
      RETURNING 1
+ ), summaries AS (
+     INSERT INTO matches (stream_id, game, phase, version, open_seats, players, seats, to_act, created_at, updated_at)
+     SELECT s, g, p, v, o, pl, se, t, u, u
+       FROM unnest($17::uuid[], $18::text[], $19::text[], $20::bigint[], $21::int4[], $22::jsonb[], $23::jsonb[], $24::jsonb[], $25::timestamptz[])
+            AS x(s, g, p, v, o, pl, se, t, u)
+     ON CONFLICT (stream_id) DO UPDATE SET
+         phase = EXCLUDED.phase, version = EXCLUDED.version, open_seats = EXCLUDED.open_seats,
+         players = EXCLUDED.players, seats = EXCLUDED.seats, to_act = EXCLUDED.to_act,
+         updated_at = EXCLUDED.updated_at
+     WHERE matches.version < EXCLUDED.version
+     RETURNING 1
  )
  SELECT (SELECT count(*) FROM new_events) AS events";
 
@@ -431,6 +475,15 @@ fixed_statement! {
         answer_seat: Vec<Option<i32>> => Array<Nullable<Int4>>,
         answer_first: Vec<Option<i64>> => Array<Nullable<Int8>>,
         answer_last: Vec<Option<i64>> => Array<Nullable<Int8>>,
+        summary_stream: Vec<Uuid> => Array<SqlUuid>,
+        summary_game: Vec<&'a str> => Array<Text>,
+        summary_phase: Vec<&'a str> => Array<Text>,
+        summary_version: Vec<i64> => Array<Int8>,
+        summary_open: Vec<i32> => Array<Int4>,
+        summary_players: Vec<&'a Value> => Array<Jsonb>,
+        summary_seats: Vec<&'a Value> => Array<Jsonb>,
+        summary_to_act: Vec<&'a Value> => Array<Jsonb>,
+        summary_at: Vec<DateTime<Utc>> => Array<Timestamptz>,
     }
 }
 
@@ -444,6 +497,6 @@ mod tests {
         assert_eq!(pieces("$1"), ["", ""]);
         assert_eq!(pieces("no binds, $ alone"), ["no binds, $ alone"]);
         assert_eq!(pieces(READ_NEWER).len(), 3);
-        assert_eq!(pieces(APPEND_MANY).len(), 17);
+        assert_eq!(pieces(APPEND_MANY).len(), 26);
     }
 }

@@ -265,7 +265,8 @@ pub async fn execute_move(
             keyed.as_ref().map(|k| idempotency::answer_row(match_id, player.id, k, seat, before, after.version));
         let count = events.len();
         let key = keyed.as_ref().map(|k| k.key.clone());
-        let append = batch::Append { stream: match_id, expected: before, events, key, answer };
+        let summary = summary_after(&after, &events);
+        let append = batch::Append { stream: match_id, expected: before, events, key, answer, summary };
         match state.db.append(append).await? {
             batch::Appended::Done => {
                 state.metrics.appended(count);
@@ -491,7 +492,7 @@ pub async fn create_match(
             // to this node next.
             store::time_turns(&mut conn, id, seconds)?;
         }
-        match store::append(&mut conn, id, 0, &events, key.as_deref(), None) {
+        match store::append(&mut conn, id, 0, &events, key.as_deref(), None, &summary_after(&after, &events)) {
             Ok(()) => state.metrics.appended(events.len()),
             // The same key raced in from a retry that is still being processed.
             Err(AppendError::Conflict) => {
@@ -533,7 +534,7 @@ pub async fn join(
         after.record(vec![joined], &player.id.to_string(), &mut events).map_err(ApiError::internal)?;
         after.advance(&mut events)?;
         after.version = before + events.len() as i64;
-        match store::append(&mut conn, match_id, before, &events, None, None) {
+        match store::append(&mut conn, match_id, before, &events, None, None, &summary_after(&after, &events)) {
             Ok(()) => state.metrics.appended(events.len()),
             Err(AppendError::Conflict) => {
                 state.metrics.conflicts.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -544,6 +545,51 @@ pub async fn join(
         let after = Arc::new(after);
         state.cache.put(after.clone());
         Ok(after)
+    })
+    .await
+}
+
+/// The summary of `after`, the match once `events` are appended (they carry the time the last
+/// of them was recorded, which `after` may not have taken over).
+fn summary_after(after: &Loaded, events: &[NewEvent]) -> store::Summary {
+    let mut summary = after.summary();
+    if let Some(last) = events.last() {
+        summary.at = last.recorded_at;
+    }
+    summary
+}
+
+/// Writes the list summary of every match that has none (logs written before summaries were
+/// kept), a hundred at a time, rebuilding each from its log. Run once at start-up; several
+/// nodes doing it at once write the same rows.
+pub async fn summarise_old_matches(state: &Arc<AppState>) -> Result<usize, ApiError> {
+    let state = state.clone();
+    with_db(&state.clone(), move || {
+        let mut conn = state.pool.get()?;
+        let mut done = 0;
+        // A log that does not replay (a game no longer in this build) is left out, not retried.
+        let mut skipped = std::collections::HashSet::new();
+        loop {
+            let streams = store::unsummarised(&mut conn, 100 + skipped.len() as i64)?;
+            let streams: Vec<Uuid> = streams.into_iter().filter(|id| !skipped.contains(id)).collect();
+            if streams.is_empty() {
+                return Ok(done);
+            }
+            for id in streams {
+                let events = store::read(&mut conn, id, 0, i64::MAX)?;
+                match Loaded::replay(id, &events) {
+                    Ok(loaded) => {
+                        let created = events.first().map_or(loaded.last_at, |e| e.recorded_at);
+                        store::summarise(&mut conn, id, &loaded.summary(), created)?;
+                        done += 1;
+                    }
+                    Err(e) => {
+                        tracing::warn!(match_id = %id, error = %e, "a match's log does not replay: it stays unlisted");
+                        skipped.insert(id);
+                    }
+                }
+            }
+        }
     })
     .await
 }
@@ -595,7 +641,7 @@ async fn play_overdue(state: &Arc<AppState>, id: Uuid) -> Result<bool, ApiError>
         let mut events = Vec::new();
         after.time_out(&seats, deadline, &mut events)?;
         after.version = before + events.len() as i64;
-        match store::append(&mut conn, id, before, &events, None, None) {
+        match store::append(&mut conn, id, before, &events, None, None, &summary_after(&after, &events)) {
             Ok(()) => state.metrics.appended(events.len()),
             // A player moved in the meantime, or another node played the turn.
             Err(AppendError::Conflict) => return Ok(false),

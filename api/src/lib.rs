@@ -105,6 +105,7 @@ impl Application {
                 .service(routes::games::get_rules)
                 .service(routes::games::get_rule)
                 .service(routes::matches::create_match)
+                .service(routes::lists::list_matches)
                 .service(routes::matches::join)
                 .service(routes::history::match_events)
                 .service(routes::history::deal_record)
@@ -120,6 +121,14 @@ impl Application {
         .map_err(|e| e.to_string())?
         .shutdown_timeout(30)
         .run();
+        let summarising = sweeping.clone();
+        actix_web::rt::spawn(async move {
+            match commands::summarise_old_matches(&summarising).await {
+                Ok(0) => {}
+                Ok(n) => tracing::info!(matches = n, "wrote the list summaries of matches that had none"),
+                Err(e) => tracing::warn!(error = %e, "could not write the list summaries of older matches"),
+            }
+        });
         if let Some(every) = settings.deadline_sweep {
             actix_web::rt::spawn(async move {
                 loop {

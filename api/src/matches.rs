@@ -156,6 +156,34 @@ impl Loaded {
             .collect()
     }
 
+    /// What lists show of the match now (see `store::Summary`).
+    pub fn summary(&self) -> crate::store::Summary {
+        let players: Vec<String> = self
+            .seats
+            .iter()
+            .filter_map(|o| match o {
+                Occupant::Player { player_id, .. } => Some(player_id.to_string()),
+                _ => None,
+            })
+            .collect();
+        let seats: Vec<SeatOut> = self.seats.iter().enumerate().map(|(seat, o)| SeatOut::new(seat, o)).collect();
+        let to_act: Vec<usize> = if self.is_full() { self.table.status().to_act().to_vec() } else { Vec::new() };
+        crate::store::Summary {
+            game: self.game.clone(),
+            phase: match self.phase() {
+                MatchPhase::Waiting => "waiting",
+                MatchPhase::Playing => "playing",
+                MatchPhase::Finished => "finished",
+            },
+            version: self.version,
+            open_seats: self.seats.iter().filter(|o| **o == Occupant::Open).count() as i32,
+            players: serde_json::json!(players),
+            seats: serde_json::to_value(seats).unwrap_or_default(),
+            to_act: serde_json::json!(to_act),
+            at: self.last_at,
+        }
+    }
+
     pub fn is_full(&self) -> bool {
         !self.seats.contains(&Occupant::Open)
     }
@@ -293,7 +321,7 @@ pub fn shuffled(mut deck: Vec<Card>) -> Vec<Card> {
     deck
 }
 
-#[derive(Debug, Clone, Copy, Serialize, ToSchema, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case")]
 pub enum MatchPhase {
     /// Open seats remain.
@@ -304,7 +332,7 @@ pub enum MatchPhase {
 
 /// A seat as everyone may see it: one flat object (not `Occupant` flattened into it, which
 /// client generators cannot read as an `allOf` over a `oneOf`).
-#[derive(Debug, Clone, Serialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct SeatOut {
     pub seat: usize,
     pub kind: SeatKind,
@@ -317,7 +345,7 @@ pub struct SeatOut {
 }
 
 /// Who sits in a seat.
-#[derive(Debug, Clone, Copy, Serialize, ToSchema, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case")]
 pub enum SeatKind {
     Player,

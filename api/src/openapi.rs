@@ -6,7 +6,7 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, Response, ResponseBuilder};
 use utoipa::{Modify, OpenApi};
 
-use crate::routes::{auth, games, health, history, matches as match_routes, moves};
+use crate::routes::{auth, games, health, history, lists, matches as match_routes, moves};
 use crate::{matches, problem};
 
 #[derive(OpenApi)]
@@ -29,7 +29,7 @@ Errors are `application/problem+json` with a stable `code`; a refused move names
     paths(
         health::health, health::ready, health::prometheus,
         auth::guest, auth::renew, auth::me, games::list_games, games::get_game, games::get_rules, games::get_rule,
-        match_routes::create_match, match_routes::get_match, match_routes::join, match_routes::legal_moves,
+        match_routes::create_match, lists::list_matches, match_routes::get_match, match_routes::join, match_routes::legal_moves,
         moves::make_move,
         history::match_events, history::deal_record, history::deal_replay,
     ),
@@ -39,6 +39,7 @@ Errors are `application/problem+json` with a stable `code`; a refused move names
         auth::GuestRequest, auth::GuestToken, auth::Me, games::GameSummary, games::RuleAnswer, games::SectionRef, games::RelatedRule, match_routes::SeatRequest,
         match_routes::CreateMatch, match_routes::LegalMoves, moves::MoveRequest, moves::MoveResult, moves::DryRun,
         moves::MoveOutcome, history::EventPage, history::DealRecord, history::ReplayStep,
+        lists::MatchList, lists::MatchSummary, lists::PlayerFilter, lists::ListStatus,
     )),
     modifiers(&Bearer, &ExtractorProblems, &RequestRules, &GameTypes, &Examples),
     tags(

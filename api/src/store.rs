@@ -49,6 +49,23 @@ pub struct StoredAnswer {
     pub last_seq: Option<i64>,
 }
 
+/// What lists and the lobby show of a match (table `matches`), written in the same statement as
+/// the events that lead to it.
+#[derive(Debug, Clone)]
+pub struct Summary {
+    pub game: String,
+    /// `waiting`, `playing` or `finished`, as the match view's `phase`.
+    pub phase: &'static str,
+    pub version: i64,
+    pub open_seats: i32,
+    /// The seated players' ids, as a JSON array of strings.
+    pub players: Value,
+    pub seats: Value,
+    pub to_act: Value,
+    /// When the last of the events was recorded (and, for a new match, when it was created).
+    pub at: DateTime<Utc>,
+}
+
 #[derive(Debug)]
 pub enum AppendError {
     /// Another append took the expected version first.
@@ -98,6 +115,7 @@ pub fn append(
     new: &[NewEvent],
     key: Option<&str>,
     answer: Option<&StoredAnswer>,
+    summary: &Summary,
 ) -> Result<(), AppendError> {
     use diesel::sql_types::{Array, Int2, Int4, Int8, Jsonb, Nullable, Text, Timestamptz, Uuid as SqlUuid};
     debug_assert!(answer.is_none_or(|a| a.body.is_none()), "answers are rebuilt from the log, not stored");
@@ -113,6 +131,15 @@ pub fn append(
          ), answer AS (
              INSERT INTO idempotency (stream_id, player_id, key, request_hash, status, seat, first_seq, last_seq)
              SELECT $1, $10, $3, $11, $12, $13, $2 + 1, $2 + cardinality($4::bigint[]) WHERE $10 IS NOT NULL
+             RETURNING 1
+         ), summary AS (
+             INSERT INTO matches (stream_id, game, phase, version, open_seats, players, seats, to_act, created_at, updated_at)
+             VALUES ($1, $14, $15, $16, $17, $18, $19, $20, $21, $21)
+             ON CONFLICT (stream_id) DO UPDATE SET
+                 phase = EXCLUDED.phase, version = EXCLUDED.version, open_seats = EXCLUDED.open_seats,
+                 players = EXCLUDED.players, seats = EXCLUDED.seats, to_act = EXCLUDED.to_act,
+                 updated_at = EXCLUDED.updated_at
+             WHERE matches.version < EXCLUDED.version
              RETURNING 1
          )
          SELECT count(*) AS appended FROM new_events",
@@ -130,6 +157,14 @@ pub fn append(
     .bind::<Nullable<Text>, _>(answer.map(|a| a.request_hash.as_str()))
     .bind::<Nullable<Int2>, _>(answer.map(|a| a.status))
     .bind::<Nullable<Int4>, _>(answer.and_then(|a| a.seat))
+    .bind::<Text, _>(&summary.game)
+    .bind::<Text, _>(summary.phase)
+    .bind::<Int8, _>(summary.version)
+    .bind::<Int4, _>(summary.open_seats)
+    .bind::<Jsonb, _>(&summary.players)
+    .bind::<Jsonb, _>(&summary.seats)
+    .bind::<Jsonb, _>(&summary.to_act)
+    .bind::<Timestamptz, _>(summary.at)
     .get_result::<Appended>(conn);
     match result {
         Ok(a) if a.appended == new.len() as i64 => Ok(()),
@@ -220,4 +255,108 @@ impl NewEvent {
             recorded_at: self.recorded_at,
         }
     }
+}
+
+/// Which matches a list shows.
+#[derive(Debug, Clone, Default)]
+pub struct ListFilter {
+    /// Only matches this player holds a seat in.
+    pub player: Option<Uuid>,
+    /// Only matches in this phase (`waiting`, `playing`, `finished`).
+    pub phase: Option<&'static str>,
+    /// Only matches with an open seat.
+    pub open: bool,
+    pub game: Option<String>,
+    /// Only matches after this one in the order (created, id), newest first: the cursor.
+    pub before: Option<(DateTime<Utc>, Uuid)>,
+    pub limit: i64,
+}
+
+#[derive(Debug, Clone, QueryableByName)]
+pub struct ListedMatch {
+    #[diesel(sql_type = diesel::sql_types::Uuid)]
+    pub stream_id: Uuid,
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    pub game: String,
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    pub phase: String,
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    pub version: i64,
+    #[diesel(sql_type = diesel::sql_types::Integer)]
+    pub open_seats: i32,
+    #[diesel(sql_type = diesel::sql_types::Jsonb)]
+    pub seats: Value,
+    #[diesel(sql_type = diesel::sql_types::Jsonb)]
+    pub to_act: Value,
+    #[diesel(sql_type = diesel::sql_types::Timestamptz)]
+    pub created_at: DateTime<Utc>,
+    #[diesel(sql_type = diesel::sql_types::Timestamptz)]
+    pub updated_at: DateTime<Utc>,
+}
+
+/// Matches newest first, as `filter` says.
+pub fn list(conn: &mut PgConn, filter: &ListFilter) -> QueryResult<Vec<ListedMatch>> {
+    use diesel::sql_types::{Bool, Int8, Jsonb, Nullable, Text, Timestamptz, Uuid as SqlUuid};
+    diesel::sql_query(
+        "SELECT stream_id, game, phase, version, open_seats, seats, to_act, created_at, updated_at
+           FROM matches
+          WHERE ($1::jsonb IS NULL OR players @> $1)
+            AND ($2::text IS NULL OR phase = $2)
+            AND (NOT $3 OR open_seats > 0)
+            AND ($4::text IS NULL OR game = $4)
+            AND ($5::timestamptz IS NULL OR (created_at, stream_id) < ($5, $6))
+          ORDER BY created_at DESC, stream_id DESC
+          LIMIT $7",
+    )
+    .bind::<Nullable<Jsonb>, _>(filter.player.map(|p| serde_json::json!([p.to_string()])))
+    .bind::<Nullable<Text>, _>(filter.phase)
+    .bind::<Bool, _>(filter.open)
+    .bind::<Nullable<Text>, _>(filter.game.as_deref())
+    .bind::<Nullable<Timestamptz>, _>(filter.before.map(|b| b.0))
+    .bind::<Nullable<SqlUuid>, _>(filter.before.map(|b| b.1))
+    .bind::<Int8, _>(filter.limit)
+    .load(conn)
+}
+
+/// Matches whose log has no summary row: written before summaries were kept. At most `limit`.
+pub fn unsummarised(conn: &mut PgConn, limit: i64) -> QueryResult<Vec<Uuid>> {
+    #[derive(QueryableByName)]
+    struct Stream {
+        #[diesel(sql_type = diesel::sql_types::Uuid)]
+        stream_id: Uuid,
+    }
+    let rows: Vec<Stream> = diesel::sql_query(
+        "SELECT e.stream_id FROM events e
+          WHERE e.seq = 1 AND NOT EXISTS (SELECT 1 FROM matches m WHERE m.stream_id = e.stream_id)
+          LIMIT $1",
+    )
+    .bind::<diesel::sql_types::Int8, _>(limit)
+    .load(conn)?;
+    Ok(rows.into_iter().map(|r| r.stream_id).collect())
+}
+
+/// Writes the summary of a match rebuilt from its log (`created` is its first event's time).
+pub fn summarise(conn: &mut PgConn, stream: Uuid, summary: &Summary, created: DateTime<Utc>) -> QueryResult<()> {
+    use diesel::sql_types::{Int4, Int8, Jsonb, Text, Timestamptz, Uuid as SqlUuid};
+    diesel::sql_query(
+        "INSERT INTO matches (stream_id, game, phase, version, open_seats, players, seats, to_act, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+         ON CONFLICT (stream_id) DO UPDATE SET
+             phase = EXCLUDED.phase, version = EXCLUDED.version, open_seats = EXCLUDED.open_seats,
+             players = EXCLUDED.players, seats = EXCLUDED.seats, to_act = EXCLUDED.to_act,
+             updated_at = EXCLUDED.updated_at
+         WHERE matches.version < EXCLUDED.version",
+    )
+    .bind::<SqlUuid, _>(stream)
+    .bind::<Text, _>(&summary.game)
+    .bind::<Text, _>(summary.phase)
+    .bind::<Int8, _>(summary.version)
+    .bind::<Int4, _>(summary.open_seats)
+    .bind::<Jsonb, _>(&summary.players)
+    .bind::<Jsonb, _>(&summary.seats)
+    .bind::<Jsonb, _>(&summary.to_act)
+    .bind::<Timestamptz, _>(created)
+    .bind::<Timestamptz, _>(summary.at)
+    .execute(conn)
+    .map(|_| ())
 }

@@ -19,7 +19,17 @@ fn event(n: i64) -> NewEvent {
 }
 
 fn append(stream: Uuid, expected: i64, events: &[i64]) -> Append {
-    Append { stream, expected, events: events.iter().map(|n| event(*n)).collect(), key: None, answer: None }
+    let summary = store::Summary {
+        game: "test".into(),
+        phase: "playing",
+        version: expected + events.len() as i64,
+        open_seats: 0,
+        players: json!([]),
+        seats: json!([]),
+        to_act: json!([]),
+        at: chrono::Utc::now(),
+    };
+    Append { stream, expected, events: events.iter().map(|n| event(*n)).collect(), key: None, answer: None, summary }
 }
 
 fn keyed(stream: Uuid, expected: i64, events: &[i64], player: Uuid, key: &str) -> Append {

@@ -8,6 +8,7 @@ mod deadlines;
 mod docs;
 mod every_game;
 mod hidden_cards;
+mod lists;
 mod matches;
 mod nodes;
 mod play;

@@ -12,6 +12,7 @@ pub mod auth;
 pub mod games;
 pub mod health;
 pub mod history;
+pub mod lists;
 pub mod matches;
 pub mod moves;
 
