@@ -144,8 +144,15 @@ pub fn acceptable(req: &actix_web::dev::ServiceRequest) -> bool {
     if path == "/docs" || path.starts_with("/docs/") {
         return true;
     }
-    let offered: &[&str] =
-        if path == "/metrics" { &["text/plain"] } else { &["application/json", "application/problem+json"] };
+    let offered: &[&str] = if path == "/metrics" {
+        &["text/plain"]
+    } else if path.starts_with("/v1/matches/") && path.ends_with("/export") {
+        &["application/x-ndjson", "application/json", "application/problem+json"]
+    } else if path.starts_with("/v1/matches/") && path.ends_with("/stream") {
+        &["text/event-stream", "application/problem+json"]
+    } else {
+        &["application/json", "application/problem+json"]
+    };
     let mut ranges = req
         .headers()
         .get_all(header::ACCEPT)

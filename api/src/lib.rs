@@ -104,12 +104,14 @@ impl Application {
                 .service(routes::games::get_game)
                 .service(routes::games::get_rules)
                 .service(routes::games::get_rule)
+                .service(routes::checks::check_deal)
                 .service(routes::matches::create_match)
                 .service(routes::lists::list_matches)
                 .service(routes::matches::join)
                 .service(routes::history::match_events)
                 .service(routes::history::deal_record)
                 .service(routes::history::deal_replay)
+                .service(routes::history::export)
                 .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", openapi.clone()))
                 .route(
                     "/docs",

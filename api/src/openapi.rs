@@ -6,7 +6,7 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, Response, ResponseBuilder};
 use utoipa::{Modify, OpenApi};
 
-use crate::routes::{auth, games, health, history, lists, matches as match_routes, moves};
+use crate::routes::{auth, checks, games, health, history, lists, matches as match_routes, moves};
 use crate::{matches, problem};
 
 #[derive(OpenApi)]
@@ -28,10 +28,10 @@ Errors are `application/problem+json` with a stable `code`; a refused move names
     servers((url = "/", description = "the service that serves this document")),
     paths(
         health::health, health::ready, health::prometheus,
-        auth::guest, auth::renew, auth::me, games::list_games, games::get_game, games::get_rules, games::get_rule,
+        auth::guest, auth::renew, auth::me, games::list_games, games::get_game, games::get_rules, games::get_rule, checks::check_deal,
         match_routes::create_match, lists::list_matches, match_routes::get_match, match_routes::join, match_routes::legal_moves,
         moves::make_move,
-        history::match_events, history::deal_record, history::deal_replay,
+        history::match_events, history::deal_record, history::deal_replay, history::export,
     ),
     components(schemas(
         problem::Problem, matches::ServiceEvent, matches::MatchPhase, matches::SeatOut, matches::SeatKind, matches::MatchView,
@@ -40,6 +40,7 @@ Errors are `application/problem+json` with a stable `code`; a refused move names
         match_routes::CreateMatch, match_routes::LegalMoves, moves::MoveRequest, moves::MoveResult, moves::DryRun,
         moves::MoveOutcome, history::EventPage, history::DealRecord, history::ReplayStep,
         lists::MatchList, lists::MatchSummary, lists::PlayerFilter, lists::ListStatus,
+        checks::DealToCheck, checks::MadeMove, checks::DealChecked, checks::Broken,
     )),
     modifiers(&Bearer, &ExtractorProblems, &RequestRules, &GameTypes, &Examples),
     tags(

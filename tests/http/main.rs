@@ -7,6 +7,7 @@ mod contract;
 mod deadlines;
 mod docs;
 mod every_game;
+mod exchange;
 mod hidden_cards;
 mod lists;
 mod matches;

@@ -15,7 +15,7 @@ use super::viewer_of;
 use crate::auth::Caller;
 use crate::commands::{load_with, with_db};
 use crate::http::{view_tag, viewed};
-use crate::matches::{EventOut, Loaded};
+use crate::matches::{EventOut, Loaded, MatchPhase};
 use crate::problem::{ApiError, Problem};
 use crate::state::AppState;
 use crate::store::{self, StoredEvent};
@@ -276,4 +276,58 @@ pub async fn deal_replay(
     let mut table = at_step.table.record_view(seat);
     hide_cards(&mut table, &hidden);
     Ok(private(HttpResponse::Ok()).json(ReplayStep { deal, at: query.at, steps: deal_rows.len(), event, table }))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct ExportQuery {
+    /// The seat to read as, when you hold several.
+    pub seat: Option<usize>,
+}
+
+/// A match exported
+///
+/// The whole match as newline-delimited JSON (`application/x-ndjson`): one event per line, each
+/// an `EventOut` as in the event feed. While the match is played the lines are what the caller
+/// may see (another seat's cards hidden until their deal is over); once it is over they are the
+/// full record, less only what the game hides for ever. Save it, diff it, or feed it to a tool.
+#[utoipa::path(get, path = "/v1/matches/{id}/export", tag = "history", params(("id" = Uuid, Path), ExportQuery),
+    security((), ("bearer" = [])),
+    responses((status = 200, description = "one `EventOut` per line", content_type = "application/x-ndjson", body = String),
+              (status = 400, description = "a malformed query", body = Problem, content_type = "application/problem+json"),
+              (status = 401, description = "a token was sent, but not a valid one",
+               body = Problem, content_type = "application/problem+json"),
+              (status = 403, description = "the seat asked for is not the caller's",
+               body = Problem, content_type = "application/problem+json"),
+              (status = 404, description = "no such match", body = Problem, content_type = "application/problem+json"),
+              (status = 503, description = "the database cannot be reached",
+               body = Problem, content_type = "application/problem+json",
+               headers(("Retry-After" = u64, description = "seconds to wait")))))]
+#[get("/v1/matches/{id}/export")]
+pub async fn export(
+    state: web::Data<AppState>,
+    caller: Caller,
+    path: web::Path<Uuid>,
+    query: web::Query<ExportQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path.into_inner();
+    let (loaded, rows) = load_all(state, id).await?;
+    let (viewer, _) = viewer_of(&loaded, &caller, query.seat)?;
+    let over = loaded.phase() == MatchPhase::Finished;
+    let mut body = Vec::with_capacity(rows.len() * 200);
+    for e in &rows {
+        let line = if over {
+            loaded.record_out(e, if let Viewer::Seat(s) = viewer { Some(s) } else { None })
+        } else {
+            loaded.event_out(e, viewer)
+        };
+        serde_json::to_writer(&mut body, &line).map_err(ApiError::internal)?;
+        body.push(b'\n');
+    }
+    Ok(private(HttpResponse::Ok())
+        .content_type("application/x-ndjson")
+        .insert_header((header::CONTENT_DISPOSITION, format!("attachment; filename=\"match-{id}.ndjson\"")))
+        .insert_header((header::ETAG, view_tag(loaded.version, viewer)))
+        .body(body))
 }

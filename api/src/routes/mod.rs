@@ -9,6 +9,7 @@
 //! document against the running service.
 
 pub mod auth;
+pub mod checks;
 pub mod games;
 pub mod health;
 pub mod history;
