@@ -9,6 +9,7 @@ pub mod config;
 pub mod db;
 pub mod http;
 pub mod idempotency;
+pub mod live;
 pub mod matches;
 pub mod metrics;
 pub mod openapi;
@@ -66,6 +67,7 @@ impl Application {
             metrics,
             limiter: ratelimit::RateLimiter::new(settings.rate_limits),
             db_wait,
+            hub: live::Hub::new(&settings.database_url),
         });
         let keys = web::Data::new(
             Keys::new(&settings.jwt_secret, settings.token_ttl_secs)
@@ -112,6 +114,7 @@ impl Application {
                 .service(routes::history::deal_record)
                 .service(routes::history::deal_replay)
                 .service(routes::history::export)
+                .service(routes::stream::stream)
                 .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", openapi.clone()))
                 .route(
                     "/docs",

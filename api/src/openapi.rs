@@ -6,7 +6,7 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::openapi::{ContentBuilder, Ref, RefOr, Response, ResponseBuilder};
 use utoipa::{Modify, OpenApi};
 
-use crate::routes::{auth, checks, games, health, history, lists, matches as match_routes, moves};
+use crate::routes::{auth, checks, games, health, history, lists, matches as match_routes, moves, stream};
 use crate::{matches, problem};
 
 #[derive(OpenApi)]
@@ -31,7 +31,7 @@ Errors are `application/problem+json` with a stable `code`; a refused move names
         auth::guest, auth::renew, auth::me, games::list_games, games::get_game, games::get_rules, games::get_rule, checks::check_deal,
         match_routes::create_match, lists::list_matches, match_routes::get_match, match_routes::join, match_routes::legal_moves,
         moves::make_move,
-        history::match_events, history::deal_record, history::deal_replay, history::export,
+        history::match_events, history::deal_record, history::deal_replay, history::export, stream::stream,
     ),
     components(schemas(
         problem::Problem, matches::ServiceEvent, matches::MatchPhase, matches::SeatOut, matches::SeatKind, matches::MatchView,

@@ -20,4 +20,6 @@ pub struct AppState {
     /// The longest a request waits for its database work (a connection, then a statement)
     /// before it answers 503.
     pub db_wait: Duration,
+    /// The matches streamed live on this node, and what the node hears of their appends.
+    pub hub: Arc<crate::live::Hub>,
 }

@@ -15,3 +15,4 @@ mod nodes;
 mod play;
 mod probe;
 mod security;
+mod stream;

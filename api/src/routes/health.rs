@@ -47,5 +47,8 @@ pub async fn ready(state: web::Data<AppState>) -> Result<HttpResponse, ApiError>
     responses((status = 200, description = "Prometheus text format", content_type = "text/plain")))]
 #[actix_web::get("/metrics")]
 pub async fn prometheus(state: web::Data<AppState>) -> HttpResponse {
-    HttpResponse::Ok().content_type("text/plain; version=0.0.4").body(state.metrics.render())
+    let mut out = state.metrics.render();
+    out.push_str("# HELP kortbord_streams_open Event streams open on this node.\n# TYPE kortbord_streams_open gauge\n");
+    out.push_str(&format!("kortbord_streams_open {}\n", state.hub.open_streams()));
+    HttpResponse::Ok().content_type("text/plain; version=0.0.4").body(out)
 }

@@ -1,0 +1,211 @@
+//! A match's events as they happen, as Server-Sent Events.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::time::Duration;
+
+use actix_web::http::header;
+use actix_web::web::Bytes;
+use actix_web::{get, web, HttpRequest, HttpResponse};
+use engine::game::Viewer;
+use serde::Deserialize;
+use utoipa::IntoParams;
+use uuid::Uuid;
+
+use super::viewer_of;
+use crate::auth::Caller;
+use crate::commands::{load_with, with_db};
+use crate::live::Subscription;
+use crate::matches::MatchPhase;
+use crate::problem::{ApiError, Problem};
+use crate::state::AppState;
+use crate::store;
+
+/// A comment line this often keeps proxies and phones from closing an idle stream.
+const KEEP_ALIVE: Duration = Duration::from_secs(15);
+/// Events read per round trip while catching up.
+const PAGE: i64 = 500;
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct StreamQuery {
+    /// Start after this sequence number (as `Last-Event-ID`, which wins when both are sent);
+    /// 0 or left out: from the match's first event.
+    #[param(minimum = 0)]
+    pub since: Option<i64>,
+    /// The seat to read as, when you hold several.
+    pub seat: Option<usize>,
+}
+
+/// The match live
+///
+/// Server-Sent Events (`text/event-stream`): every event of the match from `since` (or the
+/// `Last-Event-ID` a reconnecting `EventSource` sends) on, then each new one as it is recorded,
+/// on whichever node it was made. Each message's `id` is the event's `seq` and its `data` an
+/// `EventOut`, redacted for the caller as in `GET …/events`. A comment line every 15 seconds
+/// keeps idle connections open; the stream ends after the match's last event.
+#[utoipa::path(get, path = "/v1/matches/{id}/stream", tag = "history", params(("id" = Uuid, Path), StreamQuery,
+        ("Last-Event-ID" = Option<i64>, Header, minimum = 0, description = "the last `seq` received, to resume after it")),
+    security((), ("bearer" = [])),
+    responses((status = 200, description = "an event stream; each message's data is an `EventOut`",
+               content_type = "text/event-stream", body = String),
+              (status = 400, description = "a malformed query or Last-Event-ID",
+               body = Problem, content_type = "application/problem+json"),
+              (status = 401, description = "a token was sent, but not a valid one",
+               body = Problem, content_type = "application/problem+json"),
+              (status = 403, description = "the seat asked for is not the caller's",
+               body = Problem, content_type = "application/problem+json"),
+              (status = 404, description = "no such match", body = Problem, content_type = "application/problem+json"),
+              (status = 503, description = "the database cannot be reached",
+               body = Problem, content_type = "application/problem+json",
+               headers(("Retry-After" = u64, description = "seconds to wait")))))]
+#[get("/v1/matches/{id}/stream")]
+pub async fn stream(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    caller: Caller,
+    path: web::Path<Uuid>,
+    query: web::Query<StreamQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let id = path.into_inner();
+    let resume =
+        match req.headers().get("Last-Event-ID") {
+            None => None,
+            Some(v) => {
+                Some(v.to_str().ok().and_then(|v| v.trim().parse::<i64>().ok()).filter(|n| *n >= 0).ok_or_else(
+                    || ApiError::bad_request("invalid-since", "Last-Event-ID is an event's seq, 0 or more"),
+                )?)
+            }
+        };
+    let since = match resume.or(query.since) {
+        Some(n) if n < 0 => {
+            return Err(ApiError::bad_request("invalid-since", "since is a sequence number, 0 or more"))
+        }
+        n => n.unwrap_or(0),
+    };
+    let state = state.into_inner();
+    // Heard of before the first read, so that nothing appended in between is missed.
+    let subscription = state.hub.subscribe(id);
+    let (viewer, first) = {
+        let state = state.clone();
+        let caller_seat = query.seat;
+        with_db(&state.clone(), move || {
+            let mut conn = state.pool.get()?;
+            let loaded = load_with(&mut conn, &state, id)?;
+            let (viewer, _) = viewer_of(&loaded, &caller, caller_seat)?;
+            let rows = store::read(&mut conn, id, since, PAGE)?;
+            let (lines, last, over) = lines_of(&loaded, &rows, viewer, since);
+            Ok((viewer, Batch { lines, last, over }))
+        })
+        .await?
+    };
+    let live = Live {
+        state,
+        id,
+        viewer,
+        last: first.last,
+        over: first.over,
+        queue: std::iter::once(Bytes::from_static(b"retry: 2000\n\n")).chain(first.lines).collect(),
+        subscription,
+        look: false,
+    };
+    let events = futures_util::stream::unfold(live, |mut live| async move {
+        let next = live.next().await?;
+        Some((Ok::<_, actix_web::Error>(next), live))
+    });
+    Ok(HttpResponse::Ok()
+        .content_type("text/event-stream")
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        // Compressing would hold messages back until a buffer fills.
+        .insert_header((header::CONTENT_ENCODING, "identity"))
+        .insert_header(("X-Accel-Buffering", "no"))
+        .streaming(events))
+}
+
+/// What one read gives: messages, the last seq they cover, and whether the match is over.
+struct Batch {
+    lines: Vec<Bytes>,
+    last: i64,
+    over: bool,
+}
+
+fn lines_of(
+    loaded: &crate::matches::Loaded,
+    rows: &[store::StoredEvent],
+    viewer: Viewer,
+    since: i64,
+) -> (Vec<Bytes>, i64, bool) {
+    let rows: Vec<&store::StoredEvent> = rows.iter().filter(|e| e.seq <= loaded.version).collect();
+    let last = rows.last().map_or(since.min(loaded.version), |e| e.seq);
+    let lines = rows
+        .iter()
+        .map(|e| {
+            let data = serde_json::to_string(&loaded.event_out(e, viewer)).unwrap_or_default();
+            Bytes::from(format!("id: {}\ndata: {data}\n\n", e.seq))
+        })
+        .collect();
+    (lines, last, loaded.phase() == MatchPhase::Finished && last >= loaded.version)
+}
+
+/// An open stream: what is queued to send, and where it stands in the match.
+struct Live {
+    state: Arc<AppState>,
+    id: Uuid,
+    viewer: Viewer,
+    last: i64,
+    over: bool,
+    queue: VecDeque<Bytes>,
+    subscription: Subscription,
+    /// The match may have moved: read before waiting again.
+    look: bool,
+}
+
+impl Live {
+    /// The next chunk to send: a queued message, else new events once the match moves (or a
+    /// keep-alive comment while it does not); none after the match's last event.
+    async fn next(&mut self) -> Option<Bytes> {
+        loop {
+            if let Some(line) = self.queue.pop_front() {
+                return Some(line);
+            }
+            if self.over {
+                return None;
+            }
+            let known = *self.subscription.news.borrow_and_update();
+            // News of a version already sent is no news; a wake-up without a version (the
+            // node's listener reconnected) is a reason to look.
+            if known <= self.last && !std::mem::take(&mut self.look) {
+                match actix_web::rt::time::timeout(KEEP_ALIVE, self.subscription.news.changed()).await {
+                    Err(_) => return Some(Bytes::from_static(b": keep-alive\n\n")),
+                    Ok(Err(_)) => return None,
+                    Ok(Ok(())) => {
+                        self.look = true;
+                        continue;
+                    }
+                }
+            }
+            let (state, id, viewer, since) = (self.state.clone(), self.id, self.viewer, self.last);
+            let read = with_db(&state.clone(), move || {
+                let mut conn = state.pool.get()?;
+                let loaded = load_with(&mut conn, &state, id)?;
+                let rows = store::read(&mut conn, id, since, PAGE)?;
+                let (lines, last, over) = lines_of(&loaded, &rows, viewer, since);
+                Ok(Batch { lines, last, over })
+            })
+            .await;
+            match read {
+                Ok(batch) => {
+                    self.queue.extend(batch.lines);
+                    self.last = batch.last;
+                    self.over = batch.over;
+                }
+                // The database is away: say so in a comment and look again shortly.
+                Err(_) => {
+                    actix_web::rt::time::sleep(Duration::from_millis(500)).await;
+                    return Some(Bytes::from_static(b": waiting for the database\n\n"));
+                }
+            }
+        }
+    }
+}

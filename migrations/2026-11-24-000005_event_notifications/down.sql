@@ -1,0 +1,2 @@
+DROP TRIGGER events_notify ON events;
+DROP FUNCTION events_notify();
