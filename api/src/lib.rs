@@ -108,6 +108,9 @@ impl Application {
                 .service(routes::history::match_events)
                 .service(routes::history::deal_record)
                 .service(routes::history::deal_replay)
+                // The replay viewer's page and assets (not API operations: not in the document).
+                .service(routes::replay::asset)
+                .service(routes::replay::page)
                 .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", openapi.clone()))
                 .route(
                     "/docs",

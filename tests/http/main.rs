@@ -12,4 +12,5 @@ mod matches;
 mod nodes;
 mod play;
 mod probe;
+mod replay_page;
 mod security;

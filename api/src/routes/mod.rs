@@ -14,6 +14,7 @@ pub mod health;
 pub mod history;
 pub mod matches;
 pub mod moves;
+pub mod replay;
 
 use engine::game::Viewer;
 
