@@ -131,6 +131,23 @@
 
   const ui = { t, el, card, cards, seat: seatName, contract, suit: suitWord };
 
+  // A game's hook from tables.js; one that throws draws nothing rather than break the page.
+  function hookOf(game) {
+    const hook = KortbordTables.get(game);
+    const safe = {};
+    for (const [name, f] of Object.entries(hook)) {
+      safe[name] = (...args) => {
+        try {
+          return f(...args);
+        } catch (err) {
+          console.error(`tables.js ${game}.${name}:`, err);
+          return name === "hand" ? undefined : [];
+        }
+      };
+    }
+    return safe;
+  }
+
   // --- fetching ----------------------------------------------------------------------------
   async function getJson(url) {
     const r = await fetch(url, { headers: { Accept: "application/json" } });
@@ -288,7 +305,7 @@
 
   function drawTable(step) {
     const table = step.table || {};
-    const hook = KortbordTables.get(state.match.game);
+    const hook = hookOf(state.match.game);
     const n = playerCount(table);
     const root = $("table");
     root.replaceChildren();
@@ -299,14 +316,14 @@
       const angle = (Math.PI / 2) + (2 * Math.PI * s) / n;
       const box = el("div", { class: "seat" + (toAct.includes(s) ? " to-act" : "") + (trick.winner === s ? " winner" : ""), "data-seat": s });
       box.style.left = `${50 + 36 * Math.cos(angle)}%`;
-      box.style.top = `${50 + 38 * Math.sin(angle)}%`;
+      box.style.top = `${50 + 35 * Math.sin(angle)}%`;
       const tags = [];
       if (table.dealer === s) tags.push(t("giver", "dealer"));
       if (table.forehand === s) tags.push(t("förhand", "forehand"));
       if (table.declarer === s || table.taker === s) tags.push(t("spelförare", "declarer"));
       if (toAct.includes(s)) tags.push(t("i tur", "to act"));
       box.append(el("h2", {}, seatName(s), tags.length ? el("span", { class: "tags" }, tags.join(" · ")) : null));
-      const hand = hook.hand ? hook.hand(table, s, ui) : (table.hands || [])[s];
+      const hand = (hook.hand && hook.hand(table, s, ui)) || (table.hands || [])[s];
       if (Array.isArray(hand)) box.append(cards(hand, { id: `hand-${s}` }));
       const extras = seatExtras(table, s, n);
       if (extras.length) box.append(el("div", { class: "extra" }, extras.join(" · ")));
@@ -340,7 +357,7 @@
 
   function drawFacts(step) {
     const table = step.table || {};
-    const hook = KortbordTables.get(state.match.game);
+    const hook = hookOf(state.match.game);
     const rows = [];
     if (table.phase) rows.push([t("Läge", "Phase"), human(table.phase)]);
     if (table.dealer !== undefined) rows.push([t("Giver", "Dealer"), seatName(table.dealer)]);

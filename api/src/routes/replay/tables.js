@@ -100,7 +100,7 @@ window.KortbordTables = (function () {
   // Spader: bids are made per side.
   register("spader", {
     facts(table, ui) {
-      return (table.bids || []).map((b) => [
+      return (table.bids || []).filter(Boolean).map((b) => [
         ui.t("Bud, sida ", "Bid, side ") + ((b.by ?? 0) % 2 + 1),
         `${ui.seat(b.by)}: ${b.nil ? ui.t("noll", "nil") : b.tricks}${b.blind_nil ? ui.t(" (blind noll)", " (blind nil)") : ""}`,
       ]);
