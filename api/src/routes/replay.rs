@@ -57,10 +57,8 @@ pub async fn page(
 #[get("/replay/assets/{name}")]
 pub async fn asset(path: web::Path<String>) -> Result<HttpResponse, ApiError> {
     let name = path.into_inner();
-    let (_, content_type, body) = ASSETS
-        .iter()
-        .find(|(n, _, _)| *n == name)
-        .ok_or_else(|| ApiError::not_found(&format!("the asset {name}")))?;
+    let (_, content_type, body) =
+        ASSETS.iter().find(|(n, _, _)| *n == name).ok_or_else(|| ApiError::not_found(&format!("the asset {name}")))?;
     Ok(HttpResponse::Ok()
         .insert_header((header::CONTENT_TYPE, *content_type))
         .insert_header((header::CACHE_CONTROL, "public, max-age=300"))
