@@ -141,7 +141,7 @@ pub async fn edge(
 /// A missing or empty `Accept` accepts anything.
 pub fn acceptable(req: &actix_web::dev::ServiceRequest) -> bool {
     let path = req.path();
-    if path == "/docs" || path.starts_with("/docs/") {
+    if path == "/docs" || path.starts_with("/docs/") || path.starts_with("/replay/") {
         return true;
     }
     let offered: &[&str] = if path == "/metrics" {

@@ -115,6 +115,9 @@ impl Application {
                 .service(routes::history::deal_replay)
                 .service(routes::history::export)
                 .service(routes::stream::stream)
+                // The replay viewer's page and assets (not API operations: not in the document).
+                .service(routes::replay::asset)
+                .service(routes::replay::page)
                 .service(SwaggerUi::new("/docs/{_:.*}").url("/openapi.json", openapi.clone()))
                 .route(
                     "/docs",

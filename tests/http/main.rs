@@ -14,5 +14,6 @@ mod matches;
 mod nodes;
 mod play;
 mod probe;
+mod replay_page;
 mod security;
 mod stream;

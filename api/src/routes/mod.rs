@@ -16,6 +16,7 @@ pub mod history;
 pub mod lists;
 pub mod matches;
 pub mod moves;
+pub mod replay;
 pub mod stream;
 
 use engine::game::Viewer;

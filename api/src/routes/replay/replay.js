@@ -1,0 +1,556 @@
+// The replay viewer: draws a finished deal step by step from the public API
+// (GET /v1/matches/{id}, …/deals/{k}, …/deals/{k}/replay?at=N, /v1/games/{game}/rules).
+// Per-game drawing is in tables.js; everything here works from the fields tables share.
+"use strict";
+
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const parts = location.pathname.split("/").filter(Boolean); // replay, {id}, deals, {k}
+  const matchId = decodeURIComponent(parts[1] || "");
+  const dealNo = Number(parts[3]);
+  const api = `/v1/matches/${encodeURIComponent(matchId)}`;
+  const params = new URLSearchParams(location.search);
+
+  const state = {
+    lang: pickLang(),
+    match: null,
+    game: null,
+    rules: {},
+    record: null,
+    steps: 0,
+    at: 0,
+    cache: new Map(),
+    step: null,
+  };
+
+  function pickLang() {
+    const asked = params.get("lang") || localStorage.getItem("kortbord.lang");
+    if (asked === "sv" || asked === "en") return asked;
+    const langs = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || "en"];
+    for (const l of langs) {
+      const base = String(l).toLowerCase().split("-")[0];
+      if (base === "sv" || base === "en") return base;
+    }
+    return "en";
+  }
+
+  // --- small helpers ---------------------------------------------------------------------
+  const t = (sv, en) => (state.lang === "sv" ? sv : en);
+
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === undefined || v === null || v === false) continue;
+      if (k === "class") node.className = v;
+      else node.setAttribute(k, v === true ? "" : String(v));
+    }
+    for (const c of children.flat()) {
+      if (c === undefined || c === null || c === false) continue;
+      node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    }
+    return node;
+  }
+
+  const SUITS = {
+    C: { sym: "♣", red: false, sv: "klöver", en: "clubs" },
+    D: { sym: "♦", red: true, sv: "ruter", en: "diamonds" },
+    H: { sym: "♥", red: true, sv: "hjärter", en: "hearts" },
+    S: { sym: "♠", red: false, sv: "spader", en: "spades" },
+  };
+  const SUIT_BY_NAME = { clubs: "C", diamonds: "D", hearts: "H", spades: "S" };
+  const RANKS = {
+    T: { short: "10", sv: "tia", en: "ten" },
+    J: { short: "J", sv: "knekt", en: "jack" },
+    C: { short: "C", sv: "riddare", en: "knight" },
+    Q: { short: "Q", sv: "dam", en: "queen" },
+    K: { short: "K", sv: "kung", en: "king" },
+    A: { short: "A", sv: "ess", en: "ace" },
+  };
+
+  // A card code: "AS", "TD", tarot's "1H", "CH", "T1".."T21", "EX", jokers "JK", "JK1".
+  function parseCard(code) {
+    if (typeof code !== "string" || !code) return null;
+    if (code === "EX") return { kind: "excuse", short: "★", suitSym: "", name: t("Ursäkten", "the Excuse") };
+    if (/^JK\d?$/.test(code)) return { kind: "joker", short: "🃏", suitSym: "", name: t("joker", "joker") };
+    const trump = /^T(\d{1,2})$/.exec(code);
+    if (trump) return { kind: "trump", short: trump[1], suitSym: t("trumf", "trump"), name: t(`trumf ${trump[1]}`, `trump ${trump[1]}`) };
+    const suit = SUITS[code.slice(-1)];
+    const r = code.slice(0, -1);
+    if (!suit || !r) return { kind: "unknown", short: code, suitSym: "", name: code };
+    const rank = RANKS[r] || { short: r, sv: r, en: r };
+    return { kind: "suited", red: suit.red, short: rank.short, suitSym: suit.sym, name: `${rank.short}${suit.sym}` };
+  }
+
+  function card(code, small) {
+    if (code === null || code === undefined) {
+      return el("span", { class: "card back" + (small ? " small" : ""), "data-card": "", title: t("dolt kort", "hidden card") });
+    }
+    const c = parseCard(code) || { kind: "unknown", short: String(code), suitSym: "" };
+    const cls = ["card", c.red ? "red" : "", c.kind === "trump" ? "trump" : "", c.kind === "excuse" ? "excuse" : "", small ? "small" : ""];
+    return el("span", { class: cls.filter(Boolean).join(" "), "data-card": code, title: c.name },
+      el("span", { class: "rank" }, c.short), el("span", { class: "suit" }, c.suitSym));
+  }
+
+  function cards(codes, opts) {
+    const o = opts || {};
+    const row = el("div", { class: "hand", id: o.id });
+    (codes || []).forEach((c) => row.append(card(c, o.small)));
+    if (!o.label) return row;
+    return el("div", { class: "extra" }, el("div", {}, o.label), row);
+  }
+
+  const cardName = (code) => (code === null || code === undefined ? t("ett dolt kort", "a hidden card") : (parseCard(code) || {}).name || code);
+  const cardNames = (list) => (list || []).map(cardName).join(" ");
+
+  function seatName(n) {
+    if (n === null || n === undefined) return "?";
+    const s = state.match && (state.match.seats || [])[n];
+    const who = s ? (s.kind === "bot" ? t("bot", "bot") : s.name || "") : "";
+    return `${t("Plats", "Seat")} ${n}${who ? ` (${who})` : ""}`;
+  }
+
+  function suitWord(name) {
+    const code = SUIT_BY_NAME[name] || name;
+    return SUITS[code] ? `${SUITS[code][state.lang]} ${SUITS[code].sym}` : String(name);
+  }
+
+  const human = (s) => String(s).replace(/[_.-]+/g, " ");
+
+  function contract(c) {
+    if (c === null || c === undefined) return "—";
+    if (typeof c === "string") return human(c);
+    if (typeof c === "object") {
+      const bits = [];
+      if (c.kind) bits.push(human(c.kind));
+      if (c.suit) bits.push(suitWord(c.suit));
+      for (const [k, v] of Object.entries(c)) if (k !== "kind" && k !== "suit" && typeof v !== "object") bits.push(`${human(k)} ${v}`);
+      return bits.join(" ");
+    }
+    return String(c);
+  }
+
+  const ui = { t, el, card, cards, seat: seatName, contract, suit: suitWord };
+
+  // A game's hook from tables.js; one that throws draws nothing rather than break the page.
+  function hookOf(game) {
+    const hook = KortbordTables.get(game);
+    const safe = {};
+    for (const [name, f] of Object.entries(hook)) {
+      safe[name] = (...args) => {
+        try {
+          return f(...args);
+        } catch (err) {
+          console.error(`tables.js ${game}.${name}:`, err);
+          return name === "hand" ? undefined : [];
+        }
+      };
+    }
+    return safe;
+  }
+
+  // --- fetching ----------------------------------------------------------------------------
+  async function getJson(url) {
+    const r = await fetch(url, { headers: { Accept: "application/json" } });
+    const body = await r.json().catch(() => null);
+    if (!r.ok) {
+      const err = new Error((body && (body.detail || body.title)) || `${r.status}`);
+      err.status = r.status;
+      err.code = body && body.code;
+      throw err;
+    }
+    return body;
+  }
+
+  function fetchStep(at) {
+    if (!state.cache.has(at)) {
+      const p = getJson(`${api}/deals/${dealNo}/replay?at=${at}`);
+      p.catch(() => state.cache.delete(at));
+      state.cache.set(at, p);
+    }
+    return state.cache.get(at);
+  }
+
+  // --- events in words ---------------------------------------------------------------------
+  const REASONS = {
+    "highest-of-suit-led": ["högsta kortet i utspelad färg", "the highest card of the suit led"],
+    "highest-trump": ["högsta trumfen", "the highest trump"],
+    "all-passed": ["alla passade", "everyone passed"],
+  };
+  const reason = (r) => (REASONS[r] ? t(...REASONS[r]) : human(r));
+  const seatOf = (d) => (d.seat !== undefined ? d.seat : d.by);
+
+  // One function per event type, for the event's data; anything else gets the generic words.
+  const EVENTS = {
+    deal_started: (d) => t(`Giv ${d.deal_number ?? dealNo} börjar. ${seatName(d.dealer)} ger.`,
+      `Deal ${d.deal_number ?? dealNo} starts. ${seatName(d.dealer)} deals.`),
+    cards_dealt: (d) => t("Korten delas ut.", "The cards are dealt.") +
+      (d.turned_card ? t(` ${cardName(d.turned_card)} vänds upp.`, ` ${cardName(d.turned_card)} is turned up.`) : ""),
+    bid_made: (d) => {
+      let what;
+      if (d.nil) what = d.blind_nil ? t("blind noll", "blind nil") : t("noll", "nil");
+      else if (d.tricks !== undefined) what = t(`${d.tricks} stick`, `${d.tricks} tricks`);
+      else if (d.contract !== undefined) what = contract(d.contract);
+      else what = contract(d.bid ?? d.call ?? "");
+      return t(`${seatName(seatOf(d))} bjuder ${what}.`, `${seatName(seatOf(d))} bids ${what}.`);
+    },
+    passed: (d) => t(`${seatName(d.seat)} passar.`, `${seatName(d.seat)} passes.`),
+    card_played: (d) => {
+      const from = d.from && d.from.kind === "pile" ? t(` från hög ${d.from.pile + 1}`, ` from pile ${d.from.pile + 1}`) : "";
+      return t(`${seatName(d.seat)} spelar ${cardName(d.card)}${from}.`, `${seatName(d.seat)} plays ${cardName(d.card)}${from}.`);
+    },
+    trick_won: (d) => t(
+      `${seatName(d.winner)} tar stick ${d.trick_number ?? ""} med ${cardName(d.card)}: ${reason(d.reason)}.`,
+      `${seatName(d.winner)} wins trick ${d.trick_number ?? ""} with ${cardName(d.card)}: ${reason(d.reason)}.`),
+    contract_won: (d) => t(`${seatName(d.taker ?? d.seat)} får kontraktet: ${contract(d.contract)}.`,
+      `${seatName(d.taker ?? d.seat)} wins the contract: ${contract(d.contract)}.`),
+    contract_chosen: (d) => t(`Kontrakt: ${contract(d.contract)}` + (d.forehand !== undefined ? `, förhand ${seatName(d.forehand)}.` : "."),
+      `Contract: ${contract(d.contract)}` + (d.forehand !== undefined ? `, forehand ${seatName(d.forehand)}.` : ".")),
+    bidding_ended: (d) => t(`Budgivningen är slut: ${contract(d.contract)}` + (d.declarer !== undefined ? `, spelförare ${seatName(d.declarer)}.` : "."),
+      `The bidding is over: ${contract(d.contract)}` + (d.declarer !== undefined ? `, declarer ${seatName(d.declarer)}.` : ".")),
+    dog_shown: (d) => t(`Hunden visas: ${cardNames(d.cards)}.`, `The dog is shown: ${cardNames(d.cards)}.`),
+    discarded: (d) => t(`${seatName(d.seat)} lägger bort ${cardName(d.card)}.`, `${seatName(d.seat)} discards ${cardName(d.card)}.`),
+    card_discarded: (d) => t(`${seatName(d.seat)} lägger bort ${cardName(d.card)}.`, `${seatName(d.seat)} discards ${cardName(d.card)}.`),
+    slam_declined: (d) => t(`${seatName(d.seat)} bjuder inte slam.`, `${seatName(d.seat)} does not announce a slam.`),
+    spades_broken: (d) => t(`Spader är brutna: ${seatName(d.seat)} spelar ${cardName(d.card)}.`, `Spades are broken: ${seatName(d.seat)} plays ${cardName(d.card)}.`),
+    bottom_card_chosen: (d) => t(`${seatName(d.seat)} väljer sitt bottenkort.`, `${seatName(d.seat)} chooses a bottom card.`),
+    bottom_card_shown: (d) => t(`${seatName(d.seat)} visar ${cardName(d.card)}` + (d.wants ? ` (${human(d.wants)}).` : "."),
+      `${seatName(d.seat)} shows ${cardName(d.card)}` + (d.wants ? ` (${human(d.wants)}).` : ".")),
+    pile_turned_up: (d) => t(`${seatName(d.seat)} vänder upp hög ${d.pile + 1}: ${cardName(d.card)}.`, `${seatName(d.seat)} turns up pile ${d.pile + 1}: ${cardName(d.card)}.`),
+    hands_picked_up: () => t("Korten på handen tas upp.", "The hands are picked up."),
+    trump_card_turned: (d) => t(`${cardName(d.card)} vänds upp: trumf är ${suitWord(d.trumps)}.`, `${cardName(d.card)} is turned: trumps are ${suitWord(d.trumps)}.`),
+    trumps_set: (d) => t(`Trumf är ${suitWord(d.trumps)}.`, `Trumps are ${suitWord(d.trumps)}.`),
+    turned_card_taken: (d) => t(`${seatName(d.seat)} tar det vända kortet ${cardName(d.card)}.`, `${seatName(d.seat)} takes the turned card ${cardName(d.card)}.`),
+    pack_cut: (d) => t(`${seatName(d.seat)} kuttar leken` + (d.shown_card ? `; ${cardName(d.shown_card)} syns.` : "."),
+      `${seatName(d.seat)} cuts the pack` + (d.shown_card ? `; ${cardName(d.shown_card)} is shown.` : ".")),
+    card_blanked: (d) => t(`${seatName(d.seat)} lägger ett kort dolt.`, `${seatName(d.seat)} blanks a card, face down.`),
+    stake_paid: () => t("Insatsen läggs i potten.", "The stake goes into the pot."),
+    stakes_paid: () => t("Insatserna läggs i potten.", "The stakes go into the pot."),
+    deal_scored: (d) => t("Given räknas", "The deal is scored") + (Array.isArray(d.points) ? `: ${d.points.join(", ")}.` : "."),
+    deal_ended: () => t("Given är slut.", "The deal is over."),
+    deal_settled: () => t("Given görs upp.", "The deal is settled."),
+    deal_cancelled: (d) => t(`Given görs om: ${reason(d.reason)}.`, `The deal is cancelled: ${reason(d.reason)}.`),
+    "match.turn_timed_out": (d) => t(`${seatName(d.seat)}s tid tog slut; boten spelade.`, `${seatName(d.seat)}'s time ran out; the bot played.`),
+  };
+
+  function genericWords(type, d) {
+    const who = seatOf(d) !== undefined ? `${seatName(seatOf(d))}: ` : "";
+    const bits = Object.entries(d || {})
+      .filter(([k, v]) => k !== "type" && k !== "seat" && (v === null || typeof v !== "object" || (Array.isArray(v) && v.every((x) => typeof x !== "object"))))
+      .slice(0, 6)
+      .map(([k, v]) => `${human(k)} ${Array.isArray(v) ? v.join(" ") : v}`);
+    return `${who}${human(type)}${bits.length ? ` (${bits.join(", ")})` : ""}.`;
+  }
+
+  function eventWords(e) {
+    if (!e) return t("Före givens första händelse.", "Before the deal's first event.");
+    const d = e.data || {};
+    const f = EVENTS[e.type] || EVENTS[d.type];
+    try {
+      return f ? f(d) : genericWords(e.type, d);
+    } catch (_) {
+      return genericWords(e.type, d);
+    }
+  }
+
+  // Rule texts and explanations an event carries anywhere in its data (a refusal's rule id,
+  // payments and score terms with their explanations), and a won trick's rule.
+  function explanations(e) {
+    const out = [];
+    const seen = new Set();
+    const add = (text, ruleId) => {
+      const key = `${ruleId || ""}|${text}`;
+      if (text && !seen.has(key)) { seen.add(key); out.push({ text, ruleId }); }
+    };
+    const walk = (v, depth) => {
+      if (!v || typeof v !== "object" || depth > 4) return;
+      if (Array.isArray(v)) { v.forEach((x) => walk(x, depth + 1)); return; }
+      if (v.explanation && typeof v.explanation === "object" && (v.explanation.sv || v.explanation.en)) {
+        add(v.explanation[state.lang] || v.explanation.en || v.explanation.sv, typeof v.rule === "string" ? v.rule : undefined);
+      } else if (typeof v.rule === "string" && state.rules[v.rule]) {
+        add(state.rules[v.rule][state.lang], v.rule);
+      }
+      for (const [k, x] of Object.entries(v)) if (k !== "explanation") walk(x, depth + 1);
+    };
+    if (!e) return out;
+    walk(e.data, 0);
+    const d = e.data || {};
+    if (e.type === "trick_won" && d.reason && d.reason !== "highest-of-suit-led") {
+      const id = `${state.match.game}.play.trick-winner`;
+      if (state.rules[id]) add(state.rules[id][state.lang], id);
+    }
+    return out;
+  }
+
+  // --- drawing -----------------------------------------------------------------------------
+  const norm = (p) => (Array.isArray(p) ? { seat: p[0], card: p[1] } : p || {});
+
+  function playerCount(table) {
+    if (Array.isArray(table.hands)) return table.hands.length;
+    if (typeof table.players === "number") return table.players;
+    return (state.match && state.match.seats || []).length;
+  }
+
+  // The trick on the table: the one being played, or the one just won at a trick_won step.
+  function trickOnTable(table, event) {
+    const current = ((table.trick || {}).plays || []).map(norm);
+    if (current.length) {
+      const done = table.tricks_played ?? (Array.isArray(table.tricks) ? table.tricks.length : null);
+      return { plays: current, winner: null, number: table.trick_number ?? (done === null ? null : done + 1) };
+    }
+    if (event && event.type === "trick_won" && Array.isArray(event.data.plays)) {
+      return { plays: event.data.plays.map(norm), winner: event.data.winner, number: event.data.trick_number };
+    }
+    return { plays: [], winner: null, number: null };
+  }
+
+  function drawTable(step) {
+    const table = step.table || {};
+    const hook = hookOf(state.match.game);
+    const n = playerCount(table);
+    const root = $("table");
+    root.replaceChildren();
+    const toAct = table.to_act || [];
+    const trick = trickOnTable(table, step.event);
+    // Seat 0 at the bottom, the others clockwise (to its left, then across).
+    for (let s = 0; s < n; s++) {
+      const angle = (Math.PI / 2) + (2 * Math.PI * s) / n;
+      const box = el("div", { class: "seat" + (toAct.includes(s) ? " to-act" : "") + (trick.winner === s ? " winner" : ""), "data-seat": s });
+      box.style.left = `${50 + 36 * Math.cos(angle)}%`;
+      box.style.top = `${50 + 35 * Math.sin(angle)}%`;
+      const tags = [];
+      if (table.dealer === s) tags.push(t("giver", "dealer"));
+      if (table.forehand === s) tags.push(t("förhand", "forehand"));
+      if (table.declarer === s || table.taker === s) tags.push(t("spelförare", "declarer"));
+      if (toAct.includes(s)) tags.push(t("i tur", "to act"));
+      box.append(el("h2", {}, seatName(s), tags.length ? el("span", { class: "tags" }, tags.join(" · ")) : null));
+      const hand = (hook.hand && hook.hand(table, s, ui)) || (table.hands || [])[s];
+      if (Array.isArray(hand)) box.append(cards(hand, { id: `hand-${s}` }));
+      const extras = seatExtras(table, s, n);
+      if (extras.length) box.append(el("div", { class: "extra" }, extras.join(" · ")));
+      if (hook.seat) box.append(...hook.seat(table, s, ui));
+      root.append(box);
+    }
+    const centre = el("div", { class: "centre" });
+    const label = trick.number ? t(`Stick ${trick.number}`, `Trick ${trick.number}`) : t("Stick", "Trick");
+    centre.append(el("div", { class: "label" }, label));
+    const row = el("div", { class: "trick", id: "trick", "data-trick": trick.number || "" });
+    trick.plays.forEach((p) => {
+      row.append(el("div", { class: "play" + (trick.winner === p.seat ? " won" : ""), "data-seat": p.seat },
+        card(p.card), el("span", {}, `${t("Plats", "Seat")} ${p.seat}`)));
+    });
+    centre.append(row);
+    if (typeof table.pot === "number") centre.append(el("div", { class: "label", id: "pot" }, `${t("Pott", "Pot")}: ${table.pot}`));
+    if (hook.centre) centre.append(...hook.centre(table, ui));
+    root.append(centre);
+  }
+
+  // Per-seat figures the tables share: bids, tricks taken, balances.
+  function seatExtras(table, s, n) {
+    const out = [];
+    const perSeat = (k) => Array.isArray(table[k]) && table[k].length === n ? table[k][s] : undefined;
+    const bid = perSeat("bids");
+    if (bid !== undefined && bid !== null && typeof bid !== "object") out.push(`${t("bud", "bid")} ${contract(bid)}`);
+    const taken = perSeat("tricks_taken") ?? perSeat("tricks_won");
+    if (taken !== undefined) out.push(`${t("stick", "tricks")} ${taken}`);
+    return out;
+  }
+
+  function drawFacts(step) {
+    const table = step.table || {};
+    const hook = hookOf(state.match.game);
+    const rows = [];
+    if (table.phase) rows.push([t("Läge", "Phase"), human(table.phase)]);
+    if (table.dealer !== undefined) rows.push([t("Giver", "Dealer"), seatName(table.dealer)]);
+    const trumps = table.trumps ?? table.trump;
+    if (trumps) rows.push([t("Trumf", "Trumps"), suitWord(trumps)]);
+    if (table.contract && !hook.facts) rows.push([t("Kontrakt", "Contract"), contract(table.contract)]);
+    if (table.declarer !== undefined && table.declarer !== null) rows.push([t("Spelförare", "Declarer"), seatName(table.declarer)]);
+    if (table.turned_card) rows.push([t("Vänt kort", "Turned card"), card(table.turned_card, true)]);
+    if (Array.isArray(table.set_aside) && table.set_aside.length) rows.push([t("Undanlagt", "Set aside"), cards(table.set_aside, { small: true })]);
+    if (hook.facts) rows.push(...hook.facts(table, ui));
+    const dl = el("dl");
+    rows.forEach(([k, v]) => dl.append(el("dt", {}, k), el("dd", {}, v)));
+    $("facts").replaceChildren(el("h3", {}, t("Bordet", "The table")), dl);
+  }
+
+  // Scores per seat or per side, balances and the pot.
+  function drawScores(step) {
+    const table = step.table || {};
+    const n = playerCount(table);
+    const box = $("scores");
+    box.replaceChildren(el("h3", {}, t("Poäng", "Scores")));
+    const scores = Array.isArray(table.scores) ? table.scores : null;
+    const balances = Array.isArray(table.balances) ? table.balances : null;
+    if (scores && scores.length !== n) {
+      // Scores by side: the sides the table names, else seats taking turns.
+      const sides = Array.isArray(table.sides) ? table.sides
+        : scores.map((_, i) => Array.from({ length: n }, (_, s) => s).filter((s) => s % scores.length === i));
+      const tb = el("table", { id: "score-table", "data-by": "side" });
+      scores.forEach((v, i) => {
+        const tricks = Array.isArray(table.side_tricks) ? ` · ${t("stick", "tricks")} ${table.side_tricks[i]}` : "";
+        tb.append(el("tr", { "data-side": i },
+          el("th", {}, `${t("Sida", "Side")} ${i + 1} (${(sides[i] || []).map((s) => seatName(s)).join(", ")})`),
+          el("td", { class: "score", "data-score": v }, String(v)), el("td", {}, tricks)));
+      });
+      box.append(tb);
+    } else if (scores || balances) {
+      const tb = el("table", { id: "score-table", "data-by": "seat" });
+      const head = el("tr", {}, el("th", {}, ""));
+      if (scores) head.append(el("th", {}, t("Poäng", "Score")));
+      if (balances) head.append(el("th", {}, t("Saldo", "Balance")));
+      tb.append(head);
+      for (let s = 0; s < n; s++) {
+        const tr = el("tr", { "data-seat": s }, el("th", {}, seatName(s)));
+        if (scores) tr.append(el("td", { class: "score", "data-score": scores[s] }, String(scores[s])));
+        if (balances) tr.append(el("td", { class: "balance", "data-balance": balances[s] }, String(balances[s])));
+        tb.append(tr);
+      }
+      box.append(tb);
+    }
+    if (typeof table.pot === "number") box.append(el("p", { "data-pot": table.pot }, `${t("Pott", "Pot")}: ${table.pot}`));
+  }
+
+  function drawEvent(step) {
+    $("event-text").textContent = eventWords(step.event);
+    const ex = $("explanation");
+    ex.replaceChildren();
+    explanations(step.event).forEach(({ text, ruleId }) => {
+      ex.append(el("p", {}, text, ruleId ? el("span", { class: "rule-id" }, ` ${ruleId}`) : null));
+    });
+  }
+
+  function drawControls() {
+    $("counter").textContent = `${state.at} / ${state.steps}`;
+    $("first").disabled = $("prev").disabled = state.at <= 0;
+    $("next").disabled = $("last").disabled = state.at >= state.steps;
+    const jump = $("jump");
+    const options = Array.from(jump.options);
+    let chosen = "";
+    options.forEach((o) => { if (o.value !== "" && Number(o.value) <= state.at) chosen = o.value; });
+    jump.value = chosen;
+  }
+
+  function drawTexts() {
+    document.documentElement.lang = state.lang;
+    $("lang").value = state.lang;
+    $("lang-label").textContent = t("Språk", "Language");
+    $("jump-label").textContent = t("Hoppa till stick", "Jump to trick");
+    $("raw").textContent = t("Rådata (JSON)", "Raw record (JSON)");
+    $("first").title = t("Början", "Start");
+    $("prev").title = t("Bakåt (←)", "Back (←)");
+    $("next").title = t("Framåt (→)", "Forward (→)");
+    $("last").title = t("Slutet", "End");
+    if (state.match) {
+      const name = state.game ? state.game[`name_${state.lang}`] || state.game.name_en : state.match.game;
+      $("title").textContent = `${name} · ${t("giv", "deal")} ${dealNo}`;
+      document.title = `${name} · ${t("giv", "deal")} ${dealNo} · Kortbord`;
+    }
+    fillJump();
+  }
+
+  function fillJump() {
+    const jump = $("jump");
+    jump.replaceChildren(el("option", { value: "" }, "—"));
+    (state.record ? state.record.events : []).forEach((e, i) => {
+      if (e.type !== "trick_won") return;
+      const d = e.data || {};
+      // The step before the trick is won: all its cards are on the table.
+      jump.append(el("option", { value: i, "data-trick": d.trick_number ?? "" },
+        `${t("Stick", "Trick")} ${d.trick_number ?? ""}: ${seatName(d.winner)}`));
+    });
+    drawControls();
+  }
+
+  async function show(at) {
+    at = Math.max(0, Math.min(state.steps, at));
+    state.at = at;
+    document.body.dataset.ready = "0";
+    drawControls();
+    try {
+      const step = await fetchStep(at);
+      if (state.at !== at) return; // a later request won
+      state.step = step;
+      drawTable(step);
+      drawFacts(step);
+      drawScores(step);
+      drawEvent(step);
+      setStatus("");
+      history.replaceState(null, "", `#at=${at}`);
+      document.body.dataset.at = String(at);
+      document.body.dataset.ready = "1";
+      // Fetch the neighbours ahead of time.
+      if (at + 1 <= state.steps) fetchStep(at + 1);
+      if (at - 1 >= 0) fetchStep(at - 1);
+    } catch (err) {
+      setStatus(`${t("Kunde inte läsa steget", "Could not read the step")}: ${err.message}`, true);
+    }
+  }
+
+  function setStatus(text, error) {
+    const s = $("status");
+    s.textContent = text;
+    s.className = error ? "error" : "";
+  }
+
+  function redraw() {
+    drawTexts();
+    if (state.step) {
+      drawTable(state.step);
+      drawFacts(state.step);
+      drawScores(state.step);
+      drawEvent(state.step);
+    }
+  }
+
+  function wire() {
+    $("first").addEventListener("click", () => show(0));
+    $("prev").addEventListener("click", () => show(state.at - 1));
+    $("next").addEventListener("click", () => show(state.at + 1));
+    $("last").addEventListener("click", () => show(state.steps));
+    $("jump").addEventListener("change", (e) => { if (e.target.value !== "") show(Number(e.target.value)); });
+    $("lang").addEventListener("change", (e) => {
+      state.lang = e.target.value === "sv" ? "sv" : "en";
+      try { localStorage.setItem("kortbord.lang", state.lang); } catch (_) { /* private mode */ }
+      redraw();
+    });
+    document.addEventListener("keydown", (e) => {
+      if (e.target && e.target.tagName === "SELECT") return;
+      if (e.key === "ArrowRight") show(state.at + 1);
+      else if (e.key === "ArrowLeft") show(state.at - 1);
+      else if (e.key === "Home") show(0);
+      else if (e.key === "End") show(state.steps);
+      else return;
+      e.preventDefault();
+    });
+  }
+
+  async function start() {
+    wire();
+    drawTexts();
+    setStatus(t("Läser in…", "Loading…"));
+    $("raw").href = `${api}/deals/${dealNo}`;
+    try {
+      if (!matchId || !Number.isInteger(dealNo)) throw new Error(t("Ogiltig adress", "Invalid address"));
+      state.match = await getJson(api);
+      const [record, game, rules] = await Promise.all([
+        getJson(`${api}/deals/${dealNo}`),
+        getJson(`/v1/games/${encodeURIComponent(state.match.game)}`).catch(() => null),
+        getJson(`/v1/games/${encodeURIComponent(state.match.game)}/rules`).catch(() => null),
+      ]);
+      state.record = record;
+      state.game = game;
+      (rules ? rules.sections || [] : []).forEach((s) => (s.rules || []).forEach((r) => { state.rules[r.id] = r; }));
+      state.steps = record.events.length;
+      drawTexts();
+      const fromHash = /^#at=(\d+)$/.exec(location.hash);
+      const at = params.has("at") ? Number(params.get("at")) : fromHash ? Number(fromHash[1]) : 0;
+      await show(Number.isFinite(at) ? at : 0);
+    } catch (err) {
+      const what = err.status === 404 ? t("Finns inte", "Not found") : err.status === 409 ? t("Given spelas fortfarande", "The deal is still being played") : t("Fel", "Error");
+      setStatus(`${what}: ${err.message}`, true);
+      document.body.dataset.ready = "error";
+    }
+  }
+
+  start();
+})();
