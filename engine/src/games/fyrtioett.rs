@@ -397,7 +397,8 @@ pub fn deal_in_packets(dealer: Seat, deck: &[Card]) -> [Vec<Card>; SEATS] {
 /// for overtricks), else minus it.
 pub fn score_term(seat: Seat, bid: u8, taken: u8) -> ScoreTerm {
     let w = worth(bid);
-    let double = if bid >= DOUBLE_FROM { (format!(" (2 × {bid})"), format!(" (2 × {bid})")) } else { Default::default() };
+    let double =
+        if bid >= DOUBLE_FROM { (format!(" (2 × {bid})"), format!(" (2 × {bid})")) } else { Default::default() };
     if taken >= bid {
         ScoreTerm::new(
             seat,
@@ -462,7 +463,9 @@ pub fn verdict(scores: &[i64; SEATS], target: i64) -> Verdict {
             let ((l0, p0), (l1, p1)) = (a0, a1);
             let (s0, s1) = (scores[l0], scores[l1]);
             let both_sv = format!("Plats {l0} ({s0}) och plats {l1} ({s1}) från olika lag nådde båda målet {target}");
-            let both_en = format!("Seat {l0} ({s0}) and seat {l1} ({s1}), of different sides, both reached the target of {target}");
+            let both_en = format!(
+                "Seat {l0} ({s0}) and seat {l1} ({s1}), of different sides, both reached the target of {target}"
+            );
             if s0 != s1 {
                 let side = if s0 > s1 { 0 } else { 1 };
                 let best = if side == 0 { l0 } else { l1 };
@@ -491,7 +494,9 @@ pub fn verdict(scores: &[i64; SEATS], target: i64) -> Verdict {
             Verdict::Tied {
                 explanation: Text::new(
                     format!("{both_sv} med lika många poäng, och partnerna har också lika ({q0}); en giv till spelas."),
-                    format!("{both_en} with equal points, and the partners are equal too ({q0}); another deal is played."),
+                    format!(
+                        "{both_en} with equal points, and the partners are equal too ({q0}); another deal is played."
+                    ),
                 ),
             }
         }
@@ -657,7 +662,8 @@ fn bot_bid(deal: &Deal, seat: Seat, rng: &mut Rng) -> Command {
         return Command::Bid { tricks: bid };
     }
     let before = deal.total_worth();
-    let needed = (LOWEST_BID..=TRICKS).find(|&b| before + worth(b) >= MINIMUM_TOTAL).expect("a bid of 7 always reaches 11");
+    let needed =
+        (LOWEST_BID..=TRICKS).find(|&b| before + worth(b) >= MINIMUM_TOTAL).expect("a bid of 7 always reaches 11");
     if bid >= needed {
         Command::Bid { tricks: bid }
     } else if f64::from(needed) <= own + 1.0 || rng.below(4) == 0 {
@@ -777,9 +783,10 @@ impl Rules for Fyrtioett {
                 "korten spelas först när alla fyra har bjudit",
                 "the cards are played once all four have bid",
             )),
-            Command::Bid { .. } | Command::ThrowIn => {
-                Err(RuleViolation::wrong_phase("budgivningen är över, nu spelas korten", "the bidding is over, the cards are being played"))
-            }
+            Command::Bid { .. } | Command::ThrowIn => Err(RuleViolation::wrong_phase(
+                "budgivningen är över, nu spelas korten",
+                "the bidding is over, the cards are being played",
+            )),
         }
     }
 
@@ -947,4 +954,538 @@ impl Rules for Fyrtioett {
 }
 
 #[cfg(test)]
-mod tests {}
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+    use crate::cards::{card, cards};
+    use crate::game::{cards_in, erase};
+    use crate::rules::core;
+    use crate::simulate::{random_matches, Driver, Plan};
+
+    /// The shared test driver: every event taken through JSON (as it is stored) and the books
+    /// checked after each one.
+    type M = Driver<Fyrtioett>;
+
+    fn hands(codes: [&str; 4]) -> [Vec<Card>; SEATS] {
+        let hands = codes.map(cards);
+        for h in &hands {
+            assert_eq!(h.len(), 13, "{h:?}");
+        }
+        let all: Vec<Card> = hands.iter().flatten().copied().collect();
+        assert!(is_permutation(&all, &decks::standard52()), "the four hands must make a pack");
+        hands
+    }
+
+    /// Seat 0 holds every heart and takes every trick; the others hold one suit each.
+    fn by_suit() -> [Vec<Card>; SEATS] {
+        hands([
+            "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
+            "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC",
+            "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD",
+            "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS",
+        ])
+    }
+
+    /// The pack in the order that deals `hands` in packets from `dealer`.
+    fn deck_for(dealer: Seat, hands: &[Vec<Card>; SEATS]) -> Vec<Card> {
+        let mut next = [0; SEATS];
+        let mut deck = Vec::new();
+        for packet in PACKETS {
+            for seat in TABLE.order_from(TABLE.forehand(dealer)) {
+                deck.extend_from_slice(&hands[seat][next[seat]..next[seat] + packet]);
+                next[seat] += packet;
+            }
+        }
+        deck
+    }
+
+    fn bid(tricks: u8) -> Command {
+        Command::Bid { tricks }
+    }
+
+    fn play(code: &str) -> Command {
+        Command::Play { card: card(code) }
+    }
+
+    impl Driver<Fyrtioett> {
+        fn with(options: Value) -> M {
+            M::new(4, serde_json::from_value(options).unwrap())
+        }
+
+        /// Deals these hands, whoever deals.
+        fn deal_hands(&mut self, hands: &[Vec<Card>; SEATS]) -> Vec<Event> {
+            let deck = deck_for(self.state.deals.next_dealer, hands);
+            self.deal(deck)
+        }
+
+        /// A deal of these hands by seat 0 that inherits `scores`, as a replayed deal would.
+        fn deal_with_scores(&mut self, hands: &[Vec<Card>; SEATS], scores: [i64; SEATS]) {
+            let deck = deck_for(0, hands);
+            self.apply(vec![Event::DealStarted {
+                deal_number: 1,
+                dealer: 0,
+                forehand: 3,
+                hands: deal_in_packets(0, &deck).map(sorted),
+                deck,
+                scores,
+                options: self.state.options.clone(),
+            }]);
+        }
+
+        /// Bids in turn, forehand first.
+        fn bids(&mut self, tricks: &[u8]) -> Vec<Event> {
+            let mut events = Vec::new();
+            for &t in tricks {
+                let seat = self.to_act()[0];
+                events.extend(self.ok(seat, bid(t)));
+            }
+            events
+        }
+
+        fn rule_of(&self, seat: Seat, command: Command) -> String {
+            let v = self.refused(seat, command);
+            assert!(!v.explanation.sv.is_empty() && !v.explanation.en.is_empty());
+            v.rule
+        }
+
+        fn view(&self, viewer: Viewer) -> Value {
+            serde_json::to_value(Fyrtioett.view(&self.state, viewer)).unwrap()
+        }
+    }
+
+    // --- the text's worked examples -----------------------------------------------------------
+
+    #[test]
+    fn worked_examples_a_bid_is_worth_its_tricks_and_double_from_seven() {
+        for t in 1..=6 {
+            assert_eq!(worth(t), i64::from(t));
+        }
+        // "7 stick = 14 poäng, 8 stick = 16 poäng".
+        assert_eq!((worth(7), worth(8), worth(13)), (14, 16, 26));
+    }
+
+    #[test]
+    fn worked_examples_made_bids_score_their_worth_and_failed_ones_minus_it() {
+        let term = |bid, taken| {
+            let t = score_term(1, bid, taken);
+            (t.points, t.rule)
+        };
+        // Bid 4: 4 points with 4 tricks or more, nothing for overtricks.
+        assert_eq!(term(4, 4), (4, rule::MADE.to_string()));
+        assert_eq!(term(4, 9), (4, rule::MADE.to_string()));
+        // Bid 8 and made: 16.
+        assert_eq!(term(8, 8), (16, rule::MADE.to_string()));
+        // Bid 5 and fewer taken: −5; a failed 7 or more costs double.
+        assert_eq!(term(5, 4), (-5, rule::FAILED.to_string()));
+        assert_eq!(term(7, 6), (-14, rule::FAILED.to_string()));
+        assert_eq!(term(8, 0), (-16, rule::FAILED.to_string()));
+        let t = score_term(2, 8, 10);
+        assert!(t.explanation.en.contains("bid 8 and took 10 tricks: 16 points (2 × 8)"), "{}", t.explanation.en);
+    }
+
+    #[test]
+    fn worked_example_through_play_overtricks_count_nothing_and_failures_cost() {
+        let mut m = M::with(json!({}));
+        m.deal_hands(&by_suit());
+        // Seat 0 deals, so seat 3 on its right bids first: 5, 2, 3, and seat 0 bids 8 (16).
+        let events = m.bids(&[5, 2, 3, 8]);
+        assert_eq!(events.last(), Some(&Event::BiddingEnded { bids: [8, 3, 2, 5], total_worth: 26, first_lead: 3 }));
+        assert_eq!(m.to_act(), [3], "forehand leads");
+        m.finish_deal();
+        let Some(Event::DealScored { bids, tricks_taken, made, terms, points, scores, .. }) =
+            m.log.iter().rev().find(|e| matches!(e, Event::DealScored { .. })).cloned()
+        else {
+            panic!()
+        };
+        assert_eq!((bids, tricks_taken, made), ([8, 3, 2, 5], [13, 0, 0, 0], [true, false, false, false]));
+        assert_eq!(points, [16, -3, -2, -5]);
+        assert_eq!(scores, [16, -3, -2, -5]);
+        // Written from forehand on, as the bids were heard.
+        assert_eq!(terms.iter().map(|t| t.to).collect::<Vec<_>>(), [3, 2, 1, 0]);
+        assert_eq!(m.view(Viewer::Spectator)["phase"], "deal-over");
+    }
+
+    // --- the deal -----------------------------------------------------------------------------
+
+    #[test]
+    fn cards_go_counter_clockwise_one_then_six_packets_of_two() {
+        let mut m = M::with(json!({}));
+        let deck = decks::standard52();
+        let events = m.deal(deck.clone());
+        let Event::DealStarted { dealer, forehand, hands, .. } = &events[0] else { panic!() };
+        assert_eq!((*dealer, *forehand), (0, 3), "forehand sits on the dealer's right");
+        // Seat 3 gets card 0, then cards 4-5, 12-13, ...; seat 0 (the dealer) card 3, then 10-11.
+        let at = |is: &[usize]| sorted(is.iter().map(|&i| deck[i]).collect());
+        assert_eq!(hands[3], at(&[0, 4, 5, 12, 13, 20, 21, 28, 29, 36, 37, 44, 45]));
+        assert_eq!(hands[2], at(&[1, 6, 7, 14, 15, 22, 23, 30, 31, 38, 39, 46, 47]));
+        assert_eq!(hands[0], at(&[3, 10, 11, 18, 19, 26, 27, 34, 35, 42, 43, 50, 51]));
+        assert_eq!(m.view(Viewer::Spectator)["next_dealer"], 3);
+        // The deal passes counter-clockwise: 0, 3, 2, 1, 0.
+        for dealer in [3, 2, 1, 0] {
+            m.finish_deal();
+            let events = m.deal_hands(&by_suit());
+            let Event::DealStarted { dealer: d, forehand, .. } = &events[0] else { panic!() };
+            assert_eq!((*d, *forehand), (dealer, (dealer + 3) % 4));
+        }
+    }
+
+    // --- bidding ------------------------------------------------------------------------------
+
+    #[test]
+    fn everyone_bids_once_counter_clockwise_from_forehand() {
+        let mut m = M::with(json!({}));
+        m.deal_hands(&by_suit());
+        assert_eq!(m.view(Viewer::Spectator)["phase"], "bidding");
+        assert_eq!(m.to_act(), [3]);
+        assert_eq!(m.legal(3), (1..=13).map(bid).collect::<Vec<_>>());
+        assert_eq!(m.rule_of(3, bid(0)), rule::BID_RANGE);
+        assert_eq!(m.rule_of(3, bid(14)), rule::BID_RANGE);
+        assert_eq!(m.rule_of(3, Command::ThrowIn), rule::LAST_BIDDER);
+        assert_eq!(m.rule_of(3, play("AS")), core::PHASE);
+        assert_eq!(m.rule_of(2, bid(3)), core::TURN);
+        let events = m.ok(3, bid(4));
+        assert_eq!(events, [Event::BidMade { seat: 3, tricks: 4, worth: 4, total_worth: 4 }]);
+        assert_eq!(m.to_act(), [2]);
+        m.ok(2, bid(7));
+        assert_eq!(m.to_act(), [1]);
+        m.ok(1, bid(1));
+        assert_eq!(m.to_act(), [0]);
+        let view = m.view(Viewer::Seat(1));
+        assert_eq!(view["bids"], json!([null, 1, 7, 4]));
+        assert_eq!(view["bid_worth"], json!([null, 1, 14, 4]));
+        assert_eq!(view["total_worth"], 19);
+        // Already worth 11 or more: the last bidder bids anything and cannot throw in.
+        assert_eq!(m.legal(0), (1..=13).map(bid).collect::<Vec<_>>());
+        assert_eq!(m.rule_of(0, Command::ThrowIn), rule::LAST_BIDDER);
+        m.ok(0, bid(1));
+        assert_eq!(m.view(Viewer::Spectator)["phase"], "playing");
+        assert_eq!(m.rule_of(3, bid(2)), core::PHASE);
+    }
+
+    #[test]
+    fn bids_worth_less_than_eleven_throw_the_cards_in_and_the_next_dealer_deals() {
+        let mut m = M::with(json!({}));
+        m.deal_hands(&by_suit());
+        m.bids(&[2, 3, 2]);
+        // Worth 7 so far: the last bidder needs 4 or more, or throws in.
+        let mut legal = (4..=13).map(bid).collect::<Vec<_>>();
+        legal.push(Command::ThrowIn);
+        assert_eq!(m.legal(0), legal);
+        let refusal = m.refused(0, bid(3));
+        assert_eq!(refusal.rule, rule::LAST_BIDDER);
+        assert!(refusal.explanation.en.contains("worth only 10"), "{}", refusal.explanation.en);
+        let events = m.ok(0, Command::ThrowIn);
+        assert_eq!(
+            events,
+            [Event::CardsThrownIn {
+                seat: 0,
+                bids: [None, Some(2), Some(3), Some(2)],
+                total_worth: 7,
+                next_dealer: 3,
+                rule: rule::THROW_IN.into(),
+            }]
+        );
+        assert!(matches!(Fyrtioett.status(&m.state), Status::NeedsDeck { .. }));
+        let view = m.view(Viewer::Spectator);
+        assert_eq!((view["phase"].clone(), view["thrown_in"].clone()), (json!("thrown-in"), json!(true)));
+        assert_eq!(view["scores"], json!([0, 0, 0, 0]));
+        // The thrown-in deal is over: its first event is open to all.
+        let first = serde_json::to_value(&m.log[0]).unwrap();
+        assert_eq!(Fyrtioett.redact(&m.state, &m.log[0], Viewer::Spectator, false), first);
+        // It counts as a deal; seat 3 deals the next one.
+        let events = m.deal_hands(&by_suit());
+        assert!(matches!(events[0], Event::DealStarted { deal_number: 2, dealer: 3, forehand: 2, .. }));
+    }
+
+    #[test]
+    fn a_bid_of_seven_or_more_always_makes_the_game() {
+        let mut m = M::with(json!({}));
+        m.deal_hands(&by_suit());
+        m.bids(&[1, 1, 7]);
+        assert_eq!(m.legal(0), (1..=13).map(bid).collect::<Vec<_>>());
+        // The lowest bids reach 11 only with a bid of 7 from the last bidder.
+        let mut m = M::with(json!({}));
+        m.deal_hands(&by_suit());
+        m.bids(&[1, 1, 1]);
+        let mut legal = (7..=13).map(bid).collect::<Vec<_>>();
+        legal.push(Command::ThrowIn);
+        assert_eq!(m.legal(0), legal);
+        m.ok(0, bid(7));
+        assert_eq!(m.to_act(), [3]);
+    }
+
+    // --- play ---------------------------------------------------------------------------------
+
+    #[test]
+    fn hearts_are_trumps_and_a_void_player_may_trump_or_discard() {
+        let mut m = M::with(json!({}));
+        m.deal_hands(&hands([
+            "2C 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
+            "3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC 2H",
+            "2S 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD",
+            "3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS AD",
+        ]));
+        m.bids(&[7, 1, 1, 1]);
+        m.ok(3, play("AS"));
+        // Seat 2 holds a spade and must play it.
+        let refusal = m.refused(2, play("KD"));
+        assert_eq!(refusal.rule, rule::FOLLOW_SUIT);
+        assert!(refusal.explanation.en.contains("hold spades"), "{}", refusal.explanation.en);
+        assert_eq!(m.legal(2), [play("2S")]);
+        m.ok(2, play("2S"));
+        // Seat 1 has no spades: a club or its trump, as it likes.
+        assert_eq!(m.legal(1).len(), 13);
+        m.ok(1, play("2H"));
+        // Seat 0 overtrumps and takes the ace of the suit led.
+        let events = m.ok(0, play("3H"));
+        assert_eq!(
+            events.last(),
+            Some(&Event::TrickWon {
+                trick_number: 1,
+                winner: 0,
+                card: card("3H"),
+                reason: WinReason::HighestTrump,
+                plays: vec![
+                    Play { seat: 3, card: card("AS") },
+                    Play { seat: 2, card: card("2S") },
+                    Play { seat: 1, card: card("2H") },
+                    Play { seat: 0, card: card("3H") },
+                ],
+            })
+        );
+        assert_eq!(m.to_act(), [0], "the winner leads");
+        // Play goes counter-clockwise: seat 3 plays after seat 0.
+        m.ok(0, play("2C"));
+        assert_eq!(m.to_act(), [3]);
+        assert_eq!(m.view(Viewer::Spectator)["tricks_taken"], json!([1, 0, 0, 0]));
+    }
+
+    // --- the end of the match -----------------------------------------------------------------
+
+    fn ended(m: &M) -> Option<(usize, String)> {
+        m.log.iter().find_map(|e| match e {
+            Event::MatchEnded { side, rule, .. } => Some((*side, rule.clone())),
+            _ => None,
+        })
+    }
+
+    #[test]
+    fn the_first_player_to_41_wins_for_his_side() {
+        let mut m = M::with(json!({}));
+        // Seat 0 takes every trick: a bid of 3 brings 38 to 41.
+        m.deal_with_scores(&by_suit(), [38, 30, 0, 30]);
+        m.bids(&[8, 1, 1, 3]);
+        m.finish_deal();
+        assert_eq!(ended(&m), Some((0, rule::TARGET.into())));
+        let Status::Finished { outcome } = Fyrtioett.status(&m.state) else { panic!() };
+        assert_eq!(outcome.winners, [0, 2]);
+        assert!(outcome.explanation.en.contains("Seat 0 reached 41 points"), "{}", outcome.explanation.en);
+        assert_eq!(m.view(Viewer::Spectator)["winning_side"], 0);
+        assert_eq!(m.view(Viewer::Spectator)["scores"], json!([41, 29, -1, 14]));
+        assert_eq!(m.rule_of(0, play("2H")), core::MATCH_OVER);
+        assert!(Fyrtioett.bot_move(&m.state, 0, 1).is_none());
+
+        // One short of the target: the match goes on.
+        let mut m = M::with(json!({}));
+        m.deal_with_scores(&by_suit(), [37, 30, 0, 30]);
+        m.bids(&[8, 1, 1, 3]);
+        m.finish_deal();
+        assert_eq!(ended(&m), None);
+        assert!(matches!(Fyrtioett.status(&m.state), Status::NeedsDeck { .. }));
+    }
+
+    #[test]
+    fn players_of_both_sides_at_the_target_the_higher_score_wins_then_the_partners() {
+        // After an earlier tie both sides are above 41. Seat 0 makes its 1, seat 1 fails its 1.
+        let mut m = M::with(json!({}));
+        m.deal_with_scores(&by_suit(), [45, 46, 10, 10]);
+        m.bids(&[8, 1, 1, 1]);
+        m.finish_deal();
+        assert_eq!(m.state.deals.scores, [46, 45, 9, -6]);
+        assert_eq!(ended(&m), Some((0, rule::HIGHER_SCORE.into())));
+
+        // 45 each: seat 2 (11) against seat 3 (-6) decides for side 0.
+        let mut m = M::with(json!({}));
+        m.deal_with_scores(&by_suit(), [44, 46, 12, 10]);
+        m.bids(&[8, 1, 1, 1]);
+        m.finish_deal();
+        assert_eq!(m.state.deals.scores, [45, 45, 11, -6]);
+        assert_eq!(ended(&m), Some((0, rule::PARTNER_DECIDES.into())));
+
+        // Partners equal too: another deal (house rule).
+        let mut m = M::with(json!({}));
+        m.deal_with_scores(&by_suit(), [44, 46, 12, 29]);
+        m.bids(&[9, 1, 1, 1]);
+        m.finish_deal();
+        assert_eq!(m.state.deals.scores, [45, 45, 11, 11]);
+        assert_eq!(ended(&m), None);
+        assert!(matches!(m.log.last(), Some(Event::TargetTied { rule, .. }) if rule == rule::TIE_PLAYS_ON));
+        assert!(matches!(Fyrtioett.status(&m.state), Status::NeedsDeck { .. }));
+    }
+
+    #[test]
+    fn the_verdict_compares_the_best_of_each_side_then_the_partners() {
+        let won = |scores, target| match verdict(&scores, target) {
+            Verdict::Won { side, rule, .. } => Some((side, rule)),
+            _ => None,
+        };
+        assert_eq!(verdict(&[40, 40, 40, 40], 41), Verdict::PlayOn);
+        assert_eq!(won([10, 41, -5, 0], 41), Some((1, rule::TARGET)));
+        // Both partners across is still one side.
+        assert_eq!(won([50, 0, 42, 0], 41), Some((0, rule::TARGET)));
+        assert_eq!(won([41, 0, 0, 43], 41), Some((1, rule::HIGHER_SCORE)));
+        assert_eq!(won([44, 3, 44, 44], 41), Some((0, rule::PARTNER_DECIDES)));
+        assert_eq!(won([12, 45, 45, 20], 41), Some((1, rule::PARTNER_DECIDES)));
+        assert!(matches!(verdict(&[45, 45, 7, 7], 41), Verdict::Tied { .. }));
+        assert_eq!(won([5, 1, 0, 0], 5), Some((0, rule::TARGET)));
+        let Verdict::Won { explanation, .. } = verdict(&[44, 3, 44, 44], 41) else { panic!() };
+        assert!(explanation.en.contains("seat 2 has 44 against 3"), "{}", explanation.en);
+    }
+
+    // --- options, shapes and what each viewer sees ---------------------------------------------
+
+    #[test]
+    fn options_have_defaults_and_are_checked() {
+        let game = erase(Fyrtioett);
+        assert_eq!(game.normalize_options(&Value::Null).unwrap(), json!({ "target": 41 }));
+        assert!(game.setup(4, &json!({ "target": 0 })).is_err());
+        let mut m = M::with(json!({ "target": 3 }));
+        m.deal_hands(&by_suit());
+        m.bids(&[8, 1, 1, 3]);
+        m.finish_deal();
+        assert_eq!(ended(&m), Some((0, rule::TARGET.into())));
+    }
+
+    #[test]
+    fn commands_and_events_have_their_json_shapes() {
+        let parse = |v: Value| serde_json::from_value::<Command>(v).unwrap();
+        assert_eq!(parse(json!({ "type": "bid", "tricks": 4 })), bid(4));
+        assert_eq!(parse(json!({ "type": "throw_in" })), Command::ThrowIn);
+        assert_eq!(parse(json!({ "type": "play", "card": "QH" })), play("QH"));
+        let json_of = |e: Event| serde_json::to_value(e).unwrap();
+        assert_eq!(
+            json_of(Event::BidMade { seat: 3, tricks: 7, worth: 14, total_worth: 20 }),
+            json!({ "type": "bid_made", "seat": 3, "tricks": 7, "worth": 14, "total_worth": 20 })
+        );
+        assert_eq!(
+            json_of(Event::BiddingEnded { bids: [1, 2, 3, 7], total_worth: 20, first_lead: 3 }),
+            json!({ "type": "bidding_ended", "bids": [1, 2, 3, 7], "total_worth": 20, "first_lead": 3 })
+        );
+    }
+
+    #[test]
+    fn a_seat_sees_only_its_own_hand_until_the_deal_is_over() {
+        let mut m = M::with(json!({}));
+        let events = m.deal_hands(&by_suit());
+        let e = &events[0];
+        let full = serde_json::to_value(e).unwrap();
+        let own = Fyrtioett.redact(&m.state, e, Viewer::Seat(1), false);
+        assert_eq!(own["deck"], Value::Null);
+        assert_eq!(own["hands"][1], json!(by_suit()[1]));
+        assert_eq!(own["hands"][0], Value::Null);
+        assert_eq!(own["hand_sizes"], json!([13, 13, 13, 13]));
+        assert!(cards_in(&Fyrtioett.redact(&m.state, e, Viewer::Spectator, false)).is_empty());
+        assert_eq!(Fyrtioett.redact(&m.state, e, Viewer::Record, false), full);
+        let view = m.view(Viewer::Seat(1));
+        assert_eq!(view["hand"], own["hands"][1]);
+        assert_eq!((view["seat"].clone(), view["side"].clone()), (json!(1), json!(1)));
+        assert!(cards_in(&m.view(Viewer::Spectator)).is_empty());
+        assert_eq!(Fyrtioett.secrets(&m.state).len(), 52);
+        m.bids(&[1, 1, 1, 8]);
+        m.finish_deal();
+        assert_eq!(Fyrtioett.redact(&m.state, e, Viewer::Spectator, false), full);
+        assert_eq!(m.view(Viewer::Record)["deck"], full["deck"]);
+    }
+
+    // --- the bot ------------------------------------------------------------------------------
+
+    #[test]
+    fn the_bot_bids_by_its_hand_and_the_last_bidder_keeps_the_total() {
+        assert!(estimate_tricks(&by_suit()[0]) >= 12.0);
+        assert!(estimate_tricks(&cards("2C 3C 4C 5C 2D 3D 4D 5D 2S 3S 4S 5S 6S")) < 0.5);
+        for seed in 0..30 {
+            let mut m = M::with(json!({}));
+            m.deal_hands(&by_suit());
+            m.bids(&[1, 1, 1]);
+            let command = Fyrtioett.bot_move(&m.state, 0, seed).unwrap();
+            // All the hearts: the bot bids high enough to make the game.
+            assert!(matches!(command, Command::Bid { tricks } if tricks >= 7), "{command:?}");
+            assert!(m.legal(0).contains(&command));
+        }
+    }
+
+    // --- random matches -----------------------------------------------------------------------
+
+    /// What every match's log must show, and (into `seen`) which rules it met.
+    fn check_log(options: &Value, log: &[Value], seen: &mut BTreeSet<String>) {
+        let book = Fyrtioett.rulebook();
+        let target = options["target"].as_i64().unwrap_or(DEFAULT_TARGET);
+        let mut totals = [0i64; SEATS];
+        let mut bids: Vec<(Seat, u8)> = Vec::new();
+        let mut forehand = 0;
+        let mut dealer = None;
+        let mut ended = None;
+        for value in log {
+            assert!(ended.is_none(), "an event after the end of the match: {value}");
+            match serde_json::from_value::<Event>(value.clone()).unwrap() {
+                Event::DealStarted { scores, forehand: f, dealer: d, .. } => {
+                    assert_eq!(scores, totals, "a deal starts from the scores so far");
+                    if let Some(previous) = dealer {
+                        assert_eq!(d, TABLE.next(previous), "the deal passes counter-clockwise");
+                    }
+                    (forehand, dealer) = (f, Some(d));
+                    bids.clear();
+                }
+                Event::BidMade { seat, tricks, total_worth, .. } => {
+                    assert_eq!(seat, TABLE.after(forehand, bids.len()));
+                    bids.push((seat, tricks));
+                    assert_eq!(total_worth, bids.iter().map(|&(_, b)| worth(b)).sum::<i64>());
+                }
+                Event::BiddingEnded { total_worth, .. } => {
+                    assert!(bids.len() == SEATS && total_worth >= MINIMUM_TOTAL);
+                    seen.insert("played".into());
+                }
+                Event::CardsThrownIn { total_worth, rule, .. } => {
+                    assert!(bids.len() == SEATS - 1 && total_worth < MINIMUM_TOTAL);
+                    seen.insert(rule);
+                }
+                Event::DealScored { bids: b, tricks_taken, terms, scores, .. } => {
+                    assert_eq!(tricks_taken.iter().map(|&t| u32::from(t)).sum::<u32>(), u32::from(TRICKS));
+                    for t in &terms {
+                        assert!(book.rule(&t.rule).is_some(), "{} is not in the rulebook", t.rule);
+                        assert_eq!(t, &score_term(t.to, b[t.to], tricks_taken[t.to]));
+                        totals[t.to] += t.points;
+                        seen.insert(t.rule.clone());
+                    }
+                    assert_eq!(scores, totals);
+                }
+                Event::TargetTied { scores, .. } => {
+                    assert!(matches!(verdict(&scores, target), Verdict::Tied { .. }));
+                    seen.insert("tied".into());
+                }
+                Event::MatchEnded { side, scores, target: t, rule, .. } => {
+                    assert_eq!(t, target);
+                    assert!(matches!(verdict(&scores, target), Verdict::Won { side: s, .. } if s == side));
+                    seen.insert(rule);
+                    ended = Some(scores);
+                }
+                Event::CardPlayed { .. } | Event::TrickWon { .. } => {}
+            }
+        }
+        assert_eq!(ended, Some(totals), "the match ends with the sum of the scored terms");
+    }
+
+    /// The generic harness plays every option set with every check; here many more matches, each
+    /// log checked for Fyrtioett's own books, and the common kinds of deal seen.
+    #[test]
+    fn random_match_logs_add_up_and_the_common_rules_happen() {
+        let mut seen = BTreeSet::new();
+        let plan = Plan { invariants: 10, log_only: 100, ..Plan::default() };
+        random_matches(&*erase(Fyrtioett), plan, |_, options, report| check_log(options, &report.log, &mut seen))
+            .unwrap_or_else(|e| panic!("{e}"));
+        for kind in ["played", rule::THROW_IN, rule::MADE, rule::FAILED, rule::TARGET] {
+            assert!(seen.contains(kind), "{kind} never happened");
+        }
+    }
+}
