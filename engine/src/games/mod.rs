@@ -3,6 +3,7 @@
 use crate::game::{erase, Game};
 
 pub mod fyrmanswhist;
+pub mod fyrtioett;
 pub mod japansk_whist;
 pub mod plump;
 pub mod polskt_pass;
@@ -19,5 +20,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(tarot::Tarot),
         erase(fyrmanswhist::Fyrmanswhist),
         erase(japansk_whist::JapanskWhist),
+        erase(fyrtioett::Fyrtioett),
     ]
 }
