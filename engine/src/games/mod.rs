@@ -9,6 +9,7 @@ pub mod polskt_pass;
 pub mod spader;
 pub mod svangknack;
 pub mod tarot;
+pub mod whist;
 
 pub fn all() -> Vec<Box<dyn Game>> {
     vec![
@@ -19,5 +20,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(tarot::Tarot),
         erase(fyrmanswhist::Fyrmanswhist),
         erase(japansk_whist::JapanskWhist),
+        erase(whist::Whist),
     ]
 }
