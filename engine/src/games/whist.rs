@@ -539,7 +539,11 @@ pub fn score_rubber_deal(
             worth,
             rule::GAME_VALUE,
             format!("{w_sv} gick ut med {} trickpoäng mot {opponents}: {worth} robbertpoäng.", tp[w]),
-            format!("{w_en} won a game with {} trick points against {opponents}: {worth} rubber point{}.", tp[w], if worth == 1 { "" } else { "s" }),
+            format!(
+                "{w_en} won a game with {} trick points against {opponents}: {worth} rubber point{}.",
+                tp[w],
+                if worth == 1 { "" } else { "s" }
+            ),
         ));
         if games[w] == GAMES_FOR_RUBBER {
             terms.push(ScoreTerm::new(
@@ -714,8 +718,14 @@ fn rubber_won(side: usize, scores: [i64; 2], games: [u8; 2]) -> Text {
     let (won, lost) = (scores[side], scores[1 - side]);
     let (g, h) = (games[side], games[1 - side]);
     Text::new(
-        format!("{sv} vann robberten med {g} utgångar mot {h} och har {won} robbertpoäng mot {lost}; skillnaden är {}.", won - lost),
-        format!("{en} won the rubber by {g} games to {h} and has {won} rubber points against {lost}; the difference is {}.", won - lost),
+        format!(
+            "{sv} vann robberten med {g} utgångar mot {h} och har {won} robbertpoäng mot {lost}; skillnaden är {}.",
+            won - lost
+        ),
+        format!(
+            "{en} won the rubber by {g} games to {h} and has {won} rubber points against {lost}; the difference is {}.",
+            won - lost
+        ),
     )
 }
 
@@ -1122,7 +1132,10 @@ mod tests {
             let v = m.view(viewer);
             assert_eq!((v["trump_card"].clone(), v["trump_card_in_hand"].clone()), (json!(last), json!(true)));
             let e = Whist.redact(&m.state, &events[0], viewer, false);
-            assert_eq!((e["trump_card"].clone(), e["deck"].clone(), e["hands"][0].clone()), (json!(last), Value::Null, Value::Null));
+            assert_eq!(
+                (e["trump_card"].clone(), e["deck"].clone(), e["hands"][0].clone()),
+                (json!(last), Value::Null, Value::Null)
+            );
         }
         assert_eq!(m.to_act(), [1], "forehand leads");
         // Once the dealer plays it, the view says the hand no longer holds it.
@@ -1235,11 +1248,9 @@ mod tests {
     fn the_first_to_two_games_wins_the_rubber_and_two_more_points() {
         let mut m = with(Variant::Short, true);
         // Each dealer holds all of the turned suit and takes every trick with its four honours.
-        for (deal, suits, scores) in [
-            (1, ['C', 'D', 'H', 'S'], [3, 0]),
-            (2, ['C', 'D', 'H', 'S'], [3, 3]),
-            (3, ['C', 'D', 'H', 'S'], [8, 3]),
-        ] {
+        for (deal, suits, scores) in
+            [(1, ['C', 'D', 'H', 'S'], [3, 0]), (2, ['C', 'D', 'H', 'S'], [3, 3]), (3, ['C', 'D', 'H', 'S'], [8, 3])]
+        {
             let events = m.deal_hands(&one_suit_each(suits));
             let Event::DealStarted { dealer, trick_points, .. } = &events[0] else { panic!() };
             assert_eq!((*dealer, *trick_points), (deal - 1, [0, 0]), "a game won clears the trick points");
@@ -1254,7 +1265,11 @@ mod tests {
         assert_eq!(games_won, [2, 1]);
         let Status::Finished { outcome } = Whist.status(&m.state) else { panic!() };
         assert_eq!(outcome.winners, [0, 2]);
-        assert!(outcome.explanation.en.contains("by 2 games to 1 and has 8 rubber points against 3"), "{}", outcome.explanation.en);
+        assert!(
+            outcome.explanation.en.contains("by 2 games to 1 and has 8 rubber points against 3"),
+            "{}",
+            outcome.explanation.en
+        );
         assert_eq!(m.refused(1, play("AS")).rule, core::MATCH_OVER);
         let view = m.view(Viewer::Spectator);
         assert_eq!((view["phase"].clone(), view["winning_side"].clone()), (json!("finished"), json!(0)));
@@ -1271,7 +1286,9 @@ mod tests {
         assert_eq!(events[1], Event::TrumpsSet { seat: 1, card: card("5D"), suit: Suit::Diamonds });
         assert_eq!(m.view(Viewer::Seat(3))["trumps"], json!("diamonds"));
         m.finish_deal();
-        let Event::DealScored { trumps, side_tricks, honours_held, trick_points, .. } = m.last_scored() else { panic!() };
+        let Event::DealScored { trumps, side_tricks, honours_held, trick_points, .. } = m.last_scored() else {
+            panic!()
+        };
         assert_eq!((trumps, side_tricks, honours_held), (Suit::Diamonds, [0, 13], vec![0, 4]));
         assert_eq!(trick_points, [0, 0], "seven odd tricks and four honours made a game");
         assert_eq!(m.state.games_won, [0, 1]);
