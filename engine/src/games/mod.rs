@@ -10,6 +10,7 @@ pub mod polskt_pass;
 pub mod spader;
 pub mod svangknack;
 pub mod tarot;
+pub mod whist;
 
 pub fn all() -> Vec<Box<dyn Game>> {
     vec![
@@ -21,5 +22,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(fyrmanswhist::Fyrmanswhist),
         erase(japansk_whist::JapanskWhist),
         erase(fyrtioett::Fyrtioett),
+        erase(whist::Whist),
     ]
 }
