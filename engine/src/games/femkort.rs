@@ -863,7 +863,16 @@ impl Rules for Femkort {
     fn evolve(&self, state: &mut State, event: &Event) {
         match event {
             Event::DealStarted {
-                deal_number, deals_played, dealer, redeal, deck, hands, pot, balances, options, ..
+                deal_number,
+                deals_played,
+                dealer,
+                redeal,
+                deck,
+                hands,
+                pot,
+                balances,
+                options,
+                ..
             } => {
                 // The deal carries what it inherits, so it can be replayed on its own.
                 state.options = options.clone();
@@ -900,8 +909,12 @@ impl Rules for Femkort {
                     }
                     Event::BetterCardsOffered { seat, trick_number } => {
                         deal.choices[*seat] = Some(Choice::Offered);
-                        deal.offer =
-                            Some(Offer { by: *seat, trick_number: *trick_number, accepted: Vec::new(), declined_by: None });
+                        deal.offer = Some(Offer {
+                            by: *seat,
+                            trick_number: *trick_number,
+                            accepted: Vec::new(),
+                            declined_by: None,
+                        });
                     }
                     Event::CardsKept { seat } => deal.choices[*seat] = Some(Choice::Kept),
                     Event::OfferAccepted { seat } => {
@@ -918,8 +931,12 @@ impl Rules for Femkort {
                     Event::DealThrownIn { pot, terms, scores, .. } => {
                         deal.offers.extend(deal.offer.take());
                         deal.thrown_in = true;
-                        deal.settlement =
-                            Some(Settlement { winner: None, pot: *pot, payments: deal.stakes.clone(), terms: terms.clone() });
+                        deal.settlement = Some(Settlement {
+                            winner: None,
+                            pot: *pot,
+                            payments: deal.stakes.clone(),
+                            terms: terms.clone(),
+                        });
                         state.thrown_in.insert(deal.number);
                         // The same dealer deals again: the deal was not played.
                         state.deals.next_dealer = deal.dealer;
@@ -951,7 +968,9 @@ impl Rules for Femkort {
         }
         let mut moves = Vec::new();
         if deal.play.to_play() == seat {
-            moves.extend(playable(&deal.play.hands[seat], &deal.play.trick).into_iter().map(|card| Command::Play { card }));
+            moves.extend(
+                playable(&deal.play.hands[seat], &deal.play.trick).into_iter().map(|card| Command::Play { card }),
+            );
         }
         if deal.offers_open() && deal.choices[seat].is_none() {
             moves.extend([Command::OfferBetterCards, Command::KeepCards]);
@@ -960,7 +979,8 @@ impl Rules for Femkort {
     }
 
     fn move_space(&self, _state: &State, _seat: Seat) -> Vec<Command> {
-        let mut moves = vec![Command::OfferBetterCards, Command::KeepCards, Command::AcceptOffer, Command::DeclineOffer];
+        let mut moves =
+            vec![Command::OfferBetterCards, Command::KeepCards, Command::AcceptOffer, Command::DeclineOffer];
         moves.extend(decks::standard52().into_iter().map(|card| Command::Play { card }));
         moves
     }
@@ -1030,7 +1050,11 @@ impl Rules for Femkort {
         if let Some(outcome) = &state.deals.outcome {
             let balances = state.ledger.seats(players);
             if state.deals_played != state.deals_scheduled() || state.pot() != 0 {
-                return Err(format!("the match ended after {} deals with {} in the pot", state.deals_played, state.pot()));
+                return Err(format!(
+                    "the match ended after {} deals with {} in the pot",
+                    state.deals_played,
+                    state.pot()
+                ));
             }
             if outcome.winners != match_winners(&balances) {
                 return Err(format!("winners {:?} with balances {balances:?}", outcome.winners));
@@ -1052,7 +1076,11 @@ impl Rules for Femkort {
             _ => {}
         }
         if deal.settlement.is_some() && state.deals.scores != state.ledger.seats(players) {
-            return Err(format!("scores {:?} differ from balances {:?}", state.deals.scores, state.ledger.seats(players)));
+            return Err(format!(
+                "scores {:?} differ from balances {:?}",
+                state.deals.scores,
+                state.ledger.seats(players)
+            ));
         }
         let started = deal.play.number() > 1 || !deal.play.trick.is_empty() || deal.choices.iter().any(Option::is_some);
         if (deal.redeal && !deal.stakes.is_empty()) || (!deal.redeal && started && deal.stakes.is_empty()) {
@@ -1094,12 +1122,7 @@ mod tests {
     fn deck(hands: &[&str]) -> Vec<Card> {
         let n = hands.len();
         let hs: Vec<Vec<Card>> = hands.iter().map(|h| cards(h)).collect();
-        let mut deck = Vec::new();
-        for k in 0..HAND {
-            for j in 0..n {
-                deck.push(hs[(1 + j) % n][k]);
-            }
-        }
+        let mut deck: Vec<Card> = (0..HAND * n).map(|i| hs[(1 + i % n) % n][i / n]).collect();
         let rest: Vec<Card> = decks::standard52().into_iter().filter(|c| !deck.contains(c)).collect();
         deck.extend(rest);
         assert!(is_permutation(&deck, &decks::standard52()));
@@ -1176,8 +1199,10 @@ mod tests {
         m.deal(deck(&["6S 7S 8S 9S TS", "8C 2D 3D 4D 5D", "5C JC 2H 3H 4H"]));
         assert_eq!(m.state.pot(), 6, "everyone stakes 2");
         let events = play_out(&mut m);
-        let won: Vec<Seat> =
-            events.iter().filter_map(|e| if let Event::TrickWon { winner, .. } = e { Some(*winner) } else { None }).collect();
+        let won: Vec<Seat> = events
+            .iter()
+            .filter_map(|e| if let Event::TrickWon { winner, .. } = e { Some(*winner) } else { None })
+            .collect();
         let last = *won.last().unwrap();
         let Some(Event::DealScored { winner, pot, payments, terms, points, scores, .. }) =
             events.iter().find(|e| matches!(e, Event::DealScored { .. }))
@@ -1186,16 +1211,17 @@ mod tests {
         };
         assert_eq!((*winner, *pot), (last, 6));
         assert_eq!(payments.len(), 1);
-        assert_eq!((payments[0].from, payments[0].to, payments[0].rule.as_str()), (Account::Pot, Account::Seat(last), rule::LAST_TRICK));
+        assert_eq!(
+            (payments[0].from, payments[0].to, payments[0].rule.as_str()),
+            (Account::Pot, Account::Seat(last), rule::LAST_TRICK)
+        );
         assert_eq!(terms.iter().filter(|t| t.rule == rule::ANTE).count(), 3);
         assert_eq!(points.iter().sum::<i64>(), 0);
         assert_eq!(points[last], 4);
         assert_eq!(*scores, m.state.ledger.seats(3));
         // Tricks won before the last one earn nothing.
-        for s in 0..3 {
-            if s != last {
-                assert_eq!(points[s], -2, "seat {s} won {} tricks", won.iter().filter(|&&w| w == s).count());
-            }
+        for (s, &p) in points.iter().enumerate().filter(|&(s, _)| s != last) {
+            assert_eq!(p, -2, "seat {s} won {} tricks", won.iter().filter(|&&w| w == s).count());
         }
         let record = serde_json::to_value(m.rules.view(&m.state, Viewer::Record)).unwrap();
         assert_eq!(record["deck"].as_array().unwrap().len(), 52, "a played deal's record shows the deck");
