@@ -2,6 +2,7 @@
 
 use crate::game::{erase, Game};
 
+pub mod femkort;
 pub mod fyrmanswhist;
 pub mod fyrtioett;
 pub mod japansk_whist;
@@ -23,5 +24,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(japansk_whist::JapanskWhist),
         erase(fyrtioett::Fyrtioett),
         erase(whist::Whist),
+        erase(femkort::Femkort),
     ]
 }
