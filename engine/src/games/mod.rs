@@ -4,6 +4,7 @@ use crate::game::{erase, Game};
 
 pub mod fyrmanswhist;
 pub mod japansk_whist;
+pub mod norrlandsknack;
 pub mod plump;
 pub mod polskt_pass;
 pub mod spader;
@@ -19,5 +20,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(tarot::Tarot),
         erase(fyrmanswhist::Fyrmanswhist),
         erase(japansk_whist::JapanskWhist),
+        erase(norrlandsknack::Norrlandsknack),
     ]
 }
