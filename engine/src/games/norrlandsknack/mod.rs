@@ -548,7 +548,7 @@ fn decide_call(state: &State, deal: &Deal, seat: Seat, knock: bool) -> Vec<Event
     let mut events = vec![Event::Lurat { seat }];
     if deal.calls.len() + 1 == deal.players() {
         events.push(Event::Redealt { dealer: deal.dealer });
-        events.extend(deal_limit_end(state, deal.number, &state.deals.scores, state.pot()));
+        events.extend(deal_limit_end(state, deal.number, deal.dealer, &state.deals.scores, state.pot()));
     }
     events
 }
@@ -771,19 +771,19 @@ fn score_deal(
             ),
         });
     } else {
-        events.extend(deal_limit_end(state, deal.number, &scores, pot));
+        events.extend(deal_limit_end(state, deal.number, state.table.next(deal.dealer), &scores, pot));
     }
     events
 }
 
 /// The match's end once the deal limit is reached with nobody at 0: the fewest points win and
 /// share the pot.
-fn deal_limit_end(state: &State, deal_number: u32, scores: &[i64], pot: i64) -> Option<Event> {
+fn deal_limit_end(state: &State, deal_number: u32, next_dealer: Seat, scores: &[i64], pot: i64) -> Option<Event> {
     if deal_number < state.options.max_deals {
         return None;
     }
     let best = *scores.iter().min().expect("players");
-    let next_forehand = state.table.forehand(state.deals.next_dealer);
+    let next_forehand = state.table.forehand(next_dealer);
     let winners: Vec<Seat> = state.table.order_from(next_forehand).into_iter().filter(|&s| scores[s] == best).collect();
     let mut ledger = state.ledger.clone();
     let shares = share_pot(pot, &winners);
