@@ -354,8 +354,12 @@ pub enum Command {
     Fold,
     /// Put these cards away face down and draw as many (the dealer one fewer) from the talon;
     /// an empty list keeps the hand.
-    Buy { discard: Vec<Card> },
-    Play { card: Card },
+    Buy {
+        discard: Vec<Card>,
+    },
+    Play {
+        card: Card,
+    },
 }
 
 /// Why the match ended.
@@ -401,15 +405,30 @@ pub enum Event {
         options: Options,
     },
     /// The match's opening stakes.
-    StakesPaid { payments: Vec<Payment>, pot: i64 },
-    Knocked { seat: Seat },
-    Lurat { seat: Seat },
+    StakesPaid {
+        payments: Vec<Payment>,
+        pot: i64,
+    },
+    Knocked {
+        seat: Seat,
+    },
+    Lurat {
+        seat: Seat,
+    },
     /// Everyone passed: the same dealer deals again.
-    Redealt { dealer: Seat },
+    Redealt {
+        dealer: Seat,
+    },
     /// Joined a knock by knocking too.
-    Joined { seat: Seat },
+    Joined {
+        seat: Seat,
+    },
     /// Declined a knock and threw these cards in face down: only their owner ever sees them.
-    Folded { deal_number: u32, seat: Seat, cards: Vec<Card> },
+    Folded {
+        deal_number: u32,
+        seat: Seat,
+        cards: Vec<Card>,
+    },
     /// Cards exchanged with the talon: the counts are public, the cards their owner's.
     Bought {
         deal_number: u32,
@@ -420,9 +439,20 @@ pub enum Event {
         drawn: Vec<Card>,
     },
     /// Everyone else folded: the knocker takes the five tricks without play.
-    KnockerAlone { seat: Seat },
-    CardPlayed { seat: Seat, card: Card },
-    TrickWon { trick_number: usize, winner: Seat, card: Card, reason: WinReason, plays: Vec<Play> },
+    KnockerAlone {
+        seat: Seat,
+    },
+    CardPlayed {
+        seat: Seat,
+        card: Card,
+    },
+    TrickWon {
+        trick_number: usize,
+        winner: Seat,
+        card: Card,
+        reason: WinReason,
+        plays: Vec<Play>,
+    },
     DealScored {
         deal_number: u32,
         in_play: Vec<Seat>,
@@ -554,8 +584,11 @@ fn decide_call(state: &State, deal: &Deal, seat: Seat, knock: bool) -> Vec<Event
 }
 
 fn decide_join(state: &State, deal: &Deal, seat: Seat, join: bool) -> Vec<Event> {
-    let mut events =
-        vec![if join { Event::Joined { seat } } else { Event::Folded { deal_number: deal.number, seat, cards: deal.play.hands[seat].clone() } }];
+    let mut events = vec![if join {
+        Event::Joined { seat }
+    } else {
+        Event::Folded { deal_number: deal.number, seat, cards: deal.play.hands[seat].clone() }
+    }];
     let last = deal.joins.len() + 1 == deal.join_order.len();
     if last && !join && deal.joins.iter().all(|j| !j.joined) {
         let knocker = deal.knocker.expect("joining follows a knock");
@@ -681,11 +714,8 @@ fn score_deal(
         }
     }
     let knocker = deal.knocker.expect("a deal is played only after a knock");
-    let limpor_given: Vec<Seat> = in_play
-        .iter()
-        .copied()
-        .filter(|&s| taken[s] == 0 && (!deal.first_deal || s == knocker))
-        .collect();
+    let limpor_given: Vec<Seat> =
+        in_play.iter().copied().filter(|&s| taken[s] == 0 && (!deal.first_deal || s == knocker)).collect();
     let mut payments = Vec::new();
     for &s in &limpor_given {
         let (rule, sv, en) = if deal.first_deal {

@@ -108,8 +108,19 @@ fn the_worked_example_three_tricks_from_ten_leave_seven_and_the_first_knocker_ge
     d.ok(2, play("6C"));
     assert_eq!(d.refused(0, play("2H")).rule, rule::FOLLOW_SUIT);
     d.ok(0, play("2S"));
-    for (s, c) in [(1, "KS"), (2, "7C"), (0, "3S"), (1, "QS"), (2, "8C"), (0, "2H"), (0, "AD"), (1, "4C"), (2, "9C"), (0, "KD"), (1, "5C")]
-    {
+    for (s, c) in [
+        (1, "KS"),
+        (2, "7C"),
+        (0, "3S"),
+        (1, "QS"),
+        (2, "8C"),
+        (0, "2H"),
+        (0, "AD"),
+        (1, "4C"),
+        (2, "9C"),
+        (0, "KD"),
+        (1, "5C"),
+    ] {
         d.ok(s, play(c));
     }
     let events = d.ok(2, play("TC"));
@@ -117,7 +128,10 @@ fn the_worked_example_three_tricks_from_ten_leave_seven_and_the_first_knocker_ge
     assert_eq!(scores, vec![7, 8, 10], "seat 0 took three tricks: 10 - 3 = 7");
     assert_eq!(limpor, vec![2], "the knocker took no trick");
     assert_eq!(payments.len(), 1);
-    assert_eq!((payments[0].from, payments[0].amount, payments[0].rule.as_str()), (Account::Seat(2), 1, rule::LIMPA_FIRST));
+    assert_eq!(
+        (payments[0].from, payments[0].amount, payments[0].rule.as_str()),
+        (Account::Seat(2), 1, rule::LIMPA_FIRST)
+    );
     assert!(terms.iter().all(|t| t.rule == rule::TRICKS), "no points for a loaf in the first deal");
     assert_eq!((d.state.pot(), d.state.limpor.clone()), (4, vec![0, 0, 1]));
     assert_eq!(d.state.deals.next_dealer, 1);
