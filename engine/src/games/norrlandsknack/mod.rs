@@ -300,8 +300,8 @@ impl Deal {
         cards
     }
 
-    /// Cards `seat` may have seen of this deal: its own dealt, drawn, discarded and folded
-    /// cards, besides what everyone saw.
+    /// Every card that passed through `seat`'s hand this deal: held, played, put away or thrown
+    /// in. With the talon they make the pack.
     fn known_to(&self, seat: Seat) -> Vec<Card> {
         let mut cards = self.play.hands[seat].clone();
         cards.extend(&self.discards[seat]);
