@@ -141,9 +141,21 @@ pub fn check_latest(
     table: &Table,
     winner: impl Fn(&Trick) -> (Seat, Card, WinReason),
 ) -> Result<(), String> {
+    check_latest_without(tricks, trick, table, &[], winner)
+}
+
+/// [`check_latest`] for a deal that the seats `out` sit out: the others play in turn.
+pub fn check_latest_without(
+    tricks: &[TrickRecord],
+    trick: &Trick,
+    table: &Table,
+    out: &[Seat],
+    winner: impl Fn(&Trick) -> (Seat, Card, WinReason),
+) -> Result<(), String> {
     let Some(t) = tricks.last() else { return Ok(()) };
     let played = Trick { leader: t.leader, plays: t.plays.iter().map(|p| (p.seat, p.card)).collect() };
-    let in_order = (0..table.seats).all(|i| played.plays.get(i).map(|p| p.0) == Some(table.after(t.leader, i)));
+    let order: Vec<Seat> = table.order_from(t.leader).into_iter().filter(|s| !out.contains(s)).collect();
+    let in_order = order.iter().enumerate().all(|(i, &s)| played.plays.get(i).map(|p| p.0) == Some(s));
     if !in_order || winner(&played) != (t.winner, t.card, t.reason) {
         return Err(format!("trick {} was not played in turn or went to the wrong seat", t.number));
     }

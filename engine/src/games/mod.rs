@@ -6,6 +6,7 @@ pub mod femkort;
 pub mod fyrmanswhist;
 pub mod fyrtioett;
 pub mod japansk_whist;
+pub mod norrlandsknack;
 pub mod plump;
 pub mod polskt_pass;
 pub mod spader;
@@ -25,5 +26,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(fyrtioett::Fyrtioett),
         erase(whist::Whist),
         erase(femkort::Femkort),
+        erase(norrlandsknack::Norrlandsknack),
     ]
 }

@@ -25,6 +25,10 @@ pub struct TrickPlay {
     pub taken: Vec<u32>,
     /// How many tricks the deal has.
     pub tricks_per_deal: usize,
+    /// Seats that sit the deal out (they threw in their hands before the play): they hold no
+    /// cards, are passed over in turn, and a trick is complete without them. Empty in games
+    /// where everyone plays every deal, which then behave as if the field were not there.
+    pub out: Vec<Seat>,
 }
 
 /// The card play of a deal as a table view shows it: what everyone sees, and in a finished deal's
@@ -98,11 +102,36 @@ impl TrickPlay {
             tricks: Vec::new(),
             taken: vec![0; table.seats],
             tricks_per_deal,
+            out: Vec::new(),
         }
     }
 
     pub fn to_play(&self) -> Seat {
-        self.trick.next_to_play(&self.table)
+        if self.out.is_empty() {
+            return self.trick.next_to_play(&self.table);
+        }
+        let order = self.seats_in_from(self.trick.leader);
+        order[self.trick.plays.len() % order.len().max(1)]
+    }
+
+    /// A seat sits the deal out: its hand leaves the play (the game keeps it wherever thrown-in
+    /// hands go) and it is passed over from now on.
+    pub fn sit_out(&mut self, seat: Seat) -> Vec<Card> {
+        if !self.out.contains(&seat) {
+            self.out.push(seat);
+            self.out.sort_unstable();
+        }
+        std::mem::take(&mut self.hands[seat])
+    }
+
+    /// How many seats play each trick.
+    pub fn players_in(&self) -> usize {
+        self.table.seats - self.out.len()
+    }
+
+    /// The seats that play, in turn from `first` (which leads if it plays).
+    pub fn seats_in_from(&self, first: Seat) -> Vec<Seat> {
+        self.table.order_from(first).into_iter().filter(|s| !self.out.contains(s)).collect()
     }
 
     /// The number of the trick being played, 1 for the first.
@@ -153,7 +182,7 @@ impl TrickPlay {
 
     /// The trick `card` completes, if it is the last card of one.
     pub fn completed_by(&self, seat: Seat, card: Card, winner: Winner) -> Option<Completed> {
-        if self.trick.plays.len() + 1 < self.table.seats {
+        if self.trick.plays.len() + 1 < self.players_in() {
             return None;
         }
         let mut trick = self.trick.clone();
@@ -233,7 +262,7 @@ impl TrickPlay {
         if !is_permutation(&all, pack) {
             return Err(format!("{} cards in play instead of the {} of the pack", all.len(), pack.len()));
         }
-        if self.tricks.len() > self.tricks_per_deal || self.trick.plays.len() > self.table.seats {
+        if self.tricks.len() > self.tricks_per_deal || self.trick.plays.len() > self.players_in() {
             return Err(format!("{} tricks and {} plays in the trick", self.tricks.len(), self.trick.plays.len()));
         }
         for s in 0..self.table.seats {
@@ -241,13 +270,19 @@ impl TrickPlay {
             if won != self.taken[s] as usize {
                 return Err(format!("seat {s} is credited {} tricks but won {won}", self.taken[s]));
             }
+            if self.out.contains(&s) {
+                if !self.hands[s].is_empty() || won > 0 || self.trick.plays.iter().any(|(p, _)| *p == s) {
+                    return Err(format!("seat {s} sits the deal out but holds, plays or wins cards"));
+                }
+                continue;
+            }
             let in_trick = self.trick.plays.iter().filter(|(p, _)| *p == s).count();
             let expected = hand_size(s) - self.tricks.len() - in_trick;
             if self.hands[s].len() != expected {
                 return Err(format!("seat {s} holds {} cards, expected {expected}", self.hands[s].len()));
             }
         }
-        crate::trick::check_latest(&self.tricks, &self.trick, &self.table, winner)
+        crate::trick::check_latest_without(&self.tricks, &self.trick, &self.table, &self.out, winner)
     }
 
     /// The play as everyone sees it; with `record`, every hand and every trick as well.
