@@ -2,6 +2,7 @@
 
 use crate::game::{erase, Game};
 
+pub mod braus;
 pub mod fyrmanswhist;
 pub mod japansk_whist;
 pub mod plump;
@@ -19,5 +20,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(tarot::Tarot),
         erase(fyrmanswhist::Fyrmanswhist),
         erase(japansk_whist::JapanskWhist),
+        erase(braus::Braus),
     ]
 }
