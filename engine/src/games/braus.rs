@@ -363,10 +363,9 @@ impl Deal {
                 self.play.won(*winner, *card, WinReason::HighestCard);
                 self.stood_over.clear();
             }
-            Event::TrickSetAside { leader, stood_over, .. } => {
+            Event::TrickSetAside { leader, .. } => {
                 let plays = self.play.set_aside();
                 self.set_aside.push(SetAsideTrick { leader: *leader, plays });
-                debug_assert_eq!(&self.stood_over, stood_over);
                 self.stood_over.clear();
             }
             Event::LeadPassed { to, .. } => self.play.trick = Trick::led_by(*to),
