@@ -65,6 +65,11 @@ pub enum WinReason {
     HighestOfSuitLed,
     /// The highest trump played.
     HighestTrump,
+    /// The highest card in the game's own order, whatever its suit: each card played had to beat
+    /// the one before it (Bräus).
+    HighestCard,
+    /// A card that counts as a trick on its own, laid down rather than played (Bräus's sevens).
+    LaidAsTrick,
 }
 
 /// Winner of a complete trick with standard ranks (ace high): highest trump if any was played,

@@ -2,6 +2,7 @@
 
 use crate::game::{erase, Game};
 
+pub mod braus;
 pub mod femkort;
 pub mod fyrmanswhist;
 pub mod fyrtioett;
@@ -27,5 +28,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(whist::Whist),
         erase(femkort::Femkort),
         erase(norrlandsknack::Norrlandsknack),
+        erase(braus::Braus),
     ]
 }

@@ -256,22 +256,14 @@ impl TrickPlay {
         hand_size: impl Fn(Seat) -> usize,
         winner: Winner,
     ) -> Result<(), String> {
-        let mut all: Vec<Card> = self.hands.iter().flatten().copied().collect();
-        all.extend(self.played().map(|(_, c)| c));
-        all.extend_from_slice(elsewhere);
-        if !is_permutation(&all, pack) {
-            return Err(format!("{} cards in play instead of the {} of the pack", all.len(), pack.len()));
-        }
+        self.check_pack(pack, elsewhere)?;
         if self.tricks.len() > self.tricks_per_deal || self.trick.plays.len() > self.players_in() {
             return Err(format!("{} tricks and {} plays in the trick", self.tricks.len(), self.trick.plays.len()));
         }
         for s in 0..self.table.seats {
-            let won = self.tricks.iter().filter(|t| t.winner == s).count();
-            if won != self.taken[s] as usize {
-                return Err(format!("seat {s} is credited {} tricks but won {won}", self.taken[s]));
-            }
+            self.check_credit(s)?;
             if self.out.contains(&s) {
-                if !self.hands[s].is_empty() || won > 0 || self.trick.plays.iter().any(|(p, _)| *p == s) {
+                if !self.hands[s].is_empty() || self.taken[s] > 0 || self.trick.plays.iter().any(|(p, _)| *p == s) {
                     return Err(format!("seat {s} sits the deal out but holds, plays or wins cards"));
                 }
                 continue;
@@ -283,6 +275,56 @@ impl TrickPlay {
             }
         }
         crate::trick::check_latest_without(&self.tricks, &self.trick, &self.table, &self.out, winner)
+    }
+
+    /// A trick that nobody wins (Bräus's trick of worthless cards): its cards leave the table
+    /// uncredited, and the same seat leads again. The game keeps them, and counts them as
+    /// `elsewhere` in [`TrickPlay::check_uneven`].
+    pub fn set_aside(&mut self) -> Vec<Play> {
+        let leader = self.trick.leader;
+        let trick = std::mem::replace(&mut self.trick, Trick::led_by(leader));
+        trick.plays.iter().map(|&(seat, card)| Play { seat, card }).collect()
+    }
+
+    /// The books of a play whose tricks need not hold one card from every seat (a player may
+    /// stand over, a card may be laid down as a trick of its own, a trick may be won by nobody
+    /// and set aside): the cards in hands, on the table, in tricks and `elsewhere` are the pack,
+    /// each seat holds `dealt` cards less those it played to the tricks and the table, and the
+    /// tricks are credited to their winners. `dealt` leaves out a seat's cards that the game
+    /// keeps elsewhere. That the tricks were played in turn and won as the rules say is the
+    /// game's to check, since this play has no fixed shape of trick.
+    pub fn check_uneven(&self, pack: &[Card], elsewhere: &[Card], dealt: impl Fn(Seat) -> usize) -> Result<(), String> {
+        self.check_pack(pack, elsewhere)?;
+        for s in 0..self.table.seats {
+            self.check_credit(s)?;
+            let played = self.played().filter(|(p, _)| *p == s).count();
+            if self.hands[s].len() + played != dealt(s) {
+                return Err(format!(
+                    "seat {s} holds {} cards and played {played}, not {}",
+                    self.hands[s].len(),
+                    dealt(s)
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn check_pack(&self, pack: &[Card], elsewhere: &[Card]) -> Result<(), String> {
+        let mut all: Vec<Card> = self.hands.iter().flatten().copied().collect();
+        all.extend(self.played().map(|(_, c)| c));
+        all.extend_from_slice(elsewhere);
+        if !is_permutation(&all, pack) {
+            return Err(format!("{} cards in play instead of the {} of the pack", all.len(), pack.len()));
+        }
+        Ok(())
+    }
+
+    fn check_credit(&self, s: Seat) -> Result<(), String> {
+        let won = self.tricks.iter().filter(|t| t.winner == s).count();
+        if won != self.taken[s] as usize {
+            return Err(format!("seat {s} is credited {} tricks but won {won}", self.taken[s]));
+        }
+        Ok(())
     }
 
     /// The play as everyone sees it; with `record`, every hand and every trick as well.
@@ -343,6 +385,29 @@ mod tests {
         assert_eq!(p.check(&pack, &[], |_| 2, &no_trumps), Ok(()));
         assert!(p.check(&pack, &[], |_| 2, &|t: &Trick| winner(t, Some(crate::cards::Suit::Spades))).is_err());
         assert_eq!(p.hand_secrets(|s, _| s != 0), vec![(card("2C"), vec![0])]);
+    }
+
+    #[test]
+    fn uneven_tricks_keep_the_books_a_card_laid_as_a_trick_and_a_trick_set_aside() {
+        let mut p = TrickPlay::new(Table::new(3), vec![cards("7C AH"), cards("KH 3C"), cards("2H")], 0, 9);
+        // Seat 0 lays a card down as a trick of its own, then leads; seat 1 beats it and seat 2
+        // stands over: a trick of two cards.
+        p.play(0, card("7C"));
+        p.won(0, card("7C"), WinReason::LaidAsTrick);
+        p.play(0, card("AH"));
+        p.play(1, card("KH"));
+        p.won(1, card("KH"), WinReason::HighestCard);
+        // Seat 1 leads a card nobody takes: the trick is set aside and seat 1 leads again.
+        p.play(1, card("3C"));
+        assert_eq!(p.set_aside(), vec![Play { seat: 1, card: card("3C") }]);
+        assert_eq!((p.trick.leader, p.taken.clone(), p.number()), (1, vec![1, 1, 0], 3));
+        let pack = cards("7C AH KH 3C 2H");
+        let dealt = |s: Seat| [2, 1, 1][s];
+        assert_eq!(p.check_uneven(&pack, &cards("3C"), dealt), Ok(()));
+        assert!(p.check_uneven(&pack, &[], dealt).is_err(), "the card set aside is missing");
+        assert!(p.check_uneven(&pack, &cards("3C"), |_| 2).is_err(), "seat 1 played only one card");
+        p.taken[2] = 1;
+        assert!(p.check_uneven(&pack, &cards("3C"), dealt).is_err(), "a trick credited but not won");
     }
 
     #[test]
