@@ -6,6 +6,7 @@ pub mod fyrmanswhist;
 pub mod japansk_whist;
 pub mod plump;
 pub mod polskt_pass;
+pub mod priffe;
 pub mod spader;
 pub mod svangknack;
 pub mod tarot;
@@ -19,5 +20,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(tarot::Tarot),
         erase(fyrmanswhist::Fyrmanswhist),
         erase(japansk_whist::JapanskWhist),
+        erase(priffe::Priffe),
     ]
 }
