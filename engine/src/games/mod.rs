@@ -10,6 +10,7 @@ pub mod japansk_whist;
 pub mod norrlandsknack;
 pub mod plump;
 pub mod polskt_pass;
+pub mod priffe;
 pub mod spader;
 pub mod svangknack;
 pub mod tarot;
@@ -29,5 +30,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(femkort::Femkort),
         erase(norrlandsknack::Norrlandsknack),
         erase(braus::Braus),
+        erase(priffe::Priffe),
     ]
 }
