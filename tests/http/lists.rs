@@ -45,13 +45,13 @@ async fn a_player_lists_their_matches_by_status_and_the_lobby_shows_free_seats()
     assert_eq!(first["seats"][1]["kind"], "open");
     assert_eq!(first["url"], format!("/v1/matches/{waiting}"));
     assert_eq!(mine["matches"][1]["to_act"], json!([0]), "Ada bids first in her full match");
-    assert_eq!(ids(&list(&app, Some(&ada), "player=me&status=waiting").await), [waiting.clone()]);
-    assert_eq!(ids(&list(&app, Some(&ada), "player=me&status=in-progress").await), [playing.clone()]);
+    assert_eq!(ids(&list(&app, Some(&ada), "player=me&status=waiting").await), vec![waiting.clone()]);
+    assert_eq!(ids(&list(&app, Some(&ada), "player=me&status=in-progress").await), vec![playing.clone()]);
     assert!(ids(&list(&app, Some(&ada), "player=me&status=finished").await).is_empty());
 
     // The lobby: anyone, no token needed; a game narrows it.
     assert_eq!(ids(&list(&app, None, "open=true").await), [spader.clone(), waiting.clone()]);
-    assert_eq!(ids(&list(&app, None, "open=true&game=plump").await), [waiting.clone()]);
+    assert_eq!(ids(&list(&app, None, "open=true&game=plump").await), vec![waiting.clone()]);
     // From the lobby, Bo watches without a seat, then takes the free one.
     let watched = app.get(&format!("/v1/matches/{waiting}")).send().await;
     assert_eq!(watched.status.as_u16(), 200);
@@ -68,7 +68,7 @@ async fn a_player_lists_their_matches_by_status_and_the_lobby_shows_free_seats()
     // Played to its end, a match moves to the finished list with its last version.
     let (end, _) = play_out(&app, &ada, &playing, first_move).await;
     let finished = list(&app, Some(&ada), "player=me&status=finished").await;
-    assert_eq!(ids(&finished), [playing.clone()]);
+    assert_eq!(ids(&finished), vec![playing.clone()]);
     assert_eq!(finished["matches"][0]["version"], end["version"]);
     assert_eq!(finished["matches"][0]["to_act"], json!([]));
 
