@@ -95,8 +95,9 @@ pub async fn stream(
             let loaded = load_with(&mut conn, &state, id)?;
             let (viewer, _) = viewer_of(&loaded, &caller, caller_seat)?;
             let rows = store::read(&mut conn, id, since, PAGE)?;
+            let more = rows.len() as i64 == PAGE;
             let (lines, last, over) = lines_of(&loaded, &rows, viewer, since);
-            Ok((viewer, Batch { lines, last, over }))
+            Ok((viewer, Batch { lines, last, over, more }))
         })
         .await?
     };
@@ -108,7 +109,7 @@ pub async fn stream(
         over: first.over,
         queue: std::iter::once(Bytes::from_static(b"retry: 2000\n\n")).chain(first.lines).collect(),
         subscription,
-        look: false,
+        look: first.more,
     };
     let events = futures_util::stream::unfold(live, |mut live| async move {
         let next = live.next().await?;
@@ -128,6 +129,8 @@ struct Batch {
     lines: Vec<Bytes>,
     last: i64,
     over: bool,
+    /// A whole page was read: more may follow without any news.
+    more: bool,
 }
 
 fn lines_of(
@@ -190,8 +193,9 @@ impl Live {
                 let mut conn = state.pool.get()?;
                 let loaded = load_with(&mut conn, &state, id)?;
                 let rows = store::read(&mut conn, id, since, PAGE)?;
+                let more = rows.len() as i64 == PAGE;
                 let (lines, last, over) = lines_of(&loaded, &rows, viewer, since);
-                Ok(Batch { lines, last, over })
+                Ok(Batch { lines, last, over, more })
             })
             .await;
             match read {
@@ -199,6 +203,7 @@ impl Live {
                     self.queue.extend(batch.lines);
                     self.last = batch.last;
                     self.over = batch.over;
+                    self.look = batch.more;
                 }
                 // The database is away: say so in a comment and look again shortly.
                 Err(_) => {
