@@ -425,13 +425,8 @@ fn score_deal(state: &State, deal: &Deal, tricks_taken: Vec<u32>, winners: &[Sea
     let points: Vec<i64> = tricks_taken.iter().map(|&t| i64::from(t)).collect();
     let scores: Vec<i64> = state.deals.scores.iter().zip(&points).map(|(a, b)| a + b).collect();
     let target = state.options.target;
-    let mut events = vec![Event::DealScored {
-        deal_number: deal.number,
-        tricks_taken,
-        terms,
-        points,
-        scores: scores.clone(),
-    }];
+    let mut events =
+        vec![Event::DealScored { deal_number: deal.number, tricks_taken, terms, points, scores: scores.clone() }];
     if let Some((winner, rule)) = match_winner(&scores, target, winners) {
         events.push(Event::MatchEnded {
             winners: vec![winner],
