@@ -4,6 +4,7 @@ use crate::game::{erase, Game};
 
 pub mod braus;
 pub mod femkort;
+pub mod femtio;
 pub mod fyrmanswhist;
 pub mod fyrtioett;
 pub mod japansk_whist;
@@ -31,5 +32,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(norrlandsknack::Norrlandsknack),
         erase(braus::Braus),
         erase(priffe::Priffe),
+        erase(femtio::Femtio),
     ]
 }
