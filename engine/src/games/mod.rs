@@ -6,6 +6,7 @@ pub mod braus;
 pub mod femkort;
 pub mod fyrmanswhist;
 pub mod fyrtioett;
+pub mod gurka;
 pub mod japansk_whist;
 pub mod norrlandsknack;
 pub mod plump;
@@ -31,5 +32,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(norrlandsknack::Norrlandsknack),
         erase(braus::Braus),
         erase(priffe::Priffe),
+        erase(gurka::Gurka),
     ]
 }
