@@ -18,7 +18,7 @@ use crate::ledger::{Account, Ledger, Payment};
 use crate::random::Rng;
 use crate::rules::{self, RuleViolation, Rulebook, ScoreTerm, Text};
 use crate::seat::{seats_text, Seat, Table as Seating};
-use crate::trick::{self, Play, PlayView, Trick, TrickPlay, WinReason};
+use crate::trick::{Play, PlayView, Trick, TrickPlay, WinReason};
 
 #[derive(Default)]
 pub struct Gurka;
@@ -806,7 +806,14 @@ impl Rules for Gurka {
                 for s in (0..hands.len()).filter(|&s| !in_game[s]) {
                     play.sit_out(s);
                 }
-                let deal = Deal { number: *deal_number, dealer: *dealer, deck: deck.clone(), play, deciding: Vec::new(), result: None };
+                let deal = Deal {
+                    number: *deal_number,
+                    dealer: *dealer,
+                    deck: deck.clone(),
+                    play,
+                    deciding: Vec::new(),
+                    result: None,
+                };
                 state.deals.started(*deal_number, scores, deal);
             }
             Event::StakesPaid { payments, .. } => {
@@ -930,8 +937,7 @@ impl Rules for Gurka {
             }
         } else {
             let bought: u32 = state.buy_ins_used.iter().sum();
-            let expected =
-                if state.staked { state.options.stake * (players as i64 + i64::from(bought)) } else { 0 };
+            let expected = if state.staked { state.options.stake * (players as i64 + i64::from(bought)) } else { 0 };
             if pot != expected {
                 return Err(format!("the pot holds {pot}, not the {expected} staked"));
             }
@@ -1036,10 +1042,8 @@ mod tests {
 
     #[test]
     fn no_ace_on_an_ace_but_aces_may_come_with_cards_between() {
-        let trick = |codes: &[&str]| Trick {
-            leader: 0,
-            plays: codes.iter().enumerate().map(|(i, c)| (i, card(c))).collect(),
-        };
+        let trick =
+            |codes: &[&str]| Trick { leader: 0, plays: codes.iter().enumerate().map(|(i, c)| (i, card(c))).collect() };
         assert_eq!(playable(&cards("AS 5H 5C KD"), &trick(&["AH"])), cards("5C 5H"));
         assert_eq!(playable(&cards("AS 5H KD"), &trick(&["AH", "2C"])), sorted(cards("5H KD AS")));
         assert_eq!(playable(&cards("AS AD"), &trick(&["AH"])), cards("AD AS"), "a hand of aces plays one");
