@@ -7,6 +7,7 @@ pub mod femkort;
 pub mod femtio;
 pub mod fyrmanswhist;
 pub mod fyrtioett;
+pub mod gurka;
 pub mod japansk_whist;
 pub mod norrlandsknack;
 pub mod plump;
@@ -33,5 +34,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(braus::Braus),
         erase(priffe::Priffe),
         erase(femtio::Femtio),
+        erase(gurka::Gurka),
     ]
 }
