@@ -2,6 +2,7 @@
 
 use crate::game::{erase, Game};
 
+pub mod bondtolva;
 pub mod braus;
 pub mod femkort;
 pub mod fyrmanswhist;
@@ -31,5 +32,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(norrlandsknack::Norrlandsknack),
         erase(braus::Braus),
         erase(priffe::Priffe),
+        erase(bondtolva::Bondtolva),
     ]
 }
