@@ -673,17 +673,17 @@ pub fn score_terms(
             reached[t.to] = i;
         }
     }
-    for s in 0..SEATS {
-        if totals[s] > options.target {
-            let drop = options.fall_to - totals[s];
+    for (s, total) in totals.iter_mut().enumerate() {
+        if *total > options.target {
+            let (had, target, fall_to) = (*total, options.target, options.fall_to);
             terms.push(ScoreTerm::new(
                 s,
-                drop,
+                fall_to - had,
                 rule::FALL,
-                format!("Plats {s} fick {} poäng, mer än {}, och rasar ner till {}.", totals[s], options.target, options.fall_to),
-                format!("Seat {s} reached {} points, more than {}, and falls back to {}.", totals[s], options.target, options.fall_to),
+                format!("Plats {s} fick {had} poäng, mer än {target}, och rasar ner till {fall_to}."),
+                format!("Seat {s} reached {had} points, more than {target}, and falls back to {fall_to}."),
             ));
-            totals[s] = options.fall_to;
+            *total = fall_to;
         }
     }
     let winner = (0..SEATS).filter(|&s| totals[s] == options.target).min_by_key(|&s| reached[s]);
@@ -718,7 +718,10 @@ fn score_deal(state: &State, deal: &Deal, last_plays: &[Play], last_trick: Seat)
     let other = TABLE.next(winner);
     let explanation = Text::new(
         format!("Plats {winner} står på exakt {target} poäng och vann partiet; plats {other} hade {}.", scores[other]),
-        format!("Seat {winner} stands on exactly {target} points and won the match; seat {other} had {}.", scores[other]),
+        format!(
+            "Seat {winner} stands on exactly {target} points and won the match; seat {other} had {}.",
+            scores[other]
+        ),
     );
     vec![scored, Event::MatchEnded { winner, scores, target, explanation }]
 }
