@@ -2,6 +2,7 @@
 
 use crate::game::{erase, Game};
 
+pub mod bondtolva;
 pub mod braus;
 pub mod femkort;
 pub mod femtio;
@@ -35,5 +36,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(priffe::Priffe),
         erase(femtio::Femtio),
         erase(gurka::Gurka),
+        erase(bondtolva::Bondtolva),
     ]
 }
