@@ -12,6 +12,7 @@ pub mod plump;
 pub mod polskt_pass;
 pub mod priffe;
 pub mod spader;
+pub mod trettioett;
 pub mod svangknack;
 pub mod tarot;
 pub mod whist;
@@ -31,5 +32,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(norrlandsknack::Norrlandsknack),
         erase(braus::Braus),
         erase(priffe::Priffe),
+        erase(trettioett::Trettioett),
     ]
 }
