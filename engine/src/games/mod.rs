@@ -12,9 +12,9 @@ pub mod plump;
 pub mod polskt_pass;
 pub mod priffe;
 pub mod spader;
-pub mod trettioett;
 pub mod svangknack;
 pub mod tarot;
+pub mod trettioett;
 pub mod whist;
 
 pub fn all() -> Vec<Box<dyn Game>> {

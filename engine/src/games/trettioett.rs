@@ -598,8 +598,10 @@ fn decide_discard(state: &State, deal: &Deal, seat: Seat, card: Card) -> Result<
 fn showdown(state: &State, deal: &Deal, hands: &[Vec<Card>]) -> Vec<Event> {
     let shown: Vec<Option<ShownHand>> = (0..deal.players())
         .map(|s| {
-            deal.playing[s]
-                .then(|| ShownHand { cards: sorted(hands[s].clone()), value: hand_value(&hands[s], state.options.trips) })
+            deal.playing[s].then(|| ShownHand {
+                cards: sorted(hands[s].clone()),
+                value: hand_value(&hands[s], state.options.trips),
+            })
         })
         .collect();
     let halves: Vec<Option<u32>> =
@@ -718,30 +720,30 @@ fn score_deal(
             None => (None, rule::TIE),
         };
         if let Some(w) = w {
-                let (sv, en) = if thirty_one.is_some() {
-                    ("fick 31 och tar", "reached 31 and takes")
-                } else if why == rule::KNOCKER_WINS_TIES {
-                    ("knackade, delar bästa handen och tar", "knocked, shares the best hand and takes")
-                } else {
-                    ("har bästa handen och tar", "has the best hand and takes")
-                };
-                payments.push(Payment::new(
-                    Account::Pot,
-                    Account::Seat(w),
-                    pot,
-                    why,
-                    format!("Plats {w} {sv} potten: {pot}."),
-                    format!("Seat {w} {en} the pot: {pot}."),
-                ));
-                terms.push(ScoreTerm::new(
-                    w,
-                    pot,
-                    why,
-                    format!("Plats {w} {sv} hela potten: {pot}."),
-                    format!("Seat {w} {en} the whole pot: {pot}."),
-                ));
-                winner = Some(w);
-                pot_after = 0;
+            let (sv, en) = if thirty_one.is_some() {
+                ("fick 31 och tar", "reached 31 and takes")
+            } else if why == rule::KNOCKER_WINS_TIES {
+                ("knackade, delar bästa handen och tar", "knocked, shares the best hand and takes")
+            } else {
+                ("har bästa handen och tar", "has the best hand and takes")
+            };
+            payments.push(Payment::new(
+                Account::Pot,
+                Account::Seat(w),
+                pot,
+                why,
+                format!("Plats {w} {sv} potten: {pot}."),
+                format!("Seat {w} {en} the pot: {pot}."),
+            ));
+            terms.push(ScoreTerm::new(
+                w,
+                pot,
+                why,
+                format!("Plats {w} {sv} hela potten: {pot}."),
+                format!("Seat {w} {en} the whole pot: {pot}."),
+            ));
+            winner = Some(w);
+            pot_after = 0;
         }
     }
     let points = points_of(players, &terms);
@@ -766,7 +768,9 @@ fn score_deal(
                 balances: scores,
                 explanation: Text::new(
                     format!("Alla andra har betalat sin sista mark; plats {last} är ensam kvar och vinner potten."),
-                    format!("Everyone else has paid their last mark; seat {last} is the last one left and wins the pot."),
+                    format!(
+                        "Everyone else has paid their last mark; seat {last} is the last one left and wins the pot."
+                    ),
                 ),
             });
         }
@@ -1090,7 +1094,17 @@ impl Rules for Trettioett {
     fn evolve(&self, state: &mut State, event: &Event) {
         match event {
             Event::DealStarted {
-                deal_number, deals_played, dealer, forehand, playing, deck, hands, upcard, pot, balances, options,
+                deal_number,
+                deals_played,
+                dealer,
+                forehand,
+                playing,
+                deck,
+                hands,
+                upcard,
+                pot,
+                balances,
+                options,
             } => {
                 // The deal carries what it inherits, so it can be replayed on its own.
                 state.options = options.clone();
@@ -1167,10 +1181,8 @@ impl Rules for Trettioett {
                     }
                     Event::ThirtyOneShown { seat, hand } => {
                         deal.thirty_one = Some(*seat);
-                        deal.shown[*seat] = Some(ShownHand {
-                            cards: hand.clone(),
-                            value: hand_value(hand, state.options.trips),
-                        });
+                        deal.shown[*seat] =
+                            Some(ShownHand { cards: hand.clone(), value: hand_value(hand, state.options.trips) });
                         deal.over = true;
                     }
                     Event::HandsShown { hands, .. } => {
@@ -1344,7 +1356,11 @@ impl Rules for Trettioett {
             return Err(format!("the pot holds {}, not {} plus the stakes {staked}", state.pot(), deal.opening_pot));
         }
         if deal.settlement.is_some() && state.deals.scores != state.ledger.seats(players) {
-            return Err(format!("scores {:?} differ from balances {:?}", state.deals.scores, state.ledger.seats(players)));
+            return Err(format!(
+                "scores {:?} differ from balances {:?}",
+                state.deals.scores,
+                state.ledger.seats(players)
+            ));
         }
         Ok(())
     }
@@ -1354,5 +1370,213 @@ impl Rules for Trettioett {
         let moves = self.legal_moves(state, seat);
         let choice = bot_choice(state, deal, seat, &mut Rng::new(seed));
         Some(if moves.contains(&choice) { choice } else { moves.first()?.clone() })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::{card, cards};
+    use crate::simulate::Driver;
+
+    type M = Driver<Trettioett>;
+
+    /// A deck that deals `hands` (by seat) one at a time from dealer 0's left, then turns up
+    /// `upcard`, the rest of the pack after them.
+    fn deck(hands: &[&str], upcard: &str) -> Vec<Card> {
+        let n = hands.len();
+        let hs: Vec<Vec<Card>> = hands.iter().map(|h| cards(h)).collect();
+        let mut deck: Vec<Card> = (0..HAND * n).map(|i| hs[(1 + i % n) % n][i / n]).collect();
+        deck.push(card(upcard));
+        let rest: Vec<Card> = decks::standard52().into_iter().filter(|c| !deck.contains(c)).collect();
+        deck.extend(rest);
+        assert!(is_permutation(&deck, &decks::standard52()));
+        deck
+    }
+
+    fn deal(m: &M) -> &Deal {
+        m.state.deals.deal.as_ref().unwrap()
+    }
+
+    fn scored(events: &[Event]) -> (Option<Seat>, Vec<i64>, i64) {
+        events
+            .iter()
+            .find_map(|e| match e {
+                Event::DealScored { winner, points, pot, .. } => Some((*winner, points.clone(), *pot)),
+                _ => None,
+            })
+            .expect("the deal was scored")
+    }
+
+    #[test]
+    fn the_texts_example_only_one_suit_counts() {
+        assert_eq!(hand_value(&cards("JD QD 8C"), false), HandValue { points: 20.0, suit: Some(Suit::Diamonds) });
+        assert_eq!(hand_value(&cards("AS KS QS"), false).points, 31.0);
+        assert_eq!(hand_value(&cards("AS TS 9H"), false).points, 21.0);
+        assert_eq!(hand_value(&cards("AH AS AC"), false), HandValue { points: 31.0, suit: None });
+        // The English variant: three of a kind is 30.5, three aces as well.
+        assert_eq!(hand_value(&cards("5H 5S 5C"), true).points, 30.5);
+        assert_eq!(hand_value(&cards("AH AS AC"), true).points, 30.5);
+        assert_eq!(hand_value(&cards("5H 5S 5C"), false).points, 5.0);
+    }
+
+    #[test]
+    fn thirty_one_after_drawing_and_discarding_takes_the_pot_at_once() {
+        let mut m = M::new(3, Options::default());
+        m.deal(deck(&["2H 3H 4H", "AS KS 2C", "5D 6D 7D"], "QS"));
+        assert_eq!(m.state.pot(), 3);
+        assert_eq!(m.to_act(), vec![1], "forehand begins");
+        assert_eq!(m.refused(1, Command::Discard { card: card("2C") }).rule, rule::DRAW);
+        m.ok(1, Command::TakeFromPile);
+        assert_eq!(m.refused(1, Command::DrawFromStock).rule, rule::DISCARD);
+        assert_eq!(m.refused(1, Command::Knock).rule, rule::KNOCK);
+        assert_eq!(m.refused(1, Command::Discard { card: card("QS") }).rule, rule::PILE_CARD_KEPT);
+        assert_eq!(m.refused(1, Command::Discard { card: card("9H") }).rule, "core.card-not-held");
+        let events = m.ok(1, Command::Discard { card: card("2C") });
+        assert!(events.iter().any(|e| matches!(e, Event::ThirtyOneShown { seat: 1, .. })));
+        let (winner, points, pot) = scored(&events);
+        assert_eq!((winner, pot), (Some(1), 0));
+        assert_eq!(points, vec![-1, 2, -1]);
+        assert!(m.to_act().is_empty());
+        assert_eq!(m.state.deals.next_dealer, 1, "the next player deals");
+    }
+
+    #[test]
+    fn a_knock_gives_everyone_else_one_more_turn_then_the_best_suit_wins() {
+        let mut m = M::new(3, Options::default());
+        m.deal(deck(&["2H 3H 4H", "AS KS 2C", "5D 6D 7D"], "9C"));
+        m.ok(1, Command::Knock);
+        assert_eq!(m.to_act(), vec![2]);
+        assert_eq!(m.refused(2, Command::Knock).rule, rule::KNOCK_ONCE);
+        m.ok(2, Command::DrawFromStock);
+        // A card drawn from the stock may go straight back.
+        let drawn = deal(&m).drawn.unwrap().1;
+        m.ok(2, Command::Discard { card: drawn });
+        m.ok(0, Command::TakeFromPile);
+        let events = m.ok(0, Command::Discard { card: card("2H") });
+        let Some(Event::HandsShown { knocker, hands }) = events.iter().find(|e| matches!(e, Event::HandsShown { .. }))
+        else {
+            panic!("no showdown: {events:?}")
+        };
+        assert_eq!(*knocker, Some(1));
+        assert_eq!(hands[1].as_ref().unwrap().value.points, 21.0);
+        assert_eq!(hands[2].as_ref().unwrap().value.points, 18.0);
+        let (winner, points, _) = scored(&events);
+        assert_eq!(winner, Some(1));
+        assert_eq!(points[1], 2);
+        let record = serde_json::to_value(m.rules.view(&m.state, Viewer::Record)).unwrap();
+        assert_eq!(record["deck"].as_array().unwrap().len(), 52);
+    }
+
+    #[test]
+    fn a_tie_leaves_the_pot_for_the_next_deal_unless_the_knocker_wins_ties() {
+        for knocker_wins_ties in [false, true] {
+            let mut m = M::new(2, Options { knocker_wins_ties, ..Options::default() });
+            m.deal(deck(&["AH 9H 2C", "AS 9S 3C"], "4D"));
+            m.ok(1, Command::Knock);
+            m.ok(0, Command::TakeFromPile);
+            let events = m.ok(0, Command::Discard { card: card("2C") });
+            let (winner, _, pot) = scored(&events);
+            if knocker_wins_ties {
+                assert_eq!((winner, pot), (Some(1), 0));
+            } else {
+                assert_eq!((winner, pot), (None, 2), "both hold 20: the pot stays");
+                assert!(!m.rules.status(&m.state).is_finished(), "the pot must be won first");
+                m.deal(decks::standard52());
+                assert_eq!(m.state.pot(), 4, "the next deal's stakes fill it up");
+            }
+        }
+    }
+
+    #[test]
+    fn the_lives_game_makes_the_lowest_pay_and_the_last_one_left_takes_the_pot() {
+        let mut m = M::new(3, Options { stakes: Stakes::Lives, lives: 1, ..Options::default() });
+        let events = m.deal(deck(&["2H 3H 4H", "AS KS 2C", "5D 6D 7D"], "9C"));
+        assert_eq!(events.len(), 1, "no stakes before a deal");
+        m.ok(1, Command::Knock);
+        for seat in [2, 0] {
+            m.ok(seat, Command::TakeFromPile);
+            let discard = if seat == 2 { "5D" } else { "2H" };
+            m.ok(seat, Command::Discard { card: card(discard) });
+        }
+        // Seat 0 holds 3H 4H 5D (7), seat 2 6D 7D 9C (13), seat 1 21.
+        let Some(Event::DealScored { paid_marks, eliminated, .. }) =
+            m.log.iter().find(|e| matches!(e, Event::DealScored { .. }))
+        else {
+            panic!("not scored")
+        };
+        assert_eq!((paid_marks.clone(), eliminated.clone()), (vec![0], vec![0]));
+        assert_eq!(m.state.pot(), 1);
+        // Seat 0 is out: the next deal goes to seats 1 and 2 only, seat 1 dealing.
+        // Seat 1 deals to seat 2 first.
+        let mut second = cards("AS 2H KS 3H 2C 4H QS");
+        let rest: Vec<Card> = decks::standard52().into_iter().filter(|c| !second.contains(c)).collect();
+        second.extend(rest);
+        m.deal(second);
+        assert_eq!(deal(&m).playing, vec![false, true, true]);
+        assert_eq!((deal(&m).dealer, deal(&m).to_play), (1, 2));
+        m.ok(2, Command::TakeFromPile);
+        let events = m.ok(2, Command::Discard { card: card("2C") });
+        let (winner, _, _) = scored(&events);
+        assert_eq!(winner, Some(2), "31: seat 1 pays its last mark and seat 2 is left");
+        let Status::Finished { outcome } = m.rules.status(&m.state) else { panic!("not over") };
+        assert_eq!(outcome.winners, vec![2]);
+        assert_eq!(m.state.ledger.seats(3), vec![-1, -1, 2]);
+    }
+
+    #[test]
+    fn an_empty_stock_is_renewed_from_the_pile_as_it_lies() {
+        let mut m = M::new(2, Options { round_limit: 100, ..Options::default() });
+        m.deal(deck(&["2H 3H 4H", "2S 3S 4S"], "9C"));
+        let mut discards = vec![card("9C")];
+        while !deal(&m).stock.is_empty() {
+            let seat = deal(&m).to_play;
+            m.ok(seat, Command::DrawFromStock);
+            let drawn = deal(&m).drawn.unwrap().1;
+            m.ok(seat, Command::Discard { card: drawn });
+            discards.push(drawn);
+        }
+        let seat = deal(&m).to_play;
+        let events = m.ok(seat, Command::DrawFromStock);
+        let top = discards.pop().unwrap();
+        assert_eq!(events[0], Event::PileTurned { stock: discards.clone() });
+        assert_eq!(events[1], Event::DrewFromStock { seat, card: card("9C") }, "the pile's bottom card comes on top");
+        assert_eq!(deal(&m).pile, vec![top]);
+        assert!(m.rules.secrets(&m.state).iter().all(|(c, _)| !discards.contains(c)), "the turned pile is no secret");
+    }
+
+    #[test]
+    fn a_deal_nobody_knocks_in_ends_at_the_round_limit() {
+        let mut m = M::new(2, Options { round_limit: 1, ..Options::default() });
+        m.deal(deck(&["2H 3H 4H", "2S 3S 5S"], "9C"));
+        m.ok(1, Command::DrawFromStock);
+        let drawn = deal(&m).drawn.unwrap().1;
+        m.ok(1, Command::Discard { card: drawn });
+        m.ok(0, Command::DrawFromStock);
+        let drawn = deal(&m).drawn.unwrap().1;
+        let events = m.ok(0, Command::Discard { card: drawn });
+        assert!(events.iter().any(|e| matches!(e, Event::HandsShown { knocker: None, .. })));
+        assert_eq!(scored(&events).0, Some(1), "10 beats 9");
+    }
+
+    #[test]
+    fn others_see_neither_hands_nor_stock_draws_but_see_the_pile() {
+        let mut m = M::new(2, Options::default());
+        m.deal(deck(&["2H 3H 4H", "2S 3S 5S"], "9C"));
+        let events = m.ok(1, Command::DrawFromStock);
+        let other = m.rules.redact(&m.state, &events[0], Viewer::Seat(0), false);
+        assert!(other["card"].is_null());
+        let own = m.rules.redact(&m.state, &events[0], Viewer::Seat(1), false);
+        assert!(!own["card"].is_null());
+        let view = serde_json::to_value(m.rules.view(&m.state, Viewer::Spectator)).unwrap();
+        assert_eq!(view["pile_top"], json!("9C"));
+        assert!(view.get("hand").is_none() && view.get("hands").is_none());
+    }
+
+    #[test]
+    fn setup_refuses_impossible_options() {
+        assert!(Trettioett.setup(3, Options { stake: 0, ..Options::default() }).is_err());
+        assert!(Trettioett.setup(3, Options { lives: 0, ..Options::default() }).is_err());
+        assert!(Trettioett.setup(3, Options { round_limit: 0, ..Options::default() }).is_err());
     }
 }
