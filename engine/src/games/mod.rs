@@ -17,6 +17,7 @@ pub mod priffe;
 pub mod spader;
 pub mod svangknack;
 pub mod tarot;
+pub mod trettioett;
 pub mod whist;
 
 pub fn all() -> Vec<Box<dyn Game>> {
@@ -37,5 +38,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(femtio::Femtio),
         erase(gurka::Gurka),
         erase(bondtolva::Bondtolva),
+        erase(trettioett::Trettioett),
     ]
 }
