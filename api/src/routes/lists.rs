@@ -49,6 +49,7 @@ pub struct ListQuery {
     #[param(minimum = 1, maximum = 100)]
     pub limit: Option<u32>,
     /// Where the page starts: the `next` of the page before.
+    #[param(pattern = "^[0-9]{1,19}_[0-9a-f]{32}$")]
     pub cursor: Option<String>,
 }
 
