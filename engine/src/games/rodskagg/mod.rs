@@ -375,14 +375,18 @@ impl State {
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Command {
     /// Bid at least this many tricks (higher than every bid before).
-    Bid { bid: Bid },
+    Bid {
+        bid: Bid,
+    },
     /// Sneak ("smyga"): no bid.
     Sneak,
     /// Answer "går ni med?" with yes: play the last two tricks.
     Join,
     /// Answer "går ni med?" with no: throw the two cards face down and sit out.
     Drop,
-    Play { card: Card },
+    Play {
+        card: Card,
+    },
 }
 
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -783,8 +787,7 @@ fn score_deal(state: &State, deal: &Deal, declarer: Seat, bid: Bid, taken: Vec<u
 }
 
 fn match_ended(state: &State, winners: Vec<Seat>, reason: EndReason, scores: Vec<i64>, explanation: Text) -> Event {
-    let settlement =
-        if state.options.settlement { settle(&scores, &winners, state.options.rate) } else { Vec::new() };
+    let settlement = if state.options.settlement { settle(&scores, &winners, state.options.rate) } else { Vec::new() };
     Event::MatchEnded { winners, reason, scores, settlement, explanation }
 }
 
@@ -807,7 +810,9 @@ fn deal_limit_end(state: &State, deal_number: u32, scores: &[i64]) -> Option<Eve
     } else {
         Text::new(
             format!("Efter {max} givar hade ingen nått 0; platserna {who} hade lägst poäng, {best}, och delar segern."),
-            format!("After {max} deals nobody had reached 0; seats {who} had the fewest points, {best}, and share the win."),
+            format!(
+                "After {max} deals nobody had reached 0; seats {who} had the fewest points, {best}, and share the win."
+            ),
         )
     };
     Some(match_ended(state, winners, EndReason::DealLimit, scores.to_vec(), explanation))
