@@ -704,9 +704,8 @@ fn decide_answer(deal: &Deal, seat: Seat, joined: bool) -> Vec<Event> {
     }
     let mut answers = deal.answers.clone();
     answers.push((seat, joined));
-    let (joined, dropped): (Vec<(Seat, bool)>, Vec<(Seat, bool)>) = answers.into_iter().partition(|&(_, j)| j);
-    let mut joined: Vec<Seat> = joined.into_iter().map(|(s, _)| s).collect();
-    let mut dropped: Vec<Seat> = dropped.into_iter().map(|(s, _)| s).collect();
+    let answered = |yes: bool| answers.iter().filter(|&&(_, j)| j == yes).map(|&(s, _)| s).collect::<Vec<Seat>>();
+    let (mut joined, mut dropped) = (answered(true), answered(false));
     joined.sort_unstable();
     dropped.sort_unstable();
     events.push(Event::AnswersShown { joined, dropped: dropped.clone() });
