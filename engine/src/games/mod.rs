@@ -14,6 +14,7 @@ pub mod norrlandsknack;
 pub mod plump;
 pub mod polskt_pass;
 pub mod priffe;
+pub mod rodskagg;
 pub mod spader;
 pub mod svangknack;
 pub mod tarot;
@@ -39,5 +40,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(gurka::Gurka),
         erase(bondtolva::Bondtolva),
         erase(trettioett::Trettioett),
+        erase(rodskagg::Rodskagg),
     ]
 }
