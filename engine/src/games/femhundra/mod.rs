@@ -1729,10 +1729,8 @@ impl Rules for Femhundra {
         if let Some((_, cards)) = &deal.laid_away {
             elsewhere.extend(cards);
         }
-        if deal.stage == Stage::Bidding || deal.stage == Stage::Calling {
-            if deal.play.hands.iter().any(|h| h.len() != HAND) {
-                return Err("a hand is not ten cards before the widow is taken".into());
-            }
+        if matches!(deal.stage, Stage::Bidding | Stage::Calling) && deal.play.hands.iter().any(|h| h.len() != HAND) {
+            return Err("a hand is not ten cards before the widow is taken".into());
         }
         deal.play.check(&pack, &elsewhere, |s| deal.hand_size(s), &deal.winner())
     }

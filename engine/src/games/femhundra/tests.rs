@@ -167,7 +167,7 @@ fn a_deal_of_three_bids_takes_the_widow_discards_in_secret_and_scores() {
     assert_eq!(m.refused(2, Command::Bid { contract: Contract::Misere }).rule, rule::MISERE);
     m.ok(2, Command::Pass);
     let events = m.ok(0, Command::Pass);
-    assert!(matches!(events[1], Event::WidowTaken { seat: 1, .. }));
+    assert!(matches!(events[2], Event::WidowTaken { seat: 1, .. }));
     // The widow and the discards are the declarer's alone, even in the record.
     for c in ["QD", "KD", "AD"] {
         m.ok(1, Command::Discard { card: card(c) });
