@@ -4,6 +4,7 @@ use crate::game::{erase, Game};
 
 pub mod bondtolva;
 pub mod braus;
+pub mod femhundra;
 pub mod femkort;
 pub mod femtio;
 pub mod fyrmanswhist;
@@ -41,5 +42,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(bondtolva::Bondtolva),
         erase(trettioett::Trettioett),
         erase(rodskagg::Rodskagg),
+        erase(femhundra::Femhundra),
     ]
 }
