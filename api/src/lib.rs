@@ -80,7 +80,6 @@ impl Application {
         // structs, a copy per worker when handed to Swagger UI) is dropped here.
         let document = web::Data::new(web::Bytes::from(openapi.to_json().map_err(|e| e.to_string())?));
         drop(openapi);
-        release_freed_memory();
         let sweeping = state.clone().into_inner();
         let server = HttpServer::new(move || {
             App::new()
@@ -219,10 +218,10 @@ impl MethodsByPath {
 
 /// A path no resource has: 404. A resource asked with a method it does not take: 405 with the
 /// methods it does take in `Allow`.
-/// Hands freed heap pages back to the system. Start-up (the OpenAPI document above, the
-/// migrations) leaves megabytes freed in the main thread's heap, which the workers, allocating
-/// from their own arenas, never reuse: a node holding 10,000 idle streams is that much larger.
-/// The streams' listener calls it now and then too (see `live`).
+/// Hands freed heap pages back to the system, once, as the node starts: building the app (the
+/// OpenAPI document above, the migrations) leaves megabytes freed in the main thread's heap,
+/// which the workers, allocating from their own arenas, never reuse. A node holding 10,000 idle
+/// streams is that much larger without it.
 pub fn release_freed_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: malloc_trim only returns whole free pages to the kernel; it touches no live allocation.

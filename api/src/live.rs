@@ -21,8 +21,6 @@ pub const CHANNEL: &str = "kortbord_events";
 const LISTEN_EVERY: Duration = Duration::from_millis(5);
 /// How often the listening connection is asked whether it is still alive.
 const PING_EVERY: Duration = Duration::from_secs(5);
-/// How often the listener hands freed memory back (see `release_freed_memory`).
-const TRIM_EVERY: Duration = Duration::from_secs(10);
 
 /// The matches streamed on this node, each with the newest version heard of.
 pub struct Hub {
@@ -126,7 +124,6 @@ fn listen(url: &str, hub: Weak<Hub>) {
             None => return,
         }
         let mut pinged = Instant::now();
-        let mut trimmed = Instant::now();
         'connected: loop {
             let Some(hub) = hub.upgrade() else { return };
             for heard in conn.notifications_iter() {
@@ -151,13 +148,6 @@ fn listen(url: &str, hub: Weak<Hub>) {
                     break 'connected;
                 }
                 pinged = Instant::now();
-            }
-            // Opening a stream reads and writes the match's events (kilobytes, freed once sent)
-            // on a worker, between the connection's long-lived buffers: without this a node
-            // holding thousands of idle streams keeps those pages as well.
-            if trimmed.elapsed() > TRIM_EVERY {
-                crate::release_freed_memory();
-                trimmed = Instant::now();
             }
             std::thread::sleep(LISTEN_EVERY);
         }

@@ -6,6 +6,7 @@ async fn main() -> std::io::Result<()> {
     telemetry::init();
     let settings = Settings::from_env().unwrap_or_else(|e| fail(&e));
     let app = Application::build(&settings).unwrap_or_else(|e| fail(&e));
+    api::release_freed_memory();
     tracing::info!(
         port = app.port,
         database = %api::db::redact_url(&settings.database_url),

@@ -127,8 +127,7 @@ async fn idle() {
         futures_util::future::join_all(opening).await;
     }
     let opened_in = started.elapsed();
-    // Idle: longer than the node takes to hand back memory freed while opening (10 s).
-    actix_web::rt::time::sleep(Duration::from_secs(12)).await;
+    actix_web::rt::time::sleep(Duration::from_secs(3)).await;
     let with = rss_kib(&pid);
     let metrics = {
         let mut r = http.get(format!("{url}/metrics")).send().await.expect("metrics");
