@@ -15,7 +15,7 @@ use crate::cards::{rank_value, Card, Suit};
 use crate::game::{Rules, Status};
 use crate::random::Rng;
 use crate::seat::Seat;
-use crate::trick::{Trick, TrickRecord};
+use crate::trick::{Trick, TrickPlay, TrickRecord};
 
 /// How well a bot plays.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -219,6 +219,48 @@ pub fn redeal(pool: &[Card], piles: &[(usize, [bool; 4])], rng: &mut Rng) -> Vec
         }
     }
     unreachable!("a relaxed deal always succeeds")
+}
+
+/// The determinizer of a trick game on [`TrickPlay`]: the hands of the seats other than `seat`
+/// and the game's `hidden` piles (a widow, a stock) dealt afresh from the cards of `pack` that
+/// `seat` has not seen, keeping every hand's and pile's size and the suits a seat has shown it
+/// lacks. `public` are cards outside the play that the seat has seen (a turned card); `known`
+/// are cards the seat knows another seat holds (cards it passed), kept there while unplayed.
+pub fn resample_play(
+    play: &mut TrickPlay,
+    seat: Seat,
+    pack: &[Card],
+    public: &[Card],
+    known: &[(Seat, Card)],
+    hidden: &mut [&mut Vec<Card>],
+    rng: &mut Rng,
+) {
+    let played: Vec<Card> = play.played().map(|(_, c)| c).collect();
+    let known: Vec<(Seat, Card)> = known.iter().copied().filter(|(s, c)| *s != seat && !played.contains(c)).collect();
+    let mut pool = pack.to_vec();
+    let seen = play.hands[seat].iter().chain(&played).chain(public).chain(known.iter().map(|(_, c)| c));
+    for c in seen {
+        if let Some(i) = pool.iter().position(|p| p == c) {
+            pool.swap_remove(i);
+        }
+    }
+    let void = voids(play.table.seats, &play.tricks, &play.trick);
+    let others: Vec<Seat> = (0..play.table.seats).filter(|&s| s != seat).collect();
+    let mut piles: Vec<(usize, [bool; 4])> = others
+        .iter()
+        .map(|&s| (play.hands[s].len() - known.iter().filter(|(k, _)| *k == s).count(), void[s]))
+        .collect();
+    piles.extend(hidden.iter().map(|h| (h.len(), [false; 4])));
+    let mut dealt = redeal(&pool, &piles, rng).into_iter();
+    for &s in &others {
+        let mut hand = dealt.next().expect("a pile per seat");
+        hand.extend(known.iter().filter(|(k, _)| *k == s).map(|(_, c)| *c));
+        crate::cards::sort_hand(&mut hand);
+        play.hands[s] = hand;
+    }
+    for (h, pile) in hidden.iter_mut().zip(dealt) {
+        **h = pile;
+    }
 }
 
 /// How a trick player wants the trick on the table to go.
