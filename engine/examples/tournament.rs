@@ -62,19 +62,29 @@ fn play(game: &'static dyn engine::game::Game, players: usize, test: Level, othe
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let flag = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).map(|v| v.parse::<u64>().unwrap());
+    let flag = |name: &str| {
+        args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).map(|v| v.parse::<u64>().unwrap())
+    };
     let level = |s: &str| serde_json::from_value::<Level>(Value::String(s.into())).expect("random, basic or strong");
     let [game, test, other, matches] = [0, 1, 2, 3].map(|i| args.get(i).cloned().unwrap_or_default());
     let game = engine::game(&game).expect("a playable game id");
     let (test, other) = (level(&test), level(&other));
     let matches: u64 = matches.parse().expect("a number of matches");
-    let players = flag("--players").map_or(*game.player_counts().start().max(&4).min(game.player_counts().end()), |p| p as usize);
+    let players =
+        flag("--players").map_or(*game.player_counts().start().max(&4).min(game.player_counts().end()), |p| p as usize);
     let seed = flag("--seed").unwrap_or(1);
     let threads = flag("--threads").unwrap_or(1).max(1);
     let start = Instant::now();
     let results: Vec<Result> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
-            .map(|t| s.spawn(move || (t..matches).step_by(threads as usize).map(|n| play(game, players, test, other, n, seed)).collect::<Vec<_>>()))
+            .map(|t| {
+                s.spawn(move || {
+                    (t..matches)
+                        .step_by(threads as usize)
+                        .map(|n| play(game, players, test, other, n, seed))
+                        .collect::<Vec<_>>()
+                })
+            })
             .collect();
         handles.into_iter().flat_map(|h| h.join().unwrap()).collect()
     });

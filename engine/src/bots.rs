@@ -18,7 +18,7 @@ use crate::seat::Seat;
 use crate::trick::{Trick, TrickPlay, TrickRecord};
 
 /// How well a bot plays.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = BotLevel))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Level {
@@ -372,10 +372,7 @@ mod tests {
             assert!(!piles[0].iter().any(|c| c.is_suit(Suit::Hearts)), "{piles:?}");
             let mut shuffled = pool.clone();
             shuffled.reverse();
-            assert_eq!(
-                redeal(&shuffled, &[(3, void), (3, [false; 4]), (2, [false; 4])], &mut Rng::new(seed)),
-                piles
-            );
+            assert_eq!(redeal(&shuffled, &[(3, void), (3, [false; 4]), (2, [false; 4])], &mut Rng::new(seed)), piles);
         }
     }
 

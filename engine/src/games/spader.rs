@@ -6,10 +6,10 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
+use crate::bots;
 use crate::cards::{decks, is_permutation, rank_value, sorted, take_card, Card, Rank, Suit};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
 use crate::game::{OptionDoc, Rules, SetupError, Status, Viewer};
-use crate::bots;
 use crate::random::Rng;
 use crate::rules::{self, RuleViolation, Rulebook, ScoreTerm, Text};
 use crate::seat::{self, Direction, Seat};
@@ -961,10 +961,12 @@ impl Rules for Spader {
                 let side = side_of(seat);
                 let bid = deal.bids[side]?;
                 let nil = bid.nil.or(deal.blind_nil_on(side));
-                let taken: u32 = seats_of(side).iter().filter(|&&s| Some(s) != nil).map(|&s| deal.play.taken[s]).sum();
-                let aim = if nil == Some(seat) || taken >= u32::from(bid.tricks) { bots::Aim::Duck } else { bots::Aim::Take };
+                // Overtricks cost little and deny the other side its bid: take all one can,
+                // unless this seat bid nil.
+                let aim = if nil == Some(seat) { bots::Aim::Duck } else { bots::Aim::Take };
                 let partner = Some(partner_of(seat)).filter(|&p| nil != Some(p));
-                let legal: Vec<Card> = deal.hand(seat).iter().copied().filter(|&c| check_play(deal, seat, c).is_ok()).collect();
+                let legal: Vec<Card> =
+                    deal.hand(seat).iter().copied().filter(|&c| check_play(deal, seat, c).is_ok()).collect();
                 let last = deal.play.trick.plays.len() + 1 == SEATS;
                 bots::basic_card(&legal, &deal.play.trick, Some(Suit::Spades), seat, partner, last, aim)
                     .map(|card| Command::Play { card })
