@@ -961,9 +961,11 @@ impl Rules for Spader {
                 let side = side_of(seat);
                 let bid = deal.bids[side]?;
                 let nil = bid.nil.or(deal.blind_nil_on(side));
-                // Overtricks cost little and deny the other side its bid: take all one can,
-                // unless this seat bid nil.
-                let aim = if nil == Some(seat) { bots::Aim::Duck } else { bots::Aim::Take };
+                // Take tricks until the side's bid is made, then duck (ten overtricks cost 100),
+                // and never a trick as the nil bidder.
+                let taken: u32 = seats_of(side).iter().filter(|&&s| Some(s) != nil).map(|&s| deal.play.taken[s]).sum();
+                let aim =
+                    if nil == Some(seat) || taken >= u32::from(bid.tricks) { bots::Aim::Duck } else { bots::Aim::Take };
                 let partner = Some(partner_of(seat)).filter(|&p| nil != Some(p));
                 let legal: Vec<Card> =
                     deal.hand(seat).iter().copied().filter(|&c| check_play(deal, seat, c).is_ok()).collect();
