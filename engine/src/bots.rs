@@ -333,10 +333,10 @@ pub fn estimate_tricks(hand: &[Card], trumps: Option<Suit>, players: usize) -> f
             if has(14) {
                 tricks += if n <= 4 { 0.9 } else { 0.6 } * crowd;
             }
-            if has(13) && n >= 2 && n <= 4 {
+            if has(13) && (2..=4).contains(&n) {
                 tricks += 0.55 * crowd;
             }
-            if has(12) && n >= 3 && n <= 4 {
+            if has(12) && (3..=4).contains(&n) {
                 tricks += 0.25 * crowd;
             }
         }
