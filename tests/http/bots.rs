@@ -40,7 +40,8 @@ async fn a_match_with_strong_bots_is_played_to_its_end_and_each_bot_move_says_it
             assert_eq!(e["actor"], format!("bot:{seat}"));
             assert_eq!(e["data"]["level"], levels[seat], "{e}");
             assert!(e["data"]["seed"].as_u64().is_some_and(|s| s < 1 << 53), "{e}");
-            let next = &events.get(i + 1).expect("the bot's move follows");
+            // The page may end between the two.
+            let Some(next) = events.get(i + 1) else { continue };
             assert_eq!(next["actor"], format!("bot:{seat}"));
             assert_ne!(next["type"], "match.bot_moved");
             seen += 1;
@@ -51,7 +52,7 @@ async fn a_match_with_strong_bots_is_played_to_its_end_and_each_bot_move_says_it
     assert!(seen > 0, "no bot moves among {} events", events.len());
 }
 
-/// A level that is none of the three is refused, as is any other field.
+/// A level that is none of the three is refused, as a body that does not fit is.
 #[actix_web::test]
 async fn an_unknown_bot_level_is_refused() {
     let app = spawn_app().await;
@@ -59,6 +60,6 @@ async fn an_unknown_bot_level_is_refused() {
     for level in [json!(9), json!("grandmaster")] {
         let seats = json!([{"kind": "me"}, {"kind": "bot", "level": level}, {"kind": "bot"}]);
         let r = app.post("/v1/matches").token(&token).json(&json!({ "game": "plump", "seats": seats })).send().await;
-        assert_eq!(r.status.as_u16(), 400, "{level}: {}", r.body);
+        r.assert_problem(422, "invalid-body");
     }
 }
