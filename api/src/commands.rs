@@ -417,7 +417,7 @@ pub async fn create_match(
     }
     // Bots alone would play the whole match inside this request (ten thousand moves and more
     // with long options), with nobody to watch it but spectators.
-    if new.seats.iter().all(|s| *s == Occupant::Bot) {
+    if new.seats.iter().all(Occupant::is_bot) {
         return Err(ApiError::translated(
             actix_web::http::StatusCode::UNPROCESSABLE_ENTITY,
             "no-human-seat",

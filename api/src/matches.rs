@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+pub use engine::bots::Level as BotLevel;
 use engine::cards::Card;
 use engine::game::{Match, Outcome, Status, Viewer};
 use serde::{Deserialize, Serialize};
@@ -17,9 +18,22 @@ use crate::store::{NewEvent, StoredEvent};
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case", tag = "kind")]
 pub enum Occupant {
-    Player { player_id: Uuid, name: String },
-    Bot,
+    Player {
+        player_id: Uuid,
+        name: String,
+    },
+    /// A bot. Seats stored before bots had levels have none: they stay the random bot.
+    Bot {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        level: Option<BotLevel>,
+    },
     Open,
+}
+
+impl Occupant {
+    pub fn is_bot(&self) -> bool {
+        matches!(self, Occupant::Bot { .. })
+    }
 }
 
 /// Events the service writes into a match's stream besides the game's own. Supplied decks are
@@ -50,6 +64,16 @@ pub enum ServiceEvent {
         /// When the turn's time ran out (RFC 3339, server time).
         #[schema(format = DateTime)]
         deadline: String,
+    },
+    /// A bot is about to move for `seat`: the level it plays at and the seed its choice came
+    /// from, so that the move can be explained (the bot's events follow, and replaying the
+    /// match applies them; it never asks the bot again).
+    #[serde(rename = "match.bot_moved")]
+    BotMoved {
+        seat: usize,
+        level: BotLevel,
+        /// Below 2^53, so that every JSON reader keeps it exact.
+        seed: u64,
     },
 }
 
@@ -119,7 +143,7 @@ impl Loaded {
                 ServiceEvent::SeatJoined { seat, player_id, name } => {
                     self.seats[seat] = Occupant::Player { player_id, name };
                 }
-                ServiceEvent::TurnTimedOut { .. } => {}
+                ServiceEvent::TurnTimedOut { .. } | ServiceEvent::BotMoved { .. } => {}
                 ServiceEvent::Created { .. } => return Err("a second match.created".into()),
             }
             Ok(())
@@ -237,10 +261,20 @@ impl Loaded {
         self.advance(out)
     }
 
-    /// The bot's move for `seat`, decided and recorded as the bot's.
+    /// The bot's move for `seat`, decided and recorded as the bot's, after an event that says at
+    /// which level and from which seed. A seat's bot plays at the seat's level; a person's turn
+    /// that timed out, and a bot seat stored without a level, get the random bot.
     fn bot_plays(&mut self, seat: usize, out: &mut Vec<NewEvent>) -> Result<(), AdvanceError> {
         let broken = |e: String| AdvanceError::Broken(e);
-        let command = self.table.bot_move(seat, rand::random()).ok_or("a bot has no move".to_string());
+        let level = match self.seats[seat] {
+            Occupant::Bot { level } => level.unwrap_or(BotLevel::Random),
+            _ => BotLevel::Random,
+        };
+        let seed = rand::random::<u64>() >> 11;
+        let moved =
+            serde_json::to_value(ServiceEvent::BotMoved { seat, level, seed }).map_err(|e| broken(e.to_string()))?;
+        self.record(vec![moved], &format!("bot:{seat}"), out).map_err(broken)?;
+        let command = self.table.bot_move_at(seat, level, seed).ok_or("a bot has no move".to_string());
         let events = self
             .table
             .decide(seat, &command.map_err(broken)?)
@@ -276,7 +310,7 @@ impl Loaded {
                     self.record(events, SERVICE_ACTOR, out).map_err(AdvanceError::Broken)?;
                 }
                 Status::ToAct { seats } => {
-                    let Some(&bot) = seats.iter().find(|&&s| self.seats[s] == Occupant::Bot) else {
+                    let Some(&bot) = seats.iter().find(|&&s| self.seats[s].is_bot()) else {
                         return Ok(());
                     };
                     self.bot_plays(bot, out)?;
@@ -342,6 +376,10 @@ pub struct SeatOut {
     /// The player's name, for a seat a player holds.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// How well the bot plays, for a bot's seat (`random` for bots of matches made before bots
+    /// had levels).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<BotLevel>,
 }
 
 /// Who sits in a seat.
@@ -356,11 +394,21 @@ pub enum SeatKind {
 impl SeatOut {
     fn new(seat: usize, occupant: &Occupant) -> SeatOut {
         match occupant {
-            Occupant::Player { player_id, name } => {
-                SeatOut { seat, kind: SeatKind::Player, player_id: Some(*player_id), name: Some(name.clone()) }
-            }
-            Occupant::Bot => SeatOut { seat, kind: SeatKind::Bot, player_id: None, name: None },
-            Occupant::Open => SeatOut { seat, kind: SeatKind::Open, player_id: None, name: None },
+            Occupant::Player { player_id, name } => SeatOut {
+                seat,
+                kind: SeatKind::Player,
+                player_id: Some(*player_id),
+                name: Some(name.clone()),
+                level: None,
+            },
+            Occupant::Bot { level } => SeatOut {
+                seat,
+                kind: SeatKind::Bot,
+                player_id: None,
+                name: None,
+                level: Some(level.unwrap_or(BotLevel::Random)),
+            },
+            Occupant::Open => SeatOut { seat, kind: SeatKind::Open, player_id: None, name: None, level: None },
         }
     }
 }
@@ -611,7 +659,7 @@ mod tests {
         let created = ServiceEvent::Created {
             game: "spader".into(),
             options: json!({"target": 5000}),
-            seats: vec![Occupant::Bot; 4],
+            seats: vec![Occupant::Bot { level: Some(BotLevel::Random) }; 4],
             decks: Vec::new(),
             created_by: Uuid::nil(),
             turn_seconds: None,

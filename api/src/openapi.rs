@@ -34,7 +34,7 @@ Errors are `application/problem+json` with a stable `code`; a refused move names
         history::match_events, history::deal_record, history::deal_replay, history::export, stream::stream,
     ),
     components(schemas(
-        problem::Problem, matches::ServiceEvent, matches::MatchPhase, matches::SeatOut, matches::SeatKind, matches::MatchView,
+        problem::Problem, engine::bots::Level, matches::ServiceEvent, matches::MatchPhase, matches::SeatOut, matches::SeatKind, matches::MatchView,
         matches::EventOut,
         auth::GuestRequest, auth::GuestToken, auth::Me, games::GameSummary, games::RuleAnswer, games::SectionRef, games::RelatedRule, match_routes::SeatRequest,
         match_routes::CreateMatch, match_routes::LegalMoves, moves::MoveRequest, moves::MoveResult, moves::DryRun,

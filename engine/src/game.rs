@@ -172,6 +172,39 @@ pub trait Rules: Send + Sync + 'static {
         (!moves.is_empty()).then(|| moves[(seed % moves.len() as u64) as usize].clone())
     }
 
+    /// The moves a strong bot weighs: the legal moves unless the game prunes them (a long list of
+    /// bids, say) to the sensible ones.
+    fn bot_candidates(&self, state: &Self::State, seat: Seat) -> Vec<Self::Command> {
+        self.legal_moves(state, seat)
+    }
+
+    /// A whole state consistent with everything `seat` may know now, the rest (other hands, a
+    /// hidden stock, bids not yet shown) drawn from `rng`: a world for the strong bot to play
+    /// out. It must be built from what the seat sees alone, so that the bot cannot read hidden
+    /// cards. `None` (the default): the game has no such search and its strong bot plays basic.
+    fn determinize(&self, state: &Self::State, seat: Seat, rng: &mut crate::random::Rng) -> Option<Self::State> {
+        let _ = (state, seat, rng);
+        None
+    }
+
+    /// A cheap rule-of-thumb move from what `seat` may see: the basic bot, and the strong bot's
+    /// playout policy. The default is the random bot.
+    fn basic_move(&self, state: &Self::State, seat: Seat, rng: &mut crate::random::Rng) -> Option<Self::Command> {
+        self.bot_move(state, seat, rng.next_u64())
+    }
+
+    /// How well `seat` stands, for a bot to compare outcomes: its score (or its side's) less
+    /// the mean of the others'.
+    fn standing(&self, state: &Self::State, seat: Seat) -> f64 {
+        let _ = (state, seat);
+        0.0
+    }
+
+    /// Whether [`Rules::basic_move`] and [`Rules::determinize`] are the game's own.
+    fn bot_levels(&self) -> crate::bots::Levels {
+        crate::bots::Levels::RANDOM_ONLY
+    }
+
     /// The finished deal's record as a seated player (`Some`) or anyone else (`None`) may see
     /// it. Only games that hide part of the record for ever need more than the default, which
     /// shows everyone the same record.
@@ -248,6 +281,8 @@ pub trait Game: Send + Sync {
     /// Whether `command` is one of this game's commands (whether or not the rules would allow it
     /// anywhere): what tells a move meant for another game from one that is no move at all.
     fn reads_command(&self, command: &Value) -> bool;
+    /// The bot levels the game plays at of its own (see [`crate::bots`]).
+    fn bot_levels(&self) -> crate::bots::Levels;
     /// The game's options, commands, table and events as OpenAPI schemas.
     #[cfg(feature = "openapi")]
     fn schemas(&self) -> crate::schema::GameSchemas;
@@ -274,6 +309,10 @@ pub trait Match: Send + Sync {
     fn secrets(&self) -> Vec<(Card, Vec<Seat>)>;
     fn check_invariants(&self) -> Result<(), String>;
     fn bot_move(&self, seat: Seat, seed: u64) -> Option<Value>;
+    /// A bot's move at `level` (see [`crate::bots`]), from `seed` alone.
+    fn bot_move_at(&self, seat: Seat, level: crate::bots::Level, seed: u64) -> Option<Value>;
+    /// How `seat` stands now (see [`Rules::standing`]).
+    fn standing(&self, seat: Seat) -> f64;
 }
 
 impl Clone for Box<dyn Match> {
@@ -339,6 +378,9 @@ impl<R: Rules> Game for Erased<R> {
     }
     fn reads_command(&self, command: &Value) -> bool {
         read_command::<R>(command).is_ok()
+    }
+    fn bot_levels(&self) -> crate::bots::Levels {
+        self.0.bot_levels()
     }
     #[cfg(feature = "openapi")]
     fn schemas(&self) -> crate::schema::GameSchemas {
@@ -422,6 +464,15 @@ impl<R: Rules> Match for ErasedMatch<R> {
             return None;
         }
         self.rules.bot_move(&self.state, seat, seed).map(|c| to_json(&c))
+    }
+    fn bot_move_at(&self, seat: Seat, level: crate::bots::Level, seed: u64) -> Option<Value> {
+        if !self.status().to_act().contains(&seat) {
+            return None;
+        }
+        crate::bots::choose(&*self.rules, &self.state, seat, level, seed).map(|c| to_json(&c))
+    }
+    fn standing(&self, seat: Seat) -> f64 {
+        self.rules.standing(&self.state, seat)
     }
 }
 

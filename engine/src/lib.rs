@@ -3,6 +3,7 @@
 //! object-safe [`game::Game`] and [`game::Match`].
 
 pub mod bidding;
+pub mod bots;
 pub mod cards;
 pub mod catalog;
 pub mod deals;

@@ -2,6 +2,7 @@
 
 mod bad_input;
 mod batch;
+mod bots;
 mod concurrency;
 mod contract;
 mod deadlines;

@@ -31,8 +31,14 @@ pub enum SeatRequest {
     Me {},
     /// Left open for another player to join.
     Open {},
-    /// A bot plays this seat.
-    Bot {},
+    /// A bot plays this seat, at `level` (`strong` if left out): `strong` samples the cards it
+    /// cannot see and plays each move out, `basic` follows rules of thumb, `random` plays any
+    /// legal move. A game without a strong or basic bot plays the next level down (docs/bots.md
+    /// lists them).
+    Bot {
+        #[serde(default)]
+        level: Option<crate::matches::BotLevel>,
+    },
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -105,7 +111,7 @@ pub async fn create_match(
         .map(|s| match s {
             SeatRequest::Me {} => Occupant::Player { player_id: player.id, name: player.name.clone() },
             SeatRequest::Open {} => Occupant::Open,
-            SeatRequest::Bot {} => Occupant::Bot,
+            SeatRequest::Bot { level } => Occupant::Bot { level: Some(level.unwrap_or_default()) },
         })
         .collect();
     let new = NewMatch {

@@ -10,8 +10,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::bidding::Auction;
+use crate::bots;
 use crate::cards::{decks, sort_hand, take_card, Card, Rank, Suit};
 use crate::game::{OptionDoc, Outcome, Rules, SetupError, Status, Viewer};
+use crate::random::Rng;
 use crate::rules::{self, RuleViolation, Rulebook, ScoreTerm};
 use crate::seat::{self, match_winners, Seat};
 use crate::trick::play::CurrentTrick;
@@ -1006,6 +1008,77 @@ impl Rules for Plump {
         let Some(deal) = &state.deal else { return Vec::new() };
         let held = deal.hands.iter().enumerate().flat_map(|(s, h)| h.iter().map(move |&c| (c, vec![s])));
         held.chain(deal.set_aside.iter().map(|&c| (c, Vec::new()))).collect()
+    }
+
+    fn bot_levels(&self) -> bots::Levels {
+        bots::Levels::ALL
+    }
+
+    fn standing(&self, state: &State, seat: Seat) -> f64 {
+        let others: i64 = state.scores.iter().enumerate().filter(|&(s, _)| s != seat).map(|(_, p)| p).sum();
+        state.scores[seat] as f64 - others as f64 / (state.players() - 1) as f64
+    }
+
+    fn basic_move(&self, state: &State, seat: Seat, _rng: &mut Rng) -> Option<Command> {
+        let deal = state.deal.as_ref()?;
+        match deal.phase {
+            Phase::Bidding => {
+                let estimate = bots::estimate_tricks(&deal.hands[seat], deal.trumps, state.players());
+                let legal = self.legal_moves(state, seat);
+                let distance = |c: &Command| match c {
+                    Command::Bid { tricks } => (*tricks as f64 - estimate).abs(),
+                    Command::Play { .. } => f64::MAX,
+                };
+                legal.into_iter().min_by(|a, b| distance(a).total_cmp(&distance(b)))
+            }
+            Phase::Playing => {
+                let legal = trick::distinct(trick::follow_suit(&deal.hands[seat], &deal.trick));
+                let aim = if deal.tricks_taken[seat] < deal.bid(seat).unwrap_or(0) {
+                    bots::Aim::Take
+                } else {
+                    bots::Aim::Duck
+                };
+                let last = deal.trick.plays.len() + 1 == state.players();
+                bots::basic_card(&legal, &deal.trick, deal.trumps, seat, None, last, aim)
+                    .map(|card| Command::Play { card })
+            }
+            Phase::Over => None,
+        }
+    }
+
+    /// The deal as `seat` knows it: its own hand, the turned card, the cards played and the
+    /// bids shown; the other hands and the set-aside cards dealt afresh from the cards it has
+    /// not seen, keeping each hand's size and the suits a seat has shown it lacks; bids still
+    /// hidden (simultaneous bidding) left unmade.
+    fn determinize(&self, state: &State, seat: Seat, rng: &mut Rng) -> Option<State> {
+        let deal = state.deal.as_ref()?;
+        let players = state.players();
+        let played: Vec<Card> =
+            deal.tricks.iter().flat_map(|t| t.plays.iter().map(|p| p.card)).chain(deal.trick.cards()).collect();
+        let seen: Vec<Card> = deal.hands[seat].iter().chain(&played).chain(&deal.turned_card).copied().collect();
+        let pool: Vec<Card> = decks::standard52().into_iter().filter(|c| !seen.contains(c)).collect();
+        let void = bots::voids(players, &deal.tricks, &deal.trick);
+        let others: Vec<Seat> = (0..players).filter(|&s| s != seat).collect();
+        let mut piles: Vec<(usize, [bool; 4])> = others.iter().map(|&s| (deal.hands[s].len(), void[s])).collect();
+        piles.push((deal.set_aside.len(), [false; 4]));
+        let mut dealt = bots::redeal(&pool, &piles, rng);
+        let mut world = state.clone();
+        let w = world.deal.as_mut().expect("cloned");
+        w.set_aside = dealt.pop().expect("the set-aside pile");
+        for (&s, mut hand) in others.iter().zip(dealt) {
+            sort_hand(&mut hand);
+            w.hands[s] = hand;
+        }
+        // Not the deck as dealt (which nobody may see), but the same cards.
+        w.deck = w.hands.iter().flatten().chain(&played).chain(&w.turned_card).chain(&w.set_aside).copied().collect();
+        if w.simultaneous && !w.bids_revealed {
+            let own = w.auction.bid_of(seat).copied();
+            w.auction = Auction::new(w.auction.order.clone());
+            if let Some(b) = own {
+                w.auction.record(seat, b);
+            }
+        }
+        Some(world)
     }
 
     fn check_invariants(&self, state: &State) -> Result<(), String> {

@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
+use crate::bots;
 use crate::cards::{decks, is_permutation, rank_value, sorted, take_card, Card, Rank, Suit};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
 use crate::game::{OptionDoc, Rules, SetupError, Status, Viewer};
@@ -934,6 +935,65 @@ impl Rules for Spader {
             }
         }
         Ok(())
+    }
+
+    fn bot_levels(&self) -> bots::Levels {
+        bots::Levels::ALL
+    }
+
+    fn standing(&self, state: &State, seat: Seat) -> f64 {
+        let side = side_of(seat);
+        (state.deals.scores[side] - state.deals.scores[1 - side]) as f64
+    }
+
+    fn basic_move(&self, state: &State, seat: Seat, rng: &mut Rng) -> Option<Command> {
+        let deal = state.deals.acting(seat)?;
+        match deal.phase {
+            DealPhase::Bidding if !deal.choosing(side_of(seat)).is_empty() => Some(Command::Look),
+            DealPhase::Bidding => Some(bot_bid(deal, seat, rng)),
+            DealPhase::Exchange(giver) => {
+                let mut hand = deal.hand(seat).to_vec();
+                hand.sort_by_key(|&c| strength(c));
+                let pair = if giver == Giver::BlindNil { &hand[hand.len() - 2..] } else { &hand[..2] };
+                Some(Command::Give { cards: sorted(pair.to_vec()) })
+            }
+            DealPhase::Play | DealPhase::Cancelled => {
+                let side = side_of(seat);
+                let bid = deal.bids[side]?;
+                let nil = bid.nil.or(deal.blind_nil_on(side));
+                // Take tricks until the side's bid is made, then duck (ten overtricks cost 100),
+                // and never a trick as the nil bidder.
+                let taken: u32 = seats_of(side).iter().filter(|&&s| Some(s) != nil).map(|&s| deal.play.taken[s]).sum();
+                let aim =
+                    if nil == Some(seat) || taken >= u32::from(bid.tricks) { bots::Aim::Duck } else { bots::Aim::Take };
+                let partner = Some(partner_of(seat)).filter(|&p| nil != Some(p));
+                let legal: Vec<Card> =
+                    deal.hand(seat).iter().copied().filter(|&c| check_play(deal, seat, c).is_ok()).collect();
+                let last = deal.play.trick.plays.len() + 1 == SEATS;
+                bots::basic_card(&legal, &deal.play.trick, Some(Suit::Spades), seat, partner, last, aim)
+                    .map(|card| Command::Play { card })
+            }
+        }
+    }
+
+    /// During the play, the deal as `seat` knows it: its own hand, the cards played, the bids,
+    /// the cards it passed in an exchange; the other hands dealt afresh (see
+    /// [`bots::resample_play`]). Before the play the strong bot bids as the basic one does.
+    fn determinize(&self, state: &State, seat: Seat, rng: &mut Rng) -> Option<State> {
+        let deal = state.deals.live()?;
+        if deal.phase != DealPhase::Play {
+            return None;
+        }
+        let known: Vec<(Seat, Card)> =
+            deal.gifts.iter().filter(|g| g.from == seat).flat_map(|g| g.cards.iter().map(|&c| (g.to, c))).collect();
+        let mut world = state.clone();
+        let w = world.deals.live_mut()?;
+        bots::resample_play(&mut w.play, seat, &decks::standard52(), &[], &known, &mut [], rng);
+        // Not the deck as dealt (which nobody may see), but the same cards; the gifts seen only
+        // by their two seats are kept only where this seat was one of them.
+        w.deck = w.play.hands.iter().flatten().copied().chain(w.play.played().map(|(_, c)| c)).collect();
+        w.gifts.retain(|g| g.from == seat || g.to == seat);
+        Some(world)
     }
 
     fn bot_move(&self, state: &State, seat: Seat, seed: u64) -> Option<Command> {

@@ -229,6 +229,7 @@
     deal_ended: () => t("Given är slut.", "The deal is over."),
     deal_settled: () => t("Given görs upp.", "The deal is settled."),
     deal_cancelled: (d) => t(`Given görs om: ${reason(d.reason)}.`, `The deal is cancelled: ${reason(d.reason)}.`),
+    "match.bot_moved": (d) => t(`${seatName(d.seat)}s bot (${d.level}) väljer ett drag.`, `${seatName(d.seat)}'s bot (${d.level}) chooses a move.`),
     "match.turn_timed_out": (d) => t(`${seatName(d.seat)}s tid tog slut; boten spelade.`, `${seatName(d.seat)}'s time ran out; the bot played.`),
   };
 

@@ -1,0 +1,389 @@
+//! Bots at three levels. `random` is each game's own [`Rules::bot_move`] (kept for tests and for
+//! the recorded corpus); `basic` is a cheap heuristic ([`Rules::basic_move`]); `strong` samples
+//! deals of the cards the seat cannot see ([`Rules::determinize`], perfect-information Monte
+//! Carlo), plays each candidate move out to the end of the deal with the basic policy, and keeps
+//! the move with the best average [`Rules::standing`]. A game without a determinizer falls back
+//! from strong to basic, and one without a heuristic from basic to random.
+//!
+//! Every choice is a pure function of the state and a seed (the service records the seed with
+//! the move), and a strong bot reads the state only through `determinize`, which builds a world
+//! from what the seat may see: the test `strong_bot_cannot_read_hidden_cards` holds it to that.
+
+use serde::{Deserialize, Serialize};
+
+use crate::cards::{rank_value, Card, Suit};
+use crate::game::{Rules, Status};
+use crate::random::Rng;
+use crate::seat::Seat;
+use crate::trick::{Trick, TrickPlay, TrickRecord};
+
+/// How well a bot plays.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = BotLevel))]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Level {
+    /// A legal move picked at random (by the game's own test bot).
+    Random,
+    /// A quick rule of thumb: bids from hand strength, plays to make (or duck) its bid.
+    Basic,
+    /// Samples the unseen cards and plays each move out; falls back to basic in a game without
+    /// such a search.
+    #[default]
+    Strong,
+}
+
+impl Level {
+    pub const ALL: [Level; 3] = [Level::Random, Level::Basic, Level::Strong];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Random => "random",
+            Level::Basic => "basic",
+            Level::Strong => "strong",
+        }
+    }
+}
+
+/// How much searching a strong decision does.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget {
+    /// Playouts over all candidate moves together.
+    pub playouts: usize,
+    /// Fewest and most sampled deals per decision.
+    pub min_samples: usize,
+    pub max_samples: usize,
+}
+
+impl Budget {
+    /// Sized so that a decision stays well inside 20 ms on one core (see `benches/bots.rs`).
+    pub const STRONG: Budget = Budget { playouts: 480, min_samples: 6, max_samples: 48 };
+}
+
+/// The bot's move at `level` for `seat`, from `seed` alone.
+pub fn choose<R: Rules>(rules: &R, state: &R::State, seat: Seat, level: Level, seed: u64) -> Option<R::Command> {
+    match level {
+        Level::Random => rules.bot_move(state, seat, seed),
+        Level::Basic => rules.basic_move(state, seat, &mut Rng::new(seed)),
+        Level::Strong => strong(rules, state, seat, seed, Budget::STRONG),
+    }
+}
+
+/// Which levels a game plays of its own; the others fall back a level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Levels {
+    /// The game has its own [`Rules::basic_move`].
+    pub basic: bool,
+    /// The game has its own [`Rules::determinize`] (and so a strong search).
+    pub strong: bool,
+}
+
+impl Levels {
+    pub const RANDOM_ONLY: Levels = Levels { basic: false, strong: false };
+    pub const ALL: Levels = Levels { basic: true, strong: true };
+
+    /// The level a game actually plays at when `level` is asked for.
+    pub fn effective(self, level: Level) -> Level {
+        match level {
+            Level::Strong if self.strong => Level::Strong,
+            Level::Strong | Level::Basic if self.basic => Level::Basic,
+            _ => Level::Random,
+        }
+    }
+}
+
+/// Determinized Monte Carlo search over `seat`'s legal moves.
+pub fn strong<R: Rules>(rules: &R, state: &R::State, seat: Seat, seed: u64, budget: Budget) -> Option<R::Command> {
+    let mut rng = Rng::new(seed);
+    let mut moves = rules.bot_candidates(state, seat);
+    if moves.len() <= 1 {
+        return moves.pop();
+    }
+    let Some(first) = rules.determinize(state, seat, &mut rng) else {
+        return rules.basic_move(state, seat, &mut rng);
+    };
+    let samples = (budget.playouts / moves.len()).clamp(budget.min_samples, budget.max_samples);
+    let mut totals = vec![0f64; moves.len()];
+    let mut world = Some(first);
+    for _ in 0..samples {
+        let Some(w) = world.take().or_else(|| rules.determinize(state, seat, &mut rng)) else { break };
+        let deal = rules.deal_number(&w);
+        // The same playout seed for every move: the moves are compared on the same luck.
+        let playout_seed = rng.next_u64();
+        for (k, m) in moves.iter().enumerate() {
+            let mut after = w.clone();
+            if !step(rules, &mut after, seat, m) {
+                totals[k] = f64::MIN / 2.0;
+                continue;
+            }
+            playout(rules, &mut after, deal, &mut Rng::new(playout_seed));
+            totals[k] += rules.standing(&after, seat);
+        }
+    }
+    // The first of the best, so ties go the same way on every platform.
+    let best = (0..moves.len()).fold(0, |b, k| if totals[k] > totals[b] { k } else { b });
+    Some(moves.swap_remove(best))
+}
+
+fn step<R: Rules>(rules: &R, state: &mut R::State, seat: Seat, command: &R::Command) -> bool {
+    match rules.decide(state, seat, command) {
+        Ok(events) => {
+            events.iter().for_each(|e| rules.evolve(state, e));
+            true
+        }
+        Err(_) => false,
+    }
+}
+
+/// Plays the deal `deal` out with the basic policy for every seat.
+pub fn playout<R: Rules>(rules: &R, state: &mut R::State, deal: u32, rng: &mut Rng) {
+    for _ in 0..10_000 {
+        if rules.deal_number(state) != deal {
+            return;
+        }
+        let Status::ToAct { seats } = rules.status(state) else { return };
+        let seat = seats[0];
+        let Some(command) = rules.basic_move(state, seat, rng) else { return };
+        if !step(rules, state, seat, &command) {
+            return;
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared helpers for trick games
+
+/// Suits each seat has shown it lacks, by failing to follow the suit led, in the tricks won and
+/// the trick on the table (public knowledge).
+pub fn voids<'a>(seats: usize, tricks: impl IntoIterator<Item = &'a TrickRecord>, current: &Trick) -> Vec<[bool; 4]> {
+    let mut void = vec![[false; 4]; seats];
+    let mut note = |plays: &mut dyn Iterator<Item = (Seat, Card)>| {
+        let mut led = None;
+        for (s, c) in plays {
+            match led {
+                None => led = c.suit(),
+                Some(l) if !c.is_suit(l) && s < seats => void[s][l as usize] = true,
+                _ => {}
+            }
+        }
+    };
+    for t in tricks {
+        note(&mut t.plays.iter().map(|p| (p.seat, p.card)));
+    }
+    note(&mut current.plays.iter().copied());
+    void
+}
+
+/// Deals `pool` (the cards the seat cannot see) afresh into piles of the given sizes, each pile
+/// taking no card of a suit it is marked void in. The pool is sorted first, so the result
+/// depends only on which cards are unseen and on `rng`, never on where they really are. When the
+/// voids cannot be met in a few tries they are relaxed rather than failing.
+pub fn redeal(pool: &[Card], piles: &[(usize, [bool; 4])], rng: &mut Rng) -> Vec<Vec<Card>> {
+    let mut pool = pool.to_vec();
+    pool.sort();
+    assert_eq!(pool.len(), piles.iter().map(|p| p.0).sum::<usize>(), "pool and pile sizes differ");
+    let allowed = |pile: usize, c: Card| c.suit().is_none_or(|s| !piles[pile].1[s as usize]);
+    for attempt in 0..24 {
+        let mut cards = pool.clone();
+        rng.shuffle(&mut cards);
+        // The most constrained cards first: those fewest piles may take.
+        cards.sort_by_key(|&c| (0..piles.len()).filter(|&p| allowed(p, c)).count());
+        let mut out: Vec<Vec<Card>> = piles.iter().map(|p| Vec::with_capacity(p.0)).collect();
+        let relax = attempt == 23;
+        let mut ok = true;
+        for c in cards {
+            let open: Vec<usize> =
+                (0..piles.len()).filter(|&p| out[p].len() < piles[p].0 && (relax || allowed(p, c))).collect();
+            if open.is_empty() {
+                ok = false;
+                break;
+            }
+            // Weighted by room left, so that every consistent deal is about as likely.
+            let room: usize = open.iter().map(|&p| piles[p].0 - out[p].len()).sum();
+            let mut pick = rng.below(room);
+            let p = *open
+                .iter()
+                .find(|&&p| {
+                    let r = piles[p].0 - out[p].len();
+                    if pick < r {
+                        true
+                    } else {
+                        pick -= r;
+                        false
+                    }
+                })
+                .expect("room adds up");
+            out[p].push(c);
+        }
+        if ok {
+            return out;
+        }
+    }
+    unreachable!("a relaxed deal always succeeds")
+}
+
+/// The determinizer of a trick game on [`TrickPlay`]: the hands of the seats other than `seat`
+/// and the game's `hidden` piles (a widow, a stock) dealt afresh from the cards of `pack` that
+/// `seat` has not seen, keeping every hand's and pile's size and the suits a seat has shown it
+/// lacks. `public` are cards outside the play that the seat has seen (a turned card); `known`
+/// are cards the seat knows another seat holds (cards it passed), kept there while unplayed.
+pub fn resample_play(
+    play: &mut TrickPlay,
+    seat: Seat,
+    pack: &[Card],
+    public: &[Card],
+    known: &[(Seat, Card)],
+    hidden: &mut [&mut Vec<Card>],
+    rng: &mut Rng,
+) {
+    let played: Vec<Card> = play.played().map(|(_, c)| c).collect();
+    let known: Vec<(Seat, Card)> = known.iter().copied().filter(|(s, c)| *s != seat && !played.contains(c)).collect();
+    let mut pool = pack.to_vec();
+    let seen = play.hands[seat].iter().chain(&played).chain(public).chain(known.iter().map(|(_, c)| c));
+    for c in seen {
+        if let Some(i) = pool.iter().position(|p| p == c) {
+            pool.swap_remove(i);
+        }
+    }
+    let void = voids(play.table.seats, &play.tricks, &play.trick);
+    let others: Vec<Seat> = (0..play.table.seats).filter(|&s| s != seat).collect();
+    let mut piles: Vec<(usize, [bool; 4])> = others
+        .iter()
+        .map(|&s| (play.hands[s].len() - known.iter().filter(|(k, _)| *k == s).count(), void[s]))
+        .collect();
+    piles.extend(hidden.iter().map(|h| (h.len(), [false; 4])));
+    let mut dealt = redeal(&pool, &piles, rng).into_iter();
+    for &s in &others {
+        let mut hand = dealt.next().expect("a pile per seat");
+        hand.extend(known.iter().filter(|(k, _)| *k == s).map(|(_, c)| *c));
+        crate::cards::sort_hand(&mut hand);
+        play.hands[s] = hand;
+    }
+    for (h, pile) in hidden.iter_mut().zip(dealt) {
+        **h = pile;
+    }
+}
+
+/// How a trick player wants the trick on the table to go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Aim {
+    /// Take tricks.
+    Take,
+    /// Lose tricks.
+    Duck,
+}
+
+/// A rule-of-thumb card for a trick game where the highest trump, else the highest card of the
+/// suit led, wins: to take, win as cheaply as possible (or let a partner's winning card stand);
+/// to duck, play the highest card that still loses, and shed high cards when void.
+pub fn basic_card(
+    legal: &[Card],
+    trick: &Trick,
+    trumps: Option<Suit>,
+    seat: Seat,
+    partner: Option<Seat>,
+    last_to_play: bool,
+    aim: Aim,
+) -> Option<Card> {
+    let strength = |c: Card| (trumps.is_some_and(|t| c.is_suit(t)), rank_value(c));
+    let low = |cs: &mut dyn Iterator<Item = Card>| cs.min_by_key(|&c| strength(c));
+    let high = |cs: &mut dyn Iterator<Item = Card>| cs.max_by_key(|&c| strength(c));
+    if trick.plays.is_empty() {
+        return match aim {
+            // Lead an ace (not a trump) if there is one, else the lowest card.
+            Aim::Take => legal
+                .iter()
+                .copied()
+                .filter(|c| rank_value(*c) == 14 && trumps.is_none_or(|t| !c.is_suit(t)))
+                .max_by_key(|&c| strength(c))
+                .or_else(|| low(&mut legal.iter().copied())),
+            Aim::Duck => low(&mut legal.iter().copied()),
+        };
+    }
+    let wins = |c: Card| {
+        let mut t = trick.clone();
+        t.plays.push((seat, c));
+        crate::trick::winner(&t, trumps).0 == seat
+    };
+    let (winning, losing): (Vec<Card>, Vec<Card>) = legal.iter().partition(|&&c| wins(c));
+    let partner_ahead = partner.is_some_and(|p| crate::trick::winner(trick, trumps).0 == p);
+    match aim {
+        Aim::Take if partner_ahead && (last_to_play || losing.is_empty()) => {
+            low(&mut losing.iter().copied()).or_else(|| low(&mut winning.iter().copied()))
+        }
+        Aim::Take if partner_ahead => low(&mut losing.iter().copied()),
+        Aim::Take => low(&mut winning.iter().copied()).or_else(|| low(&mut losing.iter().copied())),
+        Aim::Duck => high(&mut losing.iter().copied()).or_else(|| high(&mut winning.iter().copied())),
+    }
+}
+
+/// A rough count of the tricks a hand takes: aces, guarded kings and queens, long trumps. For
+/// `players` at the table; short hands count for less, since fewer rounds are played.
+pub fn estimate_tricks(hand: &[Card], trumps: Option<Suit>, players: usize) -> f64 {
+    let mut tricks = 0.0;
+    let crowd = if players > 4 { 0.8 } else { 1.0 };
+    for suit in Suit::ALL {
+        let ranks: Vec<u8> = hand.iter().filter(|c| c.is_suit(suit)).map(|&c| rank_value(c)).collect();
+        let n = ranks.len();
+        let has = |r: u8| ranks.contains(&r);
+        if Some(suit) == trumps {
+            tricks += [14, 13, 12].iter().enumerate().filter(|(i, &r)| has(r) && n > *i).count() as f64 * 0.85;
+            tricks += n.saturating_sub(3) as f64 * 0.7;
+            tricks += ranks.iter().filter(|&&r| r < 12).count().min(2) as f64 * 0.2;
+        } else {
+            if has(14) {
+                tricks += if n <= 4 { 0.9 } else { 0.6 } * crowd;
+            }
+            if has(13) && (2..=4).contains(&n) {
+                tricks += 0.55 * crowd;
+            }
+            if has(12) && (3..=4).contains(&n) {
+                tricks += 0.25 * crowd;
+            }
+        }
+    }
+    if trumps.is_some() {
+        let trump_count = hand.iter().filter(|c| c.suit() == trumps).count();
+        let short = Suit::ALL.iter().filter(|&&s| Some(s) != trumps && !hand.iter().any(|c| c.is_suit(s))).count();
+        tricks += (short.min(trump_count.saturating_sub(1))) as f64 * 0.5;
+    }
+    tricks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::cards;
+
+    #[test]
+    fn levels_read_and_write_in_lowercase() {
+        assert_eq!(serde_json::to_value(Level::Strong).unwrap(), "strong");
+        assert_eq!(serde_json::from_value::<Level>("basic".into()).unwrap(), Level::Basic);
+        assert!(serde_json::from_value::<Level>(9.into()).is_err());
+    }
+
+    #[test]
+    fn a_redeal_keeps_sizes_and_voids_and_ignores_where_cards_were() {
+        let pool = cards("2H 3H 4H 5C 6C 7C AS KS");
+        let mut void = [false; 4];
+        void[Suit::Hearts as usize] = true;
+        for seed in 0..50 {
+            let piles = redeal(&pool, &[(3, void), (3, [false; 4]), (2, [false; 4])], &mut Rng::new(seed));
+            assert_eq!(piles.iter().map(Vec::len).collect::<Vec<_>>(), [3, 3, 2]);
+            assert!(!piles[0].iter().any(|c| c.is_suit(Suit::Hearts)), "{piles:?}");
+            let mut shuffled = pool.clone();
+            shuffled.reverse();
+            assert_eq!(redeal(&shuffled, &[(3, void), (3, [false; 4]), (2, [false; 4])], &mut Rng::new(seed)), piles);
+        }
+    }
+
+    #[test]
+    fn a_basic_card_wins_cheaply_or_ducks_high() {
+        let trick = Trick { leader: 1, plays: vec![(1, "TH".parse().unwrap())] };
+        let legal = cards("2H JH AH");
+        assert_eq!(basic_card(&legal, &trick, None, 2, None, false, Aim::Take), Some("JH".parse().unwrap()));
+        assert_eq!(basic_card(&legal, &trick, None, 2, None, false, Aim::Duck), Some("2H".parse().unwrap()));
+        assert_eq!(basic_card(&cards("JH AH"), &trick, None, 2, None, false, Aim::Duck), Some("AH".parse().unwrap()));
+        // Partner (seat 1) is winning and this seat plays last: no need to overtake.
+        assert_eq!(basic_card(&legal, &trick, None, 3, Some(1), true, Aim::Take), Some("2H".parse().unwrap()));
+    }
+}
