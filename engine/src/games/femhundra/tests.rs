@@ -567,3 +567,20 @@ fn open_misere_shows_the_declarers_hand_after_the_opening_lead_and_not_before() 
     assert_eq!(scores, [0, 500]);
     assert!(matches!(m.log.last(), Some(Event::MatchEnded { winners, .. }) if winners == &[1, 3]));
 }
+
+#[test]
+fn five_players_call_no_partner_in_misere() {
+    let mut m = M::new(5, Options { bidding: Bidding::Standard, misere: true });
+    m.deal(deck5(false));
+    m.ok(1, Command::Bid { contract: Contract::Misere });
+    for s in [2, 3, 4] {
+        m.ok(s, Command::Pass);
+    }
+    let events = m.ok(0, Command::Pass);
+    assert!(matches!(events[2], Event::WidowTaken { seat: 1, .. }), "{events:?}");
+    assert!(!m.log.iter().any(|e| matches!(e, Event::PartnerCalled { .. })));
+    assert_eq!(m.refused(1, Command::CallPartner { suit: Suit::Spades, rank: 14 }).rule, crate::rules::core::PHASE);
+    assert!(m.legal(1).iter().all(|c| matches!(c, Command::Discard { .. })));
+    let v = view_json(&m, Viewer::Spectator);
+    assert_eq!((v["phase"].clone(), v["partner"].clone()), (json!("discarding"), Value::Null));
+}
