@@ -164,6 +164,13 @@ async fn a_deal_played_at_a_table_is_checked_move_by_move() {
     // What cannot be checked at all.
     let r = check(json!({ "players": 3, "decks": decks, "moves": [{"seat": 0, "move": {"type": "fly"}}] })).await;
     r.assert_problem(400, "invalid-move");
+    // Moves are read before any deck is dealt: a broken deck does not hide a malformed move.
+    let unreadable = json!([{"seat": 0, "move": {"type": "play", "card": "AS", "extra": 42}}]);
+    check(json!({ "players": 3, "decks": [["AS"]], "moves": unreadable })).await.assert_problem(400, "invalid-move");
+    let r =
+        check(json!({ "players": 3, "decks": [["AS"]], "moves": [{"seat": 0, "move": {"type": "draw_from_stock"}}] }))
+            .await;
+    r.assert_problem(422, "wrong-game");
     check(json!({ "players": 9, "decks": [], "moves": [] })).await.assert_problem(422, "invalid-options");
     check(json!({ "players": 3, "decks": [], "moves": [], "extra": 1 })).await.assert_problem(422, "invalid-body");
     let r = app.post("/v1/games/kasino/check").json(&json!({ "players": 2, "decks": [], "moves": [] })).send().await;

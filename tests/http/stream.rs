@@ -137,6 +137,8 @@ async fn a_stream_resumes_after_the_last_event_id_and_ends_with_the_match() {
 
     let r = app.get(&format!("/v1/matches/{id}/stream")).header("Last-Event-ID", "soon").send().await;
     r.assert_problem(400, "invalid-since");
+    let r = app.get(&format!("/v1/matches/{id}/stream?since=-1")).header("Last-Event-ID", "0").send().await;
+    r.assert_problem(400, "invalid-since");
     let r = app.get(&format!("/v1/matches/{}/stream", uuid::Uuid::new_v4())).send().await;
     r.assert_problem(404, "not-found");
     let r = app.get(&format!("/v1/matches/{id}/stream")).header("Accept", "application/json").send().await;

@@ -102,6 +102,7 @@ pub struct Broken {
               (status = 404, description = "no such game (`not-found`), or one that is planned (`game-planned`)",
                body = Problem, content_type = "application/problem+json"),
               (status = 422, description = "the player count or options do not suit the game (`invalid-options`), \
+                                            a move is another game's (`wrong-game`), \
                                             or more than 20,000 moves (`too-many-moves`)",
                body = Problem, content_type = "application/problem+json")))]
 #[post("/v1/games/{game}/check")]
@@ -129,6 +130,20 @@ pub async fn check_deal(
             "invalid-options",
             format!("{} is played by {min} to {max} players, not {}", info.id, deal.players),
         ));
+    }
+    // Every move must be a move of this game before anything is replayed: a malformed move
+    // after a broken deck is still a malformed request.
+    for (k, made) in deal.moves.iter().enumerate() {
+        if game.reads_command(&made.command) {
+            continue;
+        }
+        if let Some(other) = engine::playable().iter().find(|g| g.id() != info.id && g.reads_command(&made.command)) {
+            return Err(ApiError::unprocessable(
+                "wrong-game",
+                format!("move {k} is a move of {}, and this check is of {}", other.id(), info.id),
+            ));
+        }
+        return Err(ApiError::bad_request("invalid-move", format!("move {k} is no move of {}", info.id)));
     }
     let mut table =
         game.setup(deal.players, &deal.options).map_err(|e| ApiError::unprocessable("invalid-options", e.0))?;

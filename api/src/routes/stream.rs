@@ -92,12 +92,11 @@ pub async fn stream(
                 )?)
             }
         };
-    let since = match resume.or(query.since) {
-        Some(n) if n < 0 => {
-            return Err(ApiError::bad_request("invalid-since", "since is a sequence number, 0 or more"))
-        }
-        n => n.unwrap_or(0),
-    };
+    // A negative `since` is refused even when Last-Event-ID, which wins, is sent beside it.
+    if query.since.is_some_and(|n| n < 0) {
+        return Err(ApiError::bad_request("invalid-since", "since is a sequence number, 0 or more"));
+    }
+    let since = resume.or(query.since).unwrap_or(0);
     let state = state.into_inner();
     // Heard of before the first read, so that nothing appended in between is missed.
     let subscription = state.hub.subscribe(id);
