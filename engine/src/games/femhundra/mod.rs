@@ -243,6 +243,7 @@ pub enum Command {
     /// 14), and its holder becomes the partner.
     CallPartner {
         suit: Suit,
+        #[cfg_attr(feature = "openapi", schema(minimum = 2, maximum = 14))]
         rank: u8,
     },
     /// Five players: the declarer plays alone.
