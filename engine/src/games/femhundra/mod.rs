@@ -142,9 +142,16 @@ impl Options {
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Contract {
     /// Six to ten tricks with a trump suit.
-    Trumps { tricks: u8, suit: Suit },
+    Trumps {
+        #[cfg_attr(feature = "openapi", schema(minimum = 6, maximum = 10))]
+        tricks: u8,
+        suit: Suit,
+    },
     /// Six to ten tricks without trumps.
-    NoTrumps { tricks: u8 },
+    NoTrumps {
+        #[cfg_attr(feature = "openapi", schema(minimum = 6, maximum = 10))]
+        tricks: u8,
+    },
     /// Not a single trick, without trumps.
     Misere,
     /// Misère with the declarer's hand face up.
