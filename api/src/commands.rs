@@ -313,11 +313,10 @@ fn decide(
     if let Err(Refusal::Malformed(m)) = &decided {
         // The document's `Move` is every game's command: one of another game fits it, and is
         // refused as unprocessable here rather than as unreadable.
-        let others = engine::playable().iter().filter(|g| g.id() != after.game);
-        if let Some(other) = others.clone().find(|g| g.reads_command(&command.command)) {
+        if let Some(other) = engine::other_game_reading(&after.game, &command.command) {
             return Err(CommandError::Other(ApiError::unprocessable(
                 "wrong-game",
-                format!("that is a move of {}, and this match is {}: {m}", other.id(), after.game),
+                format!("that is a move of {other}, and this match is {}: {m}", after.game),
             )));
         }
         return Err(CommandError::NotAMove(m.clone()));

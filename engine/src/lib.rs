@@ -27,6 +27,12 @@ pub fn playable() -> &'static [Box<dyn Game>] {
     GAMES.get_or_init(games::all)
 }
 
+/// The playable game other than `game` that reads `command` as one of its moves, if any: what a
+/// move sent to the wrong game is refused as (`wrong-game`).
+pub fn other_game_reading(game: &str, command: &serde_json::Value) -> Option<&'static str> {
+    playable().iter().find(|g| g.id() != game && g.reads_command(command)).map(|g| g.id())
+}
+
 pub fn game(id: &str) -> Option<&'static dyn Game> {
     playable().iter().find(|g| g.id() == id).map(|g| g.as_ref())
 }

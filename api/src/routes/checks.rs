@@ -137,10 +137,10 @@ pub async fn check_deal(
         if game.reads_command(&made.command) {
             continue;
         }
-        if let Some(other) = engine::playable().iter().find(|g| g.id() != info.id && g.reads_command(&made.command)) {
+        if let Some(other) = engine::other_game_reading(info.id, &made.command) {
             return Err(ApiError::unprocessable(
                 "wrong-game",
-                format!("move {k} is a move of {}, and this check is of {}", other.id(), info.id),
+                format!("move {k} is a move of {other}, and this check is of {}", info.id),
             ));
         }
         return Err(ApiError::bad_request("invalid-move", format!("move {k} is no move of {}", info.id)));
