@@ -32,11 +32,17 @@ pub trait MatchPhase: Sized {
     const FINISHED: Self;
 }
 
-/// What every table view of a match of deals shows, whatever the game: the deal count, the
-/// dealer, the scores, who is to act and how the match ended.
+/// What every table view of a match of deals shows, whatever the game: who is looking, the deal
+/// count, the dealer, the scores, who is to act and how the match ended.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = MatchProgress))]
 #[derive(Debug, Clone, Serialize)]
 pub struct MatchView {
+    /// The seat this view is for: only in a seat's view.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub seat: Option<Seat>,
+    /// The number of players.
+    pub players: usize,
     /// The number of the current (or last) deal, counting every deal started, cancelled ones
     /// included; 0 before the first deal.
     pub deal_number: u32,
@@ -159,15 +165,18 @@ impl<D: Deal> Deals<D> {
         }
     }
 
-    /// What every view of such a match shows (see [`MatchView`]); `dealer` is the dealer of the
-    /// deal being played or last played, if there was one.
-    pub fn view(&self, status: &Status, dealer: Option<Seat>) -> MatchView {
+    /// What every view of such a match shows to `viewer` at a table of `players` (see
+    /// [`MatchView`]); `dealer` is the dealer of the deal being played or last played, if there
+    /// was one.
+    pub fn view(&self, viewer: Viewer, players: usize, dealer: Option<Seat>) -> MatchView {
         MatchView {
+            seat: viewer.seat_at(players),
+            players,
             deal_number: self.number,
             dealer: dealer.unwrap_or(self.next_dealer),
             next_dealer: self.next_dealer,
             scores: self.scores.clone(),
-            to_act: status.to_act().to_vec(),
+            to_act: self.live().map(Deal::to_act).unwrap_or_default(),
             outcome: self.outcome.clone(),
         }
     }
@@ -273,7 +282,8 @@ mod tests {
         m.ended(&[1, 3], &Text::new("s", "e"));
         assert!(m.status(Vec::new).is_finished() && m.live().is_none());
         assert_eq!(m.phase(), Phase::Finished);
-        let view = serde_json::to_value(m.view(&m.status(Vec::new), None)).unwrap();
+        let view = serde_json::to_value(m.view(Viewer::Seat(1), 2, None)).unwrap();
+        assert_eq!((view["seat"].clone(), view["players"].clone()), (json!(1), json!(2)));
         assert_eq!(view["deal_number"], json!(1));
         assert_eq!(view["outcome"]["winners"], json!([1, 3]));
         assert_eq!(view["to_act"], json!([]));

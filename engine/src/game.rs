@@ -130,10 +130,32 @@ pub trait Rules: Send + Sync + 'static {
     /// The table as one viewer sees it ([`Rules::view`]).
     type View: Serialize + Typed;
 
-    fn id(&self) -> &'static str;
-    fn rulebook(&self) -> Rulebook;
-    fn options(&self) -> Vec<OptionDoc>;
-    fn player_counts(&self) -> RangeInclusive<usize>;
+    /// The game's id, as the catalog and the API name it.
+    const ID: &'static str;
+    /// How many may play.
+    const PLAYERS: RangeInclusive<usize>;
+    /// The rulebook kept as text beside the game (`games/rulebooks/<id>.txt`, see
+    /// [`crate::rules::parse_rulebook`]): the rules and the descriptions of the options.
+    const RULEBOOK: &'static str;
+
+    fn id(&self) -> &'static str {
+        Self::ID
+    }
+
+    fn rulebook(&self) -> Rulebook {
+        crate::rules::parse_rulebook(Self::ID, Self::RULEBOOK)
+    }
+
+    /// Each option, described in the rulebook text, with its default from `Options::default()`.
+    fn options(&self) -> Vec<OptionDoc> {
+        let defaults = to_json(&Self::Options::default());
+        let docs = crate::rules::parse_options(Self::RULEBOOK);
+        docs.into_iter().map(|(name, sv, en)| OptionDoc { name, default: defaults[name].clone(), sv, en }).collect()
+    }
+
+    fn player_counts(&self) -> RangeInclusive<usize> {
+        Self::PLAYERS
+    }
 
     fn setup(&self, players: usize, options: Self::Options) -> Result<Self::State, SetupError>;
     fn status(&self, state: &Self::State) -> Status;

@@ -76,8 +76,10 @@ impl Rulebook {
 /// prose can be read and translated without reading Rust. The format, line by line:
 /// `core` (the shared section), `section <id>` or `house <id>` (a section of house rules)
 /// followed by its titles as `sv …` and `en …` lines (a house section may leave them out), and
-/// for each rule its id alone on a line followed by `sv …` and `en …`. Lines starting with `#`
-/// and blank lines are skipped. A malformed file is a bug that every test meets at once.
+/// for each rule its id alone on a line followed by `sv …` and `en …`; `option <name>` followed
+/// by `sv …` and `en …` describes one of the game's options (read by [`parse_options`], not a
+/// rule). Lines starting with `#` and blank lines are skipped. A malformed file is a bug that
+/// every test meets at once.
 pub fn parse_rulebook(game: &'static str, text: &'static str) -> Rulebook {
     let mut sections: Vec<Section> = Vec::new();
     let mut house = false;
@@ -97,6 +99,9 @@ pub fn parse_rulebook(game: &'static str, text: &'static str) -> Rulebook {
         let (word, id) = line.split_once(' ').unwrap_or((line, ""));
         match word {
             "core" => sections.push(core::section()),
+            "option" => {
+                texts(&mut lines).unwrap_or_else(|| panic!("{game}: option {id} has no texts"));
+            }
             "section" | "house" => {
                 house = word == "house";
                 let (title_sv, title_en) = texts(&mut lines).unwrap_or_else(|| {
@@ -113,6 +118,22 @@ pub fn parse_rulebook(game: &'static str, text: &'static str) -> Rulebook {
         }
     }
     Rulebook { game, sections }
+}
+
+/// The descriptions of a game's options in its rulebook text (`option <name>`, see
+/// [`parse_rulebook`]), in the order written: `(name, sv, en)`.
+pub fn parse_options(text: &'static str) -> Vec<(&'static str, &'static str, &'static str)> {
+    let lines: Vec<&'static str> =
+        text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).collect();
+    lines
+        .windows(3)
+        .filter_map(|w| {
+            let name = w[0].strip_prefix("option ")?;
+            let sv = w[1].strip_prefix("sv ")?;
+            let en = w[2].strip_prefix("en ")?;
+            Some((name, sv, en))
+        })
+        .collect()
 }
 
 /// Builds a section from `(id, sv, en)` triples; ids are written in full so that a grep for a

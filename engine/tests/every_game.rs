@@ -60,6 +60,9 @@ fn options_are_documented_and_unknown_options_refused() {
             let doc = game.options().into_iter().find(|o| o.name == name).unwrap();
             assert_eq!(&doc.default, value, "{}: documented default of {name}", game.id());
         }
+        for name in documented {
+            assert!(defaults.get(name).is_some(), "{}: documented option {name} is not an option", game.id());
+        }
         assert!(game.normalize_options(&json!({ "no-such-option": true })).is_err(), "{}", game.id());
     }
 }

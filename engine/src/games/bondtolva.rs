@@ -7,14 +7,16 @@
 //! and tens (then the most eyes) another. The first to stand on exactly 12 after a deal wins;
 //! one who passes 12 falls back to 7.
 
+use std::ops::RangeInclusive;
+
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::cards::{decks, is_permutation, sorted, Card, Rank, Suit};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
-use crate::game::{OptionDoc, Rules, SetupError, Status, Viewer};
+use crate::game::{Rules, SetupError, Status, Viewer};
 use crate::random::Rng;
-use crate::rules::{self, RuleViolation, Rulebook, ScoreTerm, Text};
+use crate::rules::{RuleViolation, ScoreTerm, Text};
 use crate::seat::{self, Direction, Seat};
 use crate::trick::{self, Play, PlayView, Trick, TrickPlay, WinReason};
 
@@ -320,12 +322,7 @@ pub struct Table {
     /// The match: deal number, dealer, scores, who is to act, how it ended.
     #[serde(flatten)]
     pub deals: MatchView,
-    /// The seat this view is for: only in a seat's view.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub seat: Option<Seat>,
-    /// The number of players: always 2.
-    pub players: usize,
+
     /// The options the match is played with.
     pub options: Options,
     /// The score to stand on exactly.
@@ -449,13 +446,6 @@ pub enum Event {
         target: i64,
         explanation: Text,
     },
-}
-
-// ---------------------------------------------------------------------------------------------
-// Rulebook
-
-fn rulebook() -> Rulebook {
-    rules::parse_rulebook("bondtolva", include_str!("rulebooks/bondtolva.txt"))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -736,34 +726,9 @@ impl Rules for Bondtolva {
     type Event = Event;
     type View = Table;
 
-    fn id(&self) -> &'static str {
-        "bondtolva"
-    }
-
-    fn rulebook(&self) -> Rulebook {
-        rulebook()
-    }
-
-    fn options(&self) -> Vec<OptionDoc> {
-        vec![
-            OptionDoc {
-                name: "target",
-                default: json!(DEFAULT_TARGET),
-                sv: "Poängen man måste stå på exakt för att vinna (12 om inget annat avtalas).",
-                en: "The score one must stand on exactly to win (12 unless agreed otherwise).",
-            },
-            OptionDoc {
-                name: "fall_to",
-                default: json!(DEFAULT_FALL_TO),
-                sv: "Poängen den rasar ner till som har fått mer än målet när given är slut (7).",
-                en: "The score a player falls back to who has more than the target when the deal ends (7).",
-            },
-        ]
-    }
-
-    fn player_counts(&self) -> std::ops::RangeInclusive<usize> {
-        SEATS..=SEATS
-    }
+    const ID: &'static str = "bondtolva";
+    const PLAYERS: RangeInclusive<usize> = SEATS..=SEATS;
+    const RULEBOOK: &'static str = include_str!("rulebooks/bondtolva.txt");
 
     fn test_option_sets(&self, _players: usize) -> Vec<Options> {
         vec![Options::default(), Options { target: 6, fall_to: 2 }]
@@ -886,12 +851,7 @@ impl Rules for Bondtolva {
         let deal = state.deals.deal.as_ref();
         Table {
             phase: state.deals.phase(),
-            deals: state.deals.view(&self.status(state), deal.map(|d| d.dealer)),
-            seat: match viewer {
-                Viewer::Seat(s) => Some(s),
-                _ => None,
-            },
-            players: SEATS,
+            deals: state.deals.view(viewer, SEATS, deal.map(|d| d.dealer)),
             options: state.options.clone(),
             target: state.options.target,
             winner: state.deals.outcome.as_ref().map(|o| o.winners[0]),
@@ -1044,6 +1004,7 @@ mod tests {
     use crate::game::{cards_in, erase};
     use crate::rules::core;
     use crate::simulate::{play_match, Checks, Driver};
+    use serde_json::json;
 
     type M = Driver<Bondtolva>;
 

@@ -8,14 +8,16 @@
 //! rita (two for six in a row, jan), the king of clubs settles five all, and the first side to
 //! six ritor wins the match.
 
+use std::ops::RangeInclusive;
+
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::cards::{decks, is_permutation, sorted, Card, Rank, Suit};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
-use crate::game::{OptionDoc, Rules, SetupError, Status, Viewer};
+use crate::game::{Rules, SetupError, Status, Viewer};
 use crate::random::Rng;
-use crate::rules::{self, RuleViolation, Rulebook, ScoreTerm, Text};
+use crate::rules::{RuleViolation, ScoreTerm, Text};
 use crate::seat::{self, Direction, Seat};
 use crate::trick::{self, Play, PlayView, Trick, TrickPlay, WinReason};
 
@@ -410,12 +412,7 @@ pub struct Table {
     /// The match: deal number, dealer, ritor by side, who is to act, how it ended.
     #[serde(flatten)]
     pub deals: MatchView,
-    /// The seat this view is for: only in a seat's view.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub seat: Option<Seat>,
-    /// The number of players: always 4.
-    pub players: usize,
+
     /// The options the match is played with.
     pub options: Options,
     /// The ritor that win the match.
@@ -710,26 +707,9 @@ impl Rules for Braus {
     type Event = Event;
     type View = Table;
 
-    fn id(&self) -> &'static str {
-        "braus"
-    }
-
-    fn rulebook(&self) -> Rulebook {
-        rules::parse_rulebook("braus", include_str!("rulebooks/braus.txt"))
-    }
-
-    fn options(&self) -> Vec<OptionDoc> {
-        vec![OptionDoc {
-            name: "target",
-            default: json!(DEFAULT_TARGET),
-            sv: "Antalet ritor som vinner partiet (sex om inget annat avtalas).",
-            en: "The number of ritor that wins the match (six unless agreed otherwise).",
-        }]
-    }
-
-    fn player_counts(&self) -> std::ops::RangeInclusive<usize> {
-        SEATS..=SEATS
-    }
+    const ID: &'static str = "braus";
+    const PLAYERS: RangeInclusive<usize> = SEATS..=SEATS;
+    const RULEBOOK: &'static str = include_str!("rulebooks/braus.txt");
 
     fn test_option_sets(&self, _players: usize) -> Vec<Options> {
         [DEFAULT_TARGET, 1, 3].into_iter().map(|target| Options { target }).collect()
@@ -831,12 +811,7 @@ impl Rules for Braus {
         let deal = state.deals.deal.as_ref();
         Table {
             phase: state.deals.phase(),
-            deals: state.deals.view(&self.status(state), deal.map(|d| d.dealer)),
-            seat: match viewer {
-                Viewer::Seat(s) => Some(s),
-                _ => None,
-            },
-            players: SEATS,
+            deals: state.deals.view(viewer, SEATS, deal.map(|d| d.dealer)),
             options: state.options.clone(),
             target: state.options.target,
             sides: [seats_of(0), seats_of(1)],
@@ -954,6 +929,7 @@ mod tests {
     use crate::game::{cards_in, erase};
     use crate::rules::core;
     use crate::simulate::{random_matches, Driver, Plan};
+    use serde_json::json;
 
     /// The shared test driver: every event taken through JSON (as it is stored) and the books
     /// checked after each one.

@@ -11,17 +11,19 @@
 //! every seat deals one played-out deal (a house rule and an option), so it ends with the pot
 //! empty.
 
+use std::ops::RangeInclusive;
+
 use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::cards::{decks, is_permutation, rank_value, sorted, Card};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
-use crate::game::{OptionDoc, Rules, SetupError, Status, Viewer};
+use crate::game::{Rules, SetupError, Status, Viewer};
 use crate::ledger::{Account, Ledger, Payment};
 use crate::random::Rng;
-use crate::rules::{self, RuleViolation, Rulebook, ScoreTerm, Text};
+use crate::rules::{RuleViolation, ScoreTerm, Text};
 use crate::seat::{match_winners, seats_text, Seat, Table as Seating};
 use crate::trick::{self, Play, PlayView, Trick, TrickPlay, WinReason};
 
@@ -640,12 +642,7 @@ pub struct Table {
     /// The match: deal number, dealer, balances at the end of the last deal, who is to act.
     #[serde(flatten)]
     pub deals: MatchView,
-    /// The seat this view is for: only in a seat's view.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub seat: Option<Seat>,
-    /// Players at the table (2 to 10).
-    pub players: usize,
+
     /// The options the match is played with.
     pub options: Options,
     /// Deals played out that make the match.
@@ -740,40 +737,9 @@ impl Rules for Femkort {
     type Event = Event;
     type View = Table;
 
-    fn id(&self) -> &'static str {
-        "femkort"
-    }
-
-    fn rulebook(&self) -> Rulebook {
-        rules::parse_rulebook("femkort", include_str!("rulebooks/femkort.txt"))
-    }
-
-    fn options(&self) -> Vec<OptionDoc> {
-        vec![
-            OptionDoc {
-                name: "stake",
-                default: json!(1),
-                sv: "Vad var och en lägger i potten före varje giv (inte före en omgiv).",
-                en: "What each player puts into the pot before every deal (not before a redeal).",
-            },
-            OptionDoc {
-                name: "three_then_two",
-                default: json!(false),
-                sv: "Det äldre sättet att ge: först tre kort till var och en, sedan två.",
-                en: "The older way of dealing: first three cards to each player, then two.",
-            },
-            OptionDoc {
-                name: "rounds",
-                default: json!(1),
-                sv: "Hur många gånger var och en ger en utspelad giv innan partiet är slut.",
-                en: "How many times each player deals a played-out deal before the match ends.",
-            },
-        ]
-    }
-
-    fn player_counts(&self) -> std::ops::RangeInclusive<usize> {
-        MIN_PLAYERS..=MAX_PLAYERS
-    }
+    const ID: &'static str = "femkort";
+    const PLAYERS: RangeInclusive<usize> = MIN_PLAYERS..=MAX_PLAYERS;
+    const RULEBOOK: &'static str = include_str!("rulebooks/femkort.txt");
 
     fn test_option_sets(&self, _players: usize) -> Vec<Options> {
         vec![
@@ -997,12 +963,7 @@ impl Rules for Femkort {
         }
         Table {
             phase: state.deals.phase(),
-            deals: state.deals.view(&self.status(state), deal.map(|d| d.dealer)),
-            seat: match viewer {
-                Viewer::Seat(s) => Some(s),
-                _ => None,
-            },
-            players: state.players(),
+            deals: state.deals.view(viewer, state.players(), deal.map(|d| d.dealer)),
             options: state.options.clone(),
             deals_scheduled: state.deals_scheduled(),
             deals_played: state.deals_played,
@@ -1114,6 +1075,7 @@ mod tests {
     use crate::cards::{card, cards};
     use crate::game::{cards_in, erase};
     use crate::simulate::{random_matches, Driver, Plan};
+    use serde_json::json;
 
     type M = Driver<Femkort>;
 

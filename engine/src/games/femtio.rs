@@ -6,14 +6,16 @@
 //! player turns up the top card of the pile, and the highest card of the suit led wins. Every
 //! trick is a point, and the first to 50 wins the match.
 
+use std::ops::RangeInclusive;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::cards::{decks, is_permutation, sorted, Card};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
-use crate::game::{OptionDoc, Rules, SetupError, Status, Viewer};
+use crate::game::{Rules, SetupError, Status, Viewer};
 use crate::random::Rng;
-use crate::rules::{self, RuleViolation, Rulebook, ScoreTerm, Text};
+use crate::rules::{RuleViolation, ScoreTerm, Text};
 use crate::seat::{seats_text, Seat, Table as Seating};
 use crate::trick::{self, Play, PlayView, TrickPlay, WinReason};
 
@@ -253,12 +255,7 @@ pub struct Table {
     /// The match: deal number, dealer, scores, who is to act, how it ended.
     #[serde(flatten)]
     pub deals: MatchView,
-    /// The seat this view is for: only in a seat's view.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub seat: Option<Seat>,
-    /// Players at the table (2 to 6).
-    pub players: usize,
+
     /// The options the match is played with.
     pub options: Options,
     /// The score that ends the match.
@@ -449,26 +446,9 @@ impl Rules for Femtio {
     type Event = Event;
     type View = Table;
 
-    fn id(&self) -> &'static str {
-        "femtio"
-    }
-
-    fn rulebook(&self) -> Rulebook {
-        rules::parse_rulebook("femtio", include_str!("rulebooks/femtio.txt"))
-    }
-
-    fn options(&self) -> Vec<OptionDoc> {
-        vec![OptionDoc {
-            name: "target",
-            default: json!(DEFAULT_TARGET),
-            sv: "Poängen som avslutar partiet (50 om inget annat avtalas).",
-            en: "The score that ends the match (50 unless agreed otherwise).",
-        }]
-    }
-
-    fn player_counts(&self) -> std::ops::RangeInclusive<usize> {
-        2..=6
-    }
+    const ID: &'static str = "femtio";
+    const PLAYERS: RangeInclusive<usize> = 2..=6;
+    const RULEBOOK: &'static str = include_str!("rulebooks/femtio.txt");
 
     fn test_option_sets(&self, _players: usize) -> Vec<Options> {
         [DEFAULT_TARGET, 12, 1].into_iter().map(|target| Options { target }).collect()
@@ -572,12 +552,7 @@ impl Rules for Femtio {
         let recorded = deal.filter(|_| record);
         Table {
             phase: state.deals.phase(),
-            deals: state.deals.view(&self.status(state), deal.map(|d| d.dealer)),
-            seat: match viewer {
-                Viewer::Seat(s) => Some(s),
-                _ => None,
-            },
-            players: state.players(),
+            deals: state.deals.view(viewer, state.players(), deal.map(|d| d.dealer)),
             options: state.options.clone(),
             target: state.options.target,
             forehand: deal.map(Deal::forehand),

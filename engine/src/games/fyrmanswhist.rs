@@ -6,14 +6,16 @@
 //! first red one: its owner is the declarer and the deal is spel; four black cards make it pass.
 //! Only the side that wins a deal scores, and the first side to the target (13) wins the match.
 
+use std::ops::RangeInclusive;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::cards::{decks, is_permutation, rank_value, sorted, Card, Suit};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
-use crate::game::{OptionDoc, Rules, SetupError, Status, Viewer};
+use crate::game::{Rules, SetupError, Status, Viewer};
 use crate::random::Rng;
-use crate::rules::{self, RuleViolation, Rulebook, ScoreTerm, Text};
+use crate::rules::{RuleViolation, ScoreTerm, Text};
 use crate::seat::{self, Direction, Seat};
 use crate::trick::{self, Play, PlayView, Trick, TrickPlay, WinReason};
 
@@ -329,12 +331,7 @@ pub struct Table {
     /// The match: deal number, dealer, scores, who is to act, how it ended.
     #[serde(flatten)]
     pub deals: MatchView,
-    /// The seat this view is for: only in a seat's view.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub seat: Option<Seat>,
-    /// The number of players: always 4.
-    pub players: usize,
+
     /// The options the match is played with.
     pub options: Options,
     /// The score that wins the match.
@@ -696,34 +693,9 @@ impl Rules for Fyrmanswhist {
     type Event = Event;
     type View = Table;
 
-    fn id(&self) -> &'static str {
-        "fyrmanswhist"
-    }
-
-    fn rulebook(&self) -> Rulebook {
-        rules::parse_rulebook("fyrmanswhist", include_str!("rulebooks/fyrmanswhist.txt"))
-    }
-
-    fn options(&self) -> Vec<OptionDoc> {
-        vec![
-            OptionDoc {
-                name: "simultaneous_reveal",
-                default: json!(false),
-                sv: "Alla visar sina bottenkort på en gång i stället för ett i taget från förhand; finns flera röda blir den första räknat från förhand spelförare.",
-                en: "Everyone shows their bottom card at once instead of one at a time from forehand; if several are red, the first counting from forehand is the declarer.",
-            },
-            OptionDoc {
-                name: "target",
-                default: json!(DEFAULT_TARGET),
-                sv: "Poängen som vinner partiet (13 om inget annat avtalas).",
-                en: "The score that wins the match (13 unless agreed otherwise).",
-            },
-        ]
-    }
-
-    fn player_counts(&self) -> std::ops::RangeInclusive<usize> {
-        SEATS..=SEATS
-    }
+    const ID: &'static str = "fyrmanswhist";
+    const PLAYERS: RangeInclusive<usize> = SEATS..=SEATS;
+    const RULEBOOK: &'static str = include_str!("rulebooks/fyrmanswhist.txt");
 
     fn test_option_sets(&self, _players: usize) -> Vec<Options> {
         let sets = [(false, DEFAULT_TARGET), (true, DEFAULT_TARGET), (false, 1), (true, 5), (false, 30)];
@@ -832,12 +804,7 @@ impl Rules for Fyrmanswhist {
         let mine = deal.zip(me);
         Table {
             phase: state.deals.phase(),
-            deals: state.deals.view(&self.status(state), deal.map(|d| d.dealer)),
-            seat: match viewer {
-                Viewer::Seat(s) => Some(s),
-                _ => None,
-            },
-            players: SEATS,
+            deals: state.deals.view(viewer, SEATS, deal.map(|d| d.dealer)),
             options: state.options.clone(),
             target: state.options.target,
             sides: [seats_of(0), seats_of(1)],

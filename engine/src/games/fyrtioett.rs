@@ -4,15 +4,17 @@
 //! does not. Bids worth less than 11 together throw the cards in. The first player to 41 wins
 //! for his side.
 
+use std::ops::RangeInclusive;
+
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::bidding::Auction;
 use crate::cards::{decks, is_permutation, rank_value, sorted, Card, Suit};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
-use crate::game::{OptionDoc, Rules, SetupError, Status, Viewer};
+use crate::game::{Rules, SetupError, Status, Viewer};
 use crate::random::Rng;
-use crate::rules::{self, RuleViolation, Rulebook, ScoreTerm, Text};
+use crate::rules::{RuleViolation, ScoreTerm, Text};
 use crate::seat::{self, Direction, Seat};
 use crate::trick::{self, Play, PlayView, Trick, TrickPlay, WinReason};
 
@@ -311,12 +313,7 @@ pub struct Table {
     /// The match: deal number, dealer, scores (by seat), who is to act, how it ended.
     #[serde(flatten)]
     pub deals: MatchView,
-    /// The seat this view is for: only in a seat's view.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub seat: Option<Seat>,
-    /// The number of players: always 4.
-    pub players: usize,
+
     /// The options the match is played with.
     pub options: Options,
     /// The score a player must reach to win the match for his side.
@@ -720,26 +717,9 @@ impl Rules for Fyrtioett {
     type Event = Event;
     type View = Table;
 
-    fn id(&self) -> &'static str {
-        "fyrtioett"
-    }
-
-    fn rulebook(&self) -> Rulebook {
-        rules::parse_rulebook("fyrtioett", include_str!("rulebooks/fyrtioett.txt"))
-    }
-
-    fn options(&self) -> Vec<OptionDoc> {
-        vec![OptionDoc {
-            name: "target",
-            default: json!(DEFAULT_TARGET),
-            sv: "Poängen en spelare måste nå för att vinna partiet för sitt lag (41, därav namnet).",
-            en: "The score a player must reach to win the match for his side (41, hence the name).",
-        }]
-    }
-
-    fn player_counts(&self) -> std::ops::RangeInclusive<usize> {
-        SEATS..=SEATS
-    }
+    const ID: &'static str = "fyrtioett";
+    const PLAYERS: RangeInclusive<usize> = SEATS..=SEATS;
+    const RULEBOOK: &'static str = include_str!("rulebooks/fyrtioett.txt");
 
     fn test_option_sets(&self, _players: usize) -> Vec<Options> {
         [DEFAULT_TARGET, 1, 12, 60].into_iter().map(|target| Options { target }).collect()
@@ -855,12 +835,7 @@ impl Rules for Fyrtioett {
         let mine = deal.zip(me);
         Table {
             phase: state.deals.phase(),
-            deals: state.deals.view(&self.status(state), deal.map(|d| d.dealer)),
-            seat: match viewer {
-                Viewer::Seat(s) => Some(s),
-                _ => None,
-            },
-            players: SEATS,
+            deals: state.deals.view(viewer, SEATS, deal.map(|d| d.dealer)),
             options: state.options.clone(),
             target: state.options.target,
             minimum_total_worth: MINIMUM_TOTAL,
@@ -962,6 +937,7 @@ mod tests {
     use crate::game::{cards_in, erase};
     use crate::rules::core;
     use crate::simulate::{random_matches, Driver, Plan};
+    use serde_json::json;
 
     /// The shared test driver: every event taken through JSON (as it is stored) and the books
     /// checked after each one.

@@ -8,15 +8,17 @@
 //! start at the score of whoever is worst off among those still in. The last player left takes
 //! the pot.
 
+use std::ops::RangeInclusive;
+
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::cards::{decks, is_permutation, rank_value, sorted, Card};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
-use crate::game::{OptionDoc, Rules, SetupError, Status, Viewer};
+use crate::game::{Rules, SetupError, Status, Viewer};
 use crate::ledger::{Account, Ledger, Payment};
 use crate::random::Rng;
-use crate::rules::{self, RuleViolation, Rulebook, ScoreTerm, Text};
+use crate::rules::{RuleViolation, ScoreTerm, Text};
 use crate::seat::{seats_text, Seat, Table as Seating};
 use crate::trick::{Play, PlayView, Trick, TrickPlay, WinReason};
 
@@ -590,12 +592,7 @@ pub struct Table {
     /// act.
     #[serde(flatten)]
     pub deals: MatchView,
-    /// The seat this view is for: only in a seat's view.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub seat: Option<Seat>,
-    /// Players at the table (3 to 8).
-    pub players: usize,
+
     /// The options the match is played with.
     pub options: Options,
     /// Whether each seat is still in the game.
@@ -658,40 +655,9 @@ impl Rules for Gurka {
     type Event = Event;
     type View = Table;
 
-    fn id(&self) -> &'static str {
-        "gurka"
-    }
-
-    fn rulebook(&self) -> Rulebook {
-        rules::parse_rulebook("gurka", include_str!("rulebooks/gurka.txt"))
-    }
-
-    fn options(&self) -> Vec<OptionDoc> {
-        vec![
-            OptionDoc {
-                name: "stake",
-                default: json!(1),
-                sv: "Vad var och en lägger i potten när partiet börjar, och på nytt för att köpa in sig.",
-                en: "What each player puts into the pot when the match starts, and again to buy back in.",
-            },
-            OptionDoc {
-                name: "limit",
-                default: json!(30),
-                sv: "Hur många minuspoäng som slår ut en spelare.",
-                en: "How many minus points put a player out.",
-            },
-            OptionDoc {
-                name: "buy_ins",
-                default: json!(1),
-                sv: "Hur många gånger var och en får köpa in sig igen under ett parti (0: aldrig).",
-                en: "How many times each player may buy back in during a match (0: never).",
-            },
-        ]
-    }
-
-    fn player_counts(&self) -> std::ops::RangeInclusive<usize> {
-        MIN_PLAYERS..=MAX_PLAYERS
-    }
+    const ID: &'static str = "gurka";
+    const PLAYERS: RangeInclusive<usize> = MIN_PLAYERS..=MAX_PLAYERS;
+    const RULEBOOK: &'static str = include_str!("rulebooks/gurka.txt");
 
     fn test_option_sets(&self, _players: usize) -> Vec<Options> {
         vec![
@@ -890,9 +856,7 @@ impl Rules for Gurka {
         let deal = state.deals.deal.as_ref();
         Table {
             phase: state.deals.phase(),
-            deals: state.deals.view(&self.status(state), deal.map(|d| d.dealer)),
-            seat: me,
-            players: state.players(),
+            deals: state.deals.view(viewer, state.players(), deal.map(|d| d.dealer)),
             options: state.options.clone(),
             in_game: state.in_game.clone(),
             buy_ins_used: state.buy_ins_used.clone(),

@@ -5,14 +5,16 @@
 //! sang), the 26 cards of each player are played out in 26 tricks, and the winner of a deal
 //! scores one point per trick over thirteen. The first to reach the target (13) wins.
 
+use std::ops::RangeInclusive;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::cards::{decks, is_permutation, rank_value, sorted, Card, Suit};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
-use crate::game::{OptionDoc, Rules, SetupError, Status, Viewer};
+use crate::game::{Rules, SetupError, Status, Viewer};
 use crate::random::Rng;
-use crate::rules::{self, RuleViolation, Rulebook, ScoreTerm, Text};
+use crate::rules::{RuleViolation, ScoreTerm, Text};
 use crate::seat::{self, Direction, Seat};
 use crate::trick::{self, Play, PlayView, Trick, TrickPlay, WinReason};
 
@@ -272,12 +274,7 @@ pub struct Table {
     /// The match: deal number, dealer, scores, who is to act, how it ended.
     #[serde(flatten)]
     pub deals: MatchView,
-    /// The seat this view is for: only in a seat's view.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub seat: Option<Seat>,
-    /// The number of players: always 2.
-    pub players: usize,
+
     /// The options the match is played with.
     pub options: Options,
     /// The score that wins the match.
@@ -439,13 +436,6 @@ pub enum Event {
         target: i64,
         explanation: Text,
     },
-}
-
-// ---------------------------------------------------------------------------------------------
-// Rulebook
-
-fn rulebook() -> Rulebook {
-    rules::parse_rulebook("japansk-whist", include_str!("rulebooks/japansk-whist.txt"))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -640,40 +630,9 @@ impl Rules for JapanskWhist {
     type Event = Event;
     type View = Table;
 
-    fn id(&self) -> &'static str {
-        "japansk-whist"
-    }
-
-    fn rulebook(&self) -> Rulebook {
-        rulebook()
-    }
-
-    fn options(&self) -> Vec<OptionDoc> {
-        vec![
-            OptionDoc {
-                name: "defender_double",
-                default: json!(false),
-                sv: "Vinner försvararen (given) får han två poäng per trick; tretton var ger ändå en poäng.",
-                en: "A winning defender (the dealer) scores two points per odd trick; thirteen each still gives one point.",
-            },
-            OptionDoc {
-                name: "pass_and_sang",
-                default: json!(false),
-                sv: "Förhand får välja pass (misär) eller sang (utan trumf) i stället för en trumffärg.",
-                en: "Forehand may choose pass (misère) or sang (no trumps) instead of a trump suit.",
-            },
-            OptionDoc {
-                name: "target",
-                default: json!(DEFAULT_TARGET),
-                sv: "Poängen som vinner partiet (13 om inget annat avtalas).",
-                en: "The score that wins the match (13 unless agreed otherwise).",
-            },
-        ]
-    }
-
-    fn player_counts(&self) -> std::ops::RangeInclusive<usize> {
-        SEATS..=SEATS
-    }
+    const ID: &'static str = "japansk-whist";
+    const PLAYERS: RangeInclusive<usize> = SEATS..=SEATS;
+    const RULEBOOK: &'static str = include_str!("rulebooks/japansk-whist.txt");
 
     fn test_option_sets(&self, _players: usize) -> Vec<Options> {
         let plain = Options::default();
@@ -788,12 +747,7 @@ impl Rules for JapanskWhist {
             |p: &Pile| PileView { open: p.open, face_down: p.hidden.is_some(), hidden: record.then_some(p.hidden) };
         Table {
             phase: state.deals.phase(),
-            deals: state.deals.view(&self.status(state), deal.map(|d| d.dealer)),
-            seat: match viewer {
-                Viewer::Seat(s) => Some(s),
-                _ => None,
-            },
-            players: SEATS,
+            deals: state.deals.view(viewer, SEATS, deal.map(|d| d.dealer)),
             options: state.options.clone(),
             target: state.options.target,
             winner: state.deals.outcome.as_ref().map(|o| o.winners[0]),

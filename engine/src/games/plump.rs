@@ -12,9 +12,9 @@ use serde_json::{json, Value};
 use crate::bidding::Auction;
 use crate::bots;
 use crate::cards::{decks, sort_hand, take_card, Card, Rank, Suit};
-use crate::game::{OptionDoc, Outcome, Rules, SetupError, Status, Viewer};
+use crate::game::{Outcome, Rules, SetupError, Status, Viewer};
 use crate::random::Rng;
-use crate::rules::{self, RuleViolation, Rulebook, ScoreTerm};
+use crate::rules::{RuleViolation, ScoreTerm};
 use crate::seat::{self, match_winners, Seat};
 use crate::trick::play::CurrentTrick;
 use crate::trick::{self, Trick, WinReason};
@@ -639,40 +639,9 @@ impl Rules for Plump {
     type Event = Event;
     type View = Table;
 
-    fn id(&self) -> &'static str {
-        "plump"
-    }
-
-    fn rulebook(&self) -> Rulebook {
-        rules::parse_rulebook("plump", include_str!("rulebooks/plump.txt"))
-    }
-
-    fn options(&self) -> Vec<OptionDoc> {
-        vec![
-            OptionDoc {
-                name: "back_up",
-                default: json!(false),
-                sv: "Gå uppåt igen efter enkortsgiven tills sista given har lika många kort som den första (variant 1).",
-                en: "After the one-card deal, go back up until the last deal has as many cards as the first (variant 1).",
-            },
-            OptionDoc {
-                name: "last_bidder_restricted",
-                default: json!(false),
-                sv: "Den som bjuder sist får inte göra summan av buden lika med antalet stick (variant 2). Kan inte kombineras med simultaneous_bids.",
-                en: "The last bidder may not make the bids total the number of tricks (variant 2). Cannot be combined with simultaneous_bids.",
-            },
-            OptionDoc {
-                name: "simultaneous_bids",
-                default: json!(false),
-                sv: "Alla bjuder samtidigt och buden visas först när alla har bjudit (variant 3).",
-                en: "Everyone bids at once and the bids are shown only when all are in (variant 3).",
-            },
-        ]
-    }
-
-    fn player_counts(&self) -> RangeInclusive<usize> {
-        MIN_PLAYERS..=MAX_PLAYERS
-    }
+    const ID: &'static str = "plump";
+    const PLAYERS: RangeInclusive<usize> = MIN_PLAYERS..=MAX_PLAYERS;
+    const RULEBOOK: &'static str = include_str!("rulebooks/plump.txt");
 
     /// Each variant alone and with back-up; the two bidding variants exclude each other.
     fn test_option_sets(&self, _players: usize) -> Vec<Options> {
@@ -1177,6 +1146,8 @@ impl Rules for Plump {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Rulebook;
+    use serde_json::json;
 
     use crate::cards::{card, cards};
     use crate::game::erase;

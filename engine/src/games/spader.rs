@@ -3,15 +3,17 @@
 //! Overtricks are tallied across deals and punished ("sandbagging"); the first side to the
 //! target wins the match.
 
+use std::ops::RangeInclusive;
+
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::bots;
 use crate::cards::{decks, is_permutation, rank_value, sorted, take_card, Card, Rank, Suit};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
-use crate::game::{OptionDoc, Rules, SetupError, Status, Viewer};
+use crate::game::{Rules, SetupError, Status, Viewer};
 use crate::random::Rng;
-use crate::rules::{self, RuleViolation, Rulebook, ScoreTerm, Text};
+use crate::rules::{RuleViolation, ScoreTerm, Text};
 use crate::seat::{self, Direction, Seat};
 use crate::trick::{self, Trick, TrickPlay, TrickRecord, WinReason};
 
@@ -611,13 +613,6 @@ pub enum Event {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Rulebook
-
-fn rulebook() -> Rulebook {
-    rules::parse_rulebook("spader", include_str!("rulebooks/spader.txt"))
-}
-
-// ---------------------------------------------------------------------------------------------
 // Rules
 
 impl Rules for Spader {
@@ -627,46 +622,9 @@ impl Rules for Spader {
     type Event = Event;
     type View = Table;
 
-    fn id(&self) -> &'static str {
-        "spader"
-    }
-
-    fn rulebook(&self) -> Rulebook {
-        rulebook()
-    }
-
-    fn options(&self) -> Vec<OptionDoc> {
-        vec![
-            OptionDoc {
-                name: "blind_nil",
-                default: json!(true),
-                sv: "Blindnoll tillåten för ett lag som ligger minst 100 poäng efter.",
-                en: "Blind nil allowed for a side at least 100 points behind.",
-            },
-            OptionDoc {
-                name: "redeal",
-                default: json!(true),
-                sv: "Omgiv får begäras utan spader, utan klädda kort eller med sju kort i en färg.",
-                en: "A redeal may be asked for with no spades, no court cards or seven cards of a suit.",
-            },
-            OptionDoc {
-                name: "sandbagging",
-                default: json!(true),
-                sv: "Tio samlade överstick kostar 100 poäng.",
-                en: "Ten gathered overtricks cost 100 points.",
-            },
-            OptionDoc {
-                name: "target",
-                default: json!(500),
-                sv: "Poängen som avslutar partiet.",
-                en: "The score that ends the match.",
-            },
-        ]
-    }
-
-    fn player_counts(&self) -> std::ops::RangeInclusive<usize> {
-        SEATS..=SEATS
-    }
+    const ID: &'static str = "spader";
+    const PLAYERS: RangeInclusive<usize> = SEATS..=SEATS;
+    const RULEBOOK: &'static str = include_str!("rulebooks/spader.txt");
 
     fn test_option_sets(&self, _players: usize) -> Vec<Options> {
         let all = Options::default();
@@ -834,7 +792,7 @@ impl Rules for Spader {
         let tricks = |p: &TrickPlay| p.tricks.iter().map(WonTrick::from).collect();
         Table {
             phase: state.deals.phase(),
-            deals: state.deals.view(&self.status(state), deal.map(|d| d.dealer)),
+            deals: state.deals.view(viewer, SEATS, deal.map(|d| d.dealer)),
             overtricks: state.overtricks,
             target: state.options.target,
             options: state.options.clone(),
@@ -1542,6 +1500,7 @@ mod tests {
     use crate::game::erase;
     use crate::rules::core;
     use crate::simulate::{play_match, Checks, Driver};
+    use serde_json::json;
 
     /// The table as `viewer` sees it, as JSON.
     fn view_json(state: &State, viewer: Viewer) -> Value {
@@ -2271,7 +2230,7 @@ mod tests {
 
     #[test]
     fn rule_ids_are_unique_and_every_declared_id_is_in_the_rulebook() {
-        let book = rulebook();
+        let book = Spader.rulebook();
         let ids: Vec<&str> = book.rule_ids().collect();
         let unique: BTreeSet<&str> = ids.iter().copied().collect();
         assert_eq!(ids.len(), unique.len(), "duplicate rule ids");

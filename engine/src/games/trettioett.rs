@@ -12,17 +12,19 @@
 //! it lies, top card kept, and the event says so; a deal nobody knocks in ends in a showdown
 //! after a number of rounds (an option), so every deal ends.
 
+use std::ops::RangeInclusive;
+
 use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::cards::{decks, is_permutation, rank_value, sorted, take_card, Card, Suit};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
-use crate::game::{OptionDoc, Rules, SetupError, Status, Viewer};
+use crate::game::{Rules, SetupError, Status, Viewer};
 use crate::ledger::{Account, Ledger, Payment};
 use crate::random::Rng;
-use crate::rules::{self, RuleViolation, Rulebook, ScoreTerm, Text};
+use crate::rules::{RuleViolation, ScoreTerm, Text};
 use crate::seat::{match_winners, seats_text, Seat, Table as Seating};
 
 #[derive(Default)]
@@ -808,12 +810,7 @@ pub struct Table {
     /// The match: deal number, dealer, balances at the end of the last deal, who is to act.
     #[serde(flatten)]
     pub deals: MatchView,
-    /// The seat this view is for: only in a seat's view.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub seat: Option<Seat>,
-    /// Players at the table (2 to 7).
-    pub players: usize,
+
     /// The options the match is played with.
     pub options: Options,
     /// The pot game: deals that make the match (more while a tie leaves chips in the pot).
@@ -932,64 +929,9 @@ impl Rules for Trettioett {
     type Event = Event;
     type View = Table;
 
-    fn id(&self) -> &'static str {
-        "trettioett"
-    }
-
-    fn rulebook(&self) -> Rulebook {
-        rules::parse_rulebook("trettioett", include_str!("rulebooks/trettioett.txt"))
-    }
-
-    fn options(&self) -> Vec<OptionDoc> {
-        vec![
-            OptionDoc {
-                name: "stakes",
-                default: json!("pot"),
-                sv: "\"pot\": alla satsar före varje giv och bästa handen tar potten; \"lives\": alla börjar med ett antal marker och sämsta handen betalar en efter varje giv.",
-                en: "\"pot\": everyone stakes before every deal and the best hand takes the pot; \"lives\": everyone starts with a number of marks and the worst hand pays one after each deal.",
-            },
-            OptionDoc {
-                name: "stake",
-                default: json!(1),
-                sv: "Potspelet: vad var och en lägger i potten före varje giv.",
-                en: "The pot game: what each player puts into the pot before every deal.",
-            },
-            OptionDoc {
-                name: "lives",
-                default: json!(5),
-                sv: "Markspelet: hur många marker var och en börjar med.",
-                en: "The lives game: how many marks each player starts with.",
-            },
-            OptionDoc {
-                name: "rounds",
-                default: json!(1),
-                sv: "Potspelet: hur många gånger var och en ger innan partiet är slut; ligger potten kvar efter lika spelas fler givar tills den är vunnen.",
-                en: "The pot game: how many times each player deals before the match ends; if a tie left the pot, more deals follow until it is won.",
-            },
-            OptionDoc {
-                name: "knocker_wins_ties",
-                default: json!(false),
-                sv: "Den som knackat vinner när hon delar bästa handen med någon annan.",
-                en: "The knocker wins when sharing the best hand with anyone else.",
-            },
-            OptionDoc {
-                name: "trips",
-                default: json!(false),
-                sv: "Den engelska varianten: tretal räknas som 30,5, även tre ess.",
-                en: "The English variant: three of a kind counts 30.5, three aces too.",
-            },
-            OptionDoc {
-                name: "round_limit",
-                default: json!(10),
-                sv: "Efter så många varv utan att någon knackat visas händerna ändå.",
-                en: "After this many rounds without a knock the hands are shown anyway.",
-            },
-        ]
-    }
-
-    fn player_counts(&self) -> std::ops::RangeInclusive<usize> {
-        MIN_PLAYERS..=MAX_PLAYERS
-    }
+    const ID: &'static str = "trettioett";
+    const PLAYERS: RangeInclusive<usize> = MIN_PLAYERS..=MAX_PLAYERS;
+    const RULEBOOK: &'static str = include_str!("rulebooks/trettioett.txt");
 
     fn test_option_sets(&self, _players: usize) -> Vec<Options> {
         vec![
@@ -1248,12 +1190,7 @@ impl Rules for Trettioett {
         let live = deal.filter(|d| !d.over);
         Table {
             phase: state.deals.phase(),
-            deals: state.deals.view(&self.status(state), deal.map(|d| d.dealer)),
-            seat: match viewer {
-                Viewer::Seat(s) => Some(s),
-                _ => None,
-            },
-            players: state.players(),
+            deals: state.deals.view(viewer, state.players(), deal.map(|d| d.dealer)),
             options: state.options.clone(),
             deals_scheduled: state.deals_scheduled(),
             deals_played: state.deals_played,
@@ -1378,6 +1315,7 @@ mod tests {
     use super::*;
     use crate::cards::{card, cards};
     use crate::simulate::Driver;
+    use serde_json::json;
 
     type M = Driver<Trettioett>;
 

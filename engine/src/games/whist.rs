@@ -7,14 +7,16 @@
 //! points. À la guerre is everyone for themselves: tricks beyond four and the five top trumps
 //! score, and the first player to nine points wins.
 
+use std::ops::RangeInclusive;
+
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::cards::{decks, is_permutation, rank_value, sorted, Card, Suit};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
-use crate::game::{OptionDoc, Rules, SetupError, Status, Viewer};
+use crate::game::{Rules, SetupError, Status, Viewer};
 use crate::random::Rng;
-use crate::rules::{self, RuleViolation, Rulebook, ScoreTerm, Text};
+use crate::rules::{RuleViolation, ScoreTerm, Text};
 use crate::seat::{self, Direction, Seat};
 use crate::trick::{self, Play, PlayView, Trick, TrickPlay, WinReason};
 
@@ -370,12 +372,7 @@ pub struct Table {
     /// à la guerre), who is to act, how it ended.
     #[serde(flatten)]
     pub deals: MatchView,
-    /// The seat this view is for: only in a seat's view.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub seat: Option<Seat>,
-    /// The number of players: always 4.
-    pub players: usize,
+
     /// The options the match is played with.
     pub options: Options,
     /// The points that win a game: trick points in the partnership variants, points à la guerre.
@@ -802,34 +799,9 @@ impl Rules for Whist {
     type Event = Event;
     type View = Table;
 
-    fn id(&self) -> &'static str {
-        "whist"
-    }
-
-    fn rulebook(&self) -> Rulebook {
-        rules::parse_rulebook("whist", include_str!("rulebooks/whist.txt"))
-    }
-
-    fn options(&self) -> Vec<OptionDoc> {
-        vec![
-            OptionDoc {
-                name: "variant",
-                default: json!("short"),
-                sv: "Vilken whist: short (klassisk short whist, utgång på 5), long (utgång på 10), american (utgång på 7, inga honnörer), sattrumf (förhands första utspel bestämmer trumf) eller a_la_guerre (alla mot alla, 9 poäng vinner).",
-                en: "Which whist: short (classic short whist, game at 5), long (game at 10), american (game at 7, no honours), sattrumf (forehand's first lead sets trumps) or a_la_guerre (everyone for themselves, 9 points win).",
-            },
-            OptionDoc {
-                name: "honours",
-                default: json!(true),
-                sv: "Om honnörerna räknas; amerikansk whist räknar dem aldrig.",
-                en: "Whether honours count; American whist never counts them.",
-            },
-        ]
-    }
-
-    fn player_counts(&self) -> std::ops::RangeInclusive<usize> {
-        SEATS..=SEATS
-    }
+    const ID: &'static str = "whist";
+    const PLAYERS: RangeInclusive<usize> = SEATS..=SEATS;
+    const RULEBOOK: &'static str = include_str!("rulebooks/whist.txt");
 
     fn test_option_sets(&self, _players: usize) -> Vec<Options> {
         let sets = [
@@ -951,12 +923,7 @@ impl Rules for Whist {
         let partnerships = state.options.variant.partnerships();
         Table {
             phase: state.deals.phase(),
-            deals: state.deals.view(&self.status(state), deal.map(|d| d.dealer)),
-            seat: match viewer {
-                Viewer::Seat(s) => Some(s),
-                _ => None,
-            },
-            players: SEATS,
+            deals: state.deals.view(viewer, SEATS, deal.map(|d| d.dealer)),
             options: state.options.clone(),
             game_target: state.options.variant.game(),
             sides: partnerships.then(|| [seats_of(0), seats_of(1)]),
@@ -1057,6 +1024,7 @@ mod tests {
     use crate::game::erase;
     use crate::rules::core;
     use crate::simulate::{random_matches, Driver, Plan};
+    use serde_json::json;
 
     /// The shared test driver: every event taken through JSON (as it is stored) and the books
     /// checked after each one.

@@ -4,14 +4,16 @@
 //! made or loses it; opponents score ten a trick; the first to 500 wins, and whoever falls to
 //! −500 ends the match. Four play in fixed partnerships, five call a partner by a card.
 
+use std::ops::RangeInclusive;
+
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::cards::{decks, is_permutation, rank_value, sorted, take_card, Card, Rank, Suit};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
-use crate::game::{hide_cards, OptionDoc, Rules, SetupError, Status, Viewer};
+use crate::game::{hide_cards, Rules, SetupError, Status, Viewer};
 use crate::random::Rng;
-use crate::rules::{self, RuleViolation, Rulebook, ScoreTerm, Text};
+use crate::rules::{RuleViolation, ScoreTerm, Text};
 use crate::seat::{self, Seat};
 use crate::trick::{Play, PlayView, Trick, TrickPlay, WinReason};
 
@@ -766,11 +768,7 @@ pub struct Table {
     pub phase: Phase,
     #[serde(flatten)]
     pub deals: MatchView,
-    /// The seat this view is for: only in a seat's view.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub seat: Option<Seat>,
-    pub players: usize,
+
     pub options: Options,
     /// The score that wins, and the one that ends the match from below.
     pub target: i64,
@@ -1395,9 +1393,7 @@ impl Femhundra {
         let is_declarer = |d: &Deal| d.declarer.is_some() && d.declarer == owner;
         Table {
             phase: state.deals.phase(),
-            deals: state.deals.view(&self.status(state), deal.map(|d| d.dealer)),
-            seat: me,
-            players: n,
+            deals: state.deals.view(viewer, n, deal.map(|d| d.dealer)),
             options: state.options.clone(),
             target: TARGET,
             floor: FLOOR,
@@ -1431,34 +1427,9 @@ impl Rules for Femhundra {
     type Event = Event;
     type View = Table;
 
-    fn id(&self) -> &'static str {
-        "femhundra"
-    }
-
-    fn rulebook(&self) -> Rulebook {
-        rules::parse_rulebook("femhundra", include_str!("../rulebooks/femhundra.txt"))
-    }
-
-    fn options(&self) -> Vec<OptionDoc> {
-        vec![
-            OptionDoc {
-                name: "bidding",
-                default: json!("standard"),
-                sv: "standard: en chans var att bjuda för två, tre och fem spelare, flera varv för fyra; rounds: flera varv för alla (då ger tio stick inget tillägg upp till 250).",
-                en: "standard: one chance each to bid for two, three and five players, several rounds for four; rounds: several rounds for all (then ten tricks bring no lift to 250).",
-            },
-            OptionDoc {
-                name: "misere",
-                default: json!(false),
-                sv: "De anglosaxiska buden misär (250) och öppen misär (520, för fyra spelare 500).",
-                en: "The Anglo-Saxon bids misère (250) and open misère (520, for four players 500).",
-            },
-        ]
-    }
-
-    fn player_counts(&self) -> std::ops::RangeInclusive<usize> {
-        2..=5
-    }
+    const ID: &'static str = "femhundra";
+    const PLAYERS: RangeInclusive<usize> = 2..=5;
+    const RULEBOOK: &'static str = include_str!("../rulebooks/femhundra.txt");
 
     fn test_option_sets(&self, _players: usize) -> Vec<Options> {
         let mut sets = Vec::new();

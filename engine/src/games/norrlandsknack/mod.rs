@@ -18,10 +18,10 @@ use serde_json::{json, Value};
 
 use crate::cards::{decks, is_permutation, rank_value, sort_hand, sorted, take_card, Card, Rank, Suit};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
-use crate::game::{OptionDoc, Rules, SetupError, Status, Viewer};
+use crate::game::{Rules, SetupError, Status, Viewer};
 use crate::ledger::{Account, Ledger, Payment};
 use crate::random::Rng;
-use crate::rules::{self, RuleViolation, Rulebook, ScoreTerm, Text};
+use crate::rules::{RuleViolation, ScoreTerm, Text};
 use crate::seat::{seats_text, Seat, Table as Seating};
 use crate::trick::{self, Play, PlayView, Trick, TrickPlay, WinReason};
 
@@ -934,34 +934,9 @@ impl Rules for Norrlandsknack {
     type Event = Event;
     type View = Table;
 
-    fn id(&self) -> &'static str {
-        "norrlandsknack"
-    }
-
-    fn rulebook(&self) -> Rulebook {
-        rules::parse_rulebook("norrlandsknack", include_str!("../rulebooks/norrlandsknack.txt"))
-    }
-
-    fn options(&self) -> Vec<OptionDoc> {
-        vec![
-            OptionDoc {
-                name: "stake",
-                default: json!(1),
-                sv: "Insatsen var och en lägger i potten när partiet börjar, och som varje limpa kostar (1 till 1 000 000).",
-                en: "The stake everyone puts into the pot when the match begins, and that every loaf costs (1 to 1,000,000).",
-            },
-            OptionDoc {
-                name: "max_deals",
-                default: json!(DEFAULT_MAX_DEALS),
-                sv: "Antal givar (omgivar medräknade) efter vilka partiet slutar om ingen nått 0; då vinner lägst poäng (1 till 1000).",
-                en: "Deals (redeals included) after which the match ends if nobody has reached 0; the fewest points then win (1 to 1000).",
-            },
-        ]
-    }
-
-    fn player_counts(&self) -> RangeInclusive<usize> {
-        MIN_PLAYERS..=MAX_PLAYERS
-    }
+    const ID: &'static str = "norrlandsknack";
+    const PLAYERS: RangeInclusive<usize> = MIN_PLAYERS..=MAX_PLAYERS;
+    const RULEBOOK: &'static str = include_str!("../rulebooks/norrlandsknack.txt");
 
     /// A bigger stake, and a short match that ends by the deal limit.
     fn test_option_sets(&self, _players: usize) -> Vec<Options> {

@@ -15,11 +15,6 @@ pub struct Table {
     /// ended.
     #[serde(flatten)]
     pub deals: MatchView,
-    /// The seat this view is for: only in a seat's view.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub seat: Option<Seat>,
-    pub players: usize,
     pub options: Options,
     /// Chips won (negative: paid in) so far, by seat.
     pub balances: Vec<i64>,
@@ -109,12 +104,7 @@ impl Norrlandsknack {
         play.hands = None;
         Table {
             phase: state.deals.phase(),
-            deals: state.deals.view(&self.status(state), deal.map(|d| d.dealer)),
-            seat: match viewer {
-                Viewer::Seat(s) => Some(s),
-                _ => None,
-            },
-            players,
+            deals: state.deals.view(viewer, players, deal.map(|d| d.dealer)),
             options: state.options.clone(),
             balances: state.ledger.seats(players),
             pot: state.pot(),

@@ -15,9 +15,9 @@ use serde_json::{json, Value};
 
 use crate::bidding::Auction;
 use crate::cards::{decks, is_permutation, sort_hand, take_card, Card, Rank, Suit};
-use crate::game::{OptionDoc, Outcome, Rules, SetupError, Status, Viewer};
+use crate::game::{Outcome, Rules, SetupError, Status, Viewer};
 use crate::ledger::{Account, Ledger, Payment};
-use crate::rules::{self, RuleViolation, Rulebook, Text};
+use crate::rules::{RuleViolation, Text};
 use crate::seat::{self, match_winners, seats_text, Seat};
 use crate::trick::{self, Trick, WinReason};
 pub use crate::trick::{Play, TrickRecord};
@@ -25,7 +25,6 @@ pub use crate::trick::{Play, TrickRecord};
 mod payments;
 pub use payments::*;
 mod invariants;
-mod rulebook;
 #[cfg(test)]
 mod tests;
 mod view;
@@ -1061,21 +1060,9 @@ impl Rules for PolsktPass {
     type Event = Event;
     type View = Table;
 
-    fn id(&self) -> &'static str {
-        "polskt-pass"
-    }
-
-    fn rulebook(&self) -> Rulebook {
-        self.book()
-    }
-
-    fn options(&self) -> Vec<OptionDoc> {
-        self.option_docs()
-    }
-
-    fn player_counts(&self) -> RangeInclusive<usize> {
-        MIN_PLAYERS..=MAX_PLAYERS
-    }
+    const ID: &'static str = "polskt-pass";
+    const PLAYERS: RangeInclusive<usize> = MIN_PLAYERS..=MAX_PLAYERS;
+    const RULEBOOK: &'static str = include_str!("../rulebooks/polskt-pass.txt");
 
     /// Both bet variants in every combination, in short matches with two stakes.
     fn test_option_sets(&self, _players: usize) -> Vec<Options> {

@@ -5,7 +5,9 @@ use super::*;
 use crate::cards::{card, cards};
 use crate::game::erase;
 use crate::rules::core;
+use crate::rules::Rulebook;
 use crate::simulate::{random_matches, Driver, Plan};
+use serde_json::json;
 
 use super::Command as C;
 

@@ -9,14 +9,16 @@
 //! The seats are the players. Their places at the table (chairs, clockwise) change from sitting
 //! to sitting, so the card play runs on chairs and every event and view speaks of seats.
 
+use std::ops::RangeInclusive;
+
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::cards::{decks, is_permutation, rank_value, sorted, Card, Rank, Suit};
 use crate::deals::{self, Deals};
-use crate::game::{OptionDoc, Outcome, Rules, SetupError, Status, Viewer};
+use crate::game::{Outcome, Rules, SetupError, Status, Viewer};
 use crate::random::Rng;
-use crate::rules::{self, RuleViolation, Rulebook, ScoreTerm, Text};
+use crate::rules::{RuleViolation, ScoreTerm, Text};
 use crate::seat::{self, Direction, Seat};
 use crate::trick::{self, Play, PlayView, Trick, TrickPlay, TrickRecord, WinReason};
 
@@ -921,46 +923,9 @@ impl Rules for Priffe {
     type Event = Event;
     type View = Table;
 
-    fn id(&self) -> &'static str {
-        "priffe"
-    }
-
-    fn rulebook(&self) -> Rulebook {
-        rules::parse_rulebook("priffe", include_str!("../rulebooks/priffe.txt"))
-    }
-
-    fn options(&self) -> Vec<OptionDoc> {
-        vec![
-            OptionDoc {
-                name: "match_end",
-                default: json!("sittings"),
-                sv: "Hur partiet spelas: \"sittings\" med utgångar och tre sitsar (huvudreglerna), eller den enklare varianten \"deals\" (ett avtalat antal givar) eller \"points\" (tills ett bolag nått målet under strecket).",
-                en: "How the match is played: \"sittings\" with games and three sittings (the main rules), or the simpler variant \"deals\" (an agreed number of deals) or \"points\" (until a side reaches the target below the line).",
-            },
-            OptionDoc {
-                name: "deals",
-                default: json!(DEFAULT_DEALS),
-                sv: "Antalet givar när match_end är \"deals\".",
-                en: "The number of deals when match_end is \"deals\".",
-            },
-            OptionDoc {
-                name: "points_target",
-                default: json!(DEFAULT_POINTS_TARGET),
-                sv: "Poängen under strecket som avslutar partiet när match_end är \"points\" (texten nämner 100).",
-                en: "The points below the line that end the match when match_end is \"points\" (the text names 100).",
-            },
-            OptionDoc {
-                name: "old_style",
-                default: json!(false),
-                sv: "Gammaldags priffe: spader och klöver är riktiga bud och trumf, poäng per trick efter bud (spader 2, klöver 3, ruter 4, hjärter 5, noll 6, preference 8), honnörer som två eller fyra trick, utgång vid 20 med bonus 10 och 20.",
-                en: "Old-fashioned priffe: spades and clubs are real bids and trumps, points per trick by contract (spades 2, clubs 3, diamonds 4, hearts 5, noll 6, preference 8), honours worth two or four tricks, game at 20 with bonuses of 10 and 20.",
-            },
-        ]
-    }
-
-    fn player_counts(&self) -> std::ops::RangeInclusive<usize> {
-        SEATS..=SEATS
-    }
+    const ID: &'static str = "priffe";
+    const PLAYERS: RangeInclusive<usize> = SEATS..=SEATS;
+    const RULEBOOK: &'static str = include_str!("../rulebooks/priffe.txt");
 
     fn test_option_sets(&self, _players: usize) -> Vec<Options> {
         let all = Options::default();
@@ -1132,9 +1097,7 @@ impl Rules for Priffe {
         let deal = state.deals.deal.as_ref();
         Table {
             phase: state.deals.phase(),
-            deals: state.deals.view(&self.status(state), deal.map(|d| d.dealer)),
-            seat: me,
-            players: SEATS,
+            deals: state.deals.view(viewer, SEATS, deal.map(|d| d.dealer)),
             options: state.options.clone(),
             sitting: state.sitting,
             seating: state.seating,

@@ -5,6 +5,7 @@ use crate::cards::{card, cards};
 use crate::game::{cards_in, erase};
 use crate::rules::core;
 use crate::simulate::{random_matches, Driver, Plan};
+use serde_json::json;
 
 type M = Driver<Priffe>;
 

@@ -40,12 +40,6 @@ pub struct Table {
     /// The match: deal number, dealer, each player's total, who is to act, how it ended.
     #[serde(flatten)]
     pub deals: MatchView,
-    /// The seat this view is for: only in a seat's view.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub seat: Option<Seat>,
-    /// The number of players: always 4.
-    pub players: usize,
     /// The options the match is played with.
     pub options: Options,
     /// The sitting being played, 1 to 3 (always 1 in the simpler variant).

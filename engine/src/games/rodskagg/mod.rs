@@ -13,16 +13,18 @@
 //! misdeal, the declarer's question, the knock for going out). Here the service does each ritual
 //! itself, as an automatic event, so none of those slips can happen and no penalty arises.
 
+use std::ops::RangeInclusive;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::bidding::Auction;
 use crate::cards::{decks, is_permutation, rank_value, sorted, Card};
 use crate::deals::{self, Deals, MatchPhase};
-use crate::game::{OptionDoc, Rules, SetupError, Status, Viewer};
+use crate::game::{Rules, SetupError, Status, Viewer};
 use crate::ledger::{Account, Payment};
 use crate::random::Rng;
-use crate::rules::{self, RuleViolation, Rulebook, ScoreTerm, Text};
+use crate::rules::{RuleViolation, ScoreTerm, Text};
 use crate::seat::{seats_text, Seat, Table as Seating};
 use crate::trick::{self, Play, Trick, TrickPlay, WinReason};
 
@@ -886,46 +888,9 @@ impl Rules for Rodskagg {
     type Event = Event;
     type View = Table;
 
-    fn id(&self) -> &'static str {
-        "rodskagg"
-    }
-
-    fn rulebook(&self) -> Rulebook {
-        rules::parse_rulebook("rodskagg", include_str!("../rulebooks/rodskagg.txt"))
-    }
-
-    fn options(&self) -> Vec<OptionDoc> {
-        vec![
-            OptionDoc {
-                name: "all_sneak",
-                default: json!("next-dealer"),
-                sv: "Om alla smyger: \"next-dealer\" (korten kastas in och nästa spelare ger) eller \"dealer-must-bid\" (given, som talar sist, måste då bjuda).",
-                en: "If everyone sneaks: \"next-dealer\" (the cards are thrown in and the next player deals) or \"dealer-must-bid\" (the dealer, speaking last, must then bid).",
-            },
-            OptionDoc {
-                name: "settlement",
-                default: json!(false),
-                sv: "Gör upp partiet i pengar: varje förlorare betalar vinnaren poängskillnaden gånger taxan.",
-                en: "Settle the match in money: every loser pays the winner the difference in points times the rate.",
-            },
-            OptionDoc {
-                name: "rate",
-                default: json!(1),
-                sv: "Vad en poängs skillnad kostar i uppgörelsen (till exempel 1 krona per poäng).",
-                en: "What a point of difference costs in the settlement (say 1 krona a point).",
-            },
-            OptionDoc {
-                name: "max_deals",
-                default: json!(DEFAULT_MAX_DEALS),
-                sv: "Givar (inkastade räknas) efter vilka partiet slutar även om ingen nått 0.",
-                en: "Deals (thrown-in ones counted) after which the match ends even if nobody has reached 0.",
-            },
-        ]
-    }
-
-    fn player_counts(&self) -> std::ops::RangeInclusive<usize> {
-        MIN_PLAYERS..=MAX_PLAYERS
-    }
+    const ID: &'static str = "rodskagg";
+    const PLAYERS: RangeInclusive<usize> = MIN_PLAYERS..=MAX_PLAYERS;
+    const RULEBOOK: &'static str = include_str!("../rulebooks/rodskagg.txt");
 
     fn test_option_sets(&self, _players: usize) -> Vec<Options> {
         vec![

@@ -1,7 +1,9 @@
 use super::*;
 use crate::cards::{card, cards};
 use crate::game::cards_in;
+use crate::rules;
 use crate::simulate::Driver;
+use serde_json::json;
 
 /// The shared test driver: every event taken through JSON (as it is stored) and the books
 /// checked after each one.

@@ -37,11 +37,7 @@ pub struct Table {
     /// ended.
     #[serde(flatten)]
     pub deals: MatchView,
-    /// The seat this view is for: only in a seat's view.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub seat: Option<Seat>,
-    pub players: usize,
+
     pub options: Options,
     /// Seats out of the match after a failed Rödskägg.
     pub out_of_match: Vec<Seat>,
@@ -127,12 +123,7 @@ impl Rodskagg {
         play.hands = None;
         Table {
             phase: state.deals.phase(),
-            deals: state.deals.view(&self.status(state), deal.map(|d| d.dealer)),
-            seat: match viewer {
-                Viewer::Seat(s) => Some(s),
-                _ => None,
-            },
-            players: state.players(),
+            deals: state.deals.view(viewer, state.players(), deal.map(|d| d.dealer)),
             options: state.options.clone(),
             out_of_match: state.out_of_match.clone(),
             end_reason: state.end_reason,

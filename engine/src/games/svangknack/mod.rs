@@ -19,14 +19,13 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::cards::{decks, is_permutation, rank_value, sort_hand, take_card, Card, Rank, Suit};
-use crate::game::{OptionDoc, Outcome, Rules, SetupError, Status, Viewer};
+use crate::game::{Outcome, Rules, SetupError, Status, Viewer};
 use crate::ledger::{Account, Ledger, Payment};
-use crate::rules::{self, RuleViolation, Rulebook, Text};
+use crate::rules::{RuleViolation, Text};
 use crate::seat::{match_winners, seats_text, Seat, Table as Seating};
 use crate::trick;
 
 mod invariants;
-mod rulebook;
 #[cfg(test)]
 mod tests;
 mod view;
@@ -1023,21 +1022,9 @@ impl Rules for Svangknack {
     type Event = Event;
     type View = Table;
 
-    fn id(&self) -> &'static str {
-        "svangknack"
-    }
-
-    fn rulebook(&self) -> Rulebook {
-        self.book()
-    }
-
-    fn options(&self) -> Vec<OptionDoc> {
-        self.option_docs()
-    }
-
-    fn player_counts(&self) -> RangeInclusive<usize> {
-        MIN_PLAYERS..=MAX_PLAYERS
-    }
+    const ID: &'static str = "svangknack";
+    const PLAYERS: RangeInclusive<usize> = MIN_PLAYERS..=MAX_PLAYERS;
+    const RULEBOOK: &'static str = include_str!("../rulebooks/svangknack.txt");
 
     /// Another stake and length, and packs of other sizes than the player count gives.
     fn test_option_sets(&self, players: usize) -> Vec<Options> {

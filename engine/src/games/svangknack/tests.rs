@@ -7,7 +7,9 @@ use super::*;
 use crate::cards::{card, cards};
 use crate::game::{cards_in, erase};
 use crate::rules::core;
+use crate::rules::Rulebook;
 use crate::simulate::{random_matches, Driver, Plan};
+use serde_json::json;
 
 /// A deck that deals `fixed` hands (by seat) with `dealer` dealing and then puts `talon` on
 /// top of the talon; the other seats get the pack's spare cards, and the rest goes below.

@@ -15,8 +15,8 @@ use serde_json::{json, Value};
 
 use crate::bidding::Auction;
 use crate::cards::{decks, take_card, Card, Rank, Suit};
-use crate::game::{OptionDoc, Outcome, Rules, SetupError, Status, Viewer};
-use crate::rules::{self, RuleViolation, Rulebook, ScoreTerm};
+use crate::game::{Outcome, Rules, SetupError, Status, Viewer};
+use crate::rules::{RuleViolation, ScoreTerm};
 use crate::seat::{match_winners, Seat, Table as Seating};
 pub use crate::trick::Play;
 use crate::trick::Trick;
@@ -26,7 +26,6 @@ pub use cards::*;
 mod scoring;
 pub use scoring::*;
 mod invariants;
-mod rulebook;
 #[cfg(test)]
 mod tests;
 mod view;
@@ -1262,21 +1261,9 @@ impl Rules for Tarot {
     type Event = Event;
     type View = Table;
 
-    fn id(&self) -> &'static str {
-        "tarot"
-    }
-
-    fn rulebook(&self) -> Rulebook {
-        self.book()
-    }
-
-    fn options(&self) -> Vec<OptionDoc> {
-        self.option_docs()
-    }
-
-    fn player_counts(&self) -> RangeInclusive<usize> {
-        MIN_PLAYERS..=MAX_PLAYERS
-    }
+    const ID: &'static str = "tarot";
+    const PLAYERS: RangeInclusive<usize> = MIN_PLAYERS..=MAX_PLAYERS;
+    const RULEBOOK: &'static str = include_str!("../rulebooks/tarot.txt");
 
     /// Each scoring variant off or changed, and each way to end a match.
     fn test_option_sets(&self, _players: usize) -> Vec<Options> {

@@ -5,7 +5,9 @@ use super::*;
 use crate::cards::{card, cards, is_permutation};
 use crate::game::{check_turn, erase};
 use crate::rules::core;
+use crate::rules::Rulebook;
 use crate::simulate::{random_matches, Driver, Plan};
+use serde_json::json;
 
 /// Cards a test leaves unnamed are dealt in this order: small suit cards first, the bouts
 /// last, so that a filled-up hand rarely holds anything that matters.
