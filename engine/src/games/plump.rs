@@ -11,13 +11,13 @@ use serde_json::{json, Value};
 
 use crate::bidding::Auction;
 use crate::bots;
-use crate::cards::{decks, sort_hand, take_card, Card, Rank, Suit};
+use crate::cards::{decks, is_permutation, sort_hand, sorted, Card, Rank, Suit};
+use crate::deals::{self, Deals, MatchPhase};
 use crate::game::{Outcome, Rules, SetupError, Status, Viewer};
 use crate::random::Rng;
 use crate::rules::{RuleViolation, ScoreTerm};
 use crate::seat::{self, match_winners, Seat};
-use crate::trick::play::CurrentTrick;
-use crate::trick::{self, Trick, WinReason};
+use crate::trick::{self, PlayView, Trick, TrickPlay, WinReason};
 pub use crate::trick::{Play, TrickRecord};
 
 #[derive(Default)]
@@ -104,36 +104,52 @@ pub fn deal_sizes(players: usize, back_up: bool) -> Vec<usize> {
 // ---------------------------------------------------------------------------------------------
 // State
 
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Phase {
-    Bidding,
-    Playing,
-    /// Every trick is played; the next deal (or nothing) follows.
-    Over,
+#[derive(Clone, Debug)]
+struct Deal {
+    number: u32,
+    dealer: Seat,
+    cards_per_hand: usize,
+    deck: Vec<Card>,
+    set_aside: Vec<Card>,
+    turned_card: Option<Card>,
+    trumps: Option<Suit>,
+    trumps_from: TrumpsFrom,
+    auction: Auction<u32>,
+    /// Taken from the deal's own record, so a deal replayed on its own keeps its bidding mode.
+    simultaneous: bool,
+    /// Simultaneous bids stay private until this is set.
+    bids_revealed: bool,
+    /// As many tricks as cards in a hand, which shrinks (and may grow again) deal by deal.
+    play: TrickPlay,
 }
 
-#[derive(Clone, Debug)]
-pub struct Deal {
-    pub number: u32,
-    pub dealer: Seat,
-    pub cards_per_hand: usize,
-    pub deck: Vec<Card>,
-    pub hands: Vec<Vec<Card>>,
-    pub set_aside: Vec<Card>,
-    pub turned_card: Option<Card>,
-    pub trumps: Option<Suit>,
-    pub trumps_from: TrumpsFrom,
-    pub auction: Auction<u32>,
-    /// Taken from the deal's own record, so a deal replayed on its own keeps its bidding mode.
-    pub simultaneous: bool,
-    /// Simultaneous bids stay private until this is set.
-    pub bids_revealed: bool,
-    pub phase: Phase,
-    pub trick: Trick,
-    pub tricks: Vec<TrickRecord>,
-    pub tricks_taken: Vec<u32>,
+impl deals::Deal for Deal {
+    type Phase = TablePhase;
+
+    fn to_act(&self) -> Vec<Seat> {
+        match self.phase() {
+            TablePhase::Bidding if self.simultaneous => {
+                (0..self.play.table.seats).filter(|&s| !self.auction.has_bid(s)).collect()
+            }
+            TablePhase::Bidding => self.auction.next_bidder().into_iter().collect(),
+            TablePhase::Playing => vec![self.play.to_play()],
+            _ => Vec::new(),
+        }
+    }
+
+    fn is_live(&self) -> bool {
+        !self.play.is_over()
+    }
+
+    fn phase(&self) -> TablePhase {
+        if !self.auction.is_complete() {
+            TablePhase::Bidding
+        } else if self.play.is_over() {
+            TablePhase::DealOver
+        } else {
+            TablePhase::Playing
+        }
+    }
 }
 
 impl Deal {
@@ -146,22 +162,23 @@ impl Deal {
     }
 
     /// Bids by seat once everyone has bid.
-    fn all_bids(&self, players: usize) -> Vec<u32> {
-        (0..players).map(|s| self.bid(s).unwrap_or(0)).collect()
+    fn all_bids(&self) -> Vec<u32> {
+        (0..self.play.table.seats).map(|s| self.bid(s).unwrap_or(0)).collect()
+    }
+
+    /// The highest card of the suit led wins, unless a trump is played.
+    fn winner(&self) -> impl Fn(&Trick) -> (Seat, Card, WinReason) {
+        let trumps = self.trumps;
+        move |t| trick::winner(t, trumps)
     }
 }
 
 #[derive(Clone, Debug)]
 pub struct State {
-    pub table: seat::Table,
-    pub options: Options,
-    pub deal_sizes: Vec<usize>,
-    pub deals_started: u32,
-    pub scores: Vec<i64>,
-    /// Scores rebuilt from the score terms alone: the books `scores` must balance against.
-    pub ledger: Vec<i64>,
-    pub deal: Option<Deal>,
-    pub winners: Option<Vec<Seat>>,
+    table: seat::Table,
+    options: Options,
+    deal_sizes: Vec<usize>,
+    deals: Deals<Deal>,
 }
 
 impl State {
@@ -294,6 +311,11 @@ pub enum TablePhase {
     Finished,
 }
 
+impl MatchPhase for TablePhase {
+    const WAITING_FOR_DEAL: TablePhase = TablePhase::WaitingForDeal;
+    const FINISHED: TablePhase = TablePhase::Finished;
+}
+
 /// A plump table as one viewer sees it: the match, and the deal under way (or the last one
 /// played). The deal's fields are absent before the first deal. A seat sees its own hand, and in
 /// the simultaneous-bids variant only its own bid until every bid is in; the deal's record shows
@@ -368,10 +390,6 @@ pub struct Table {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(nullable = false))]
     pub simultaneous_bids: Option<bool>,
-    /// The cards each seat still holds, counted, by seat; absent before the first deal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub hand_sizes: Option<Vec<usize>>,
     /// The bids made so far, added up; null while that would give away a bid hidden from the
     /// viewer (simultaneous bids before they are revealed); absent before the first deal.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -388,33 +406,15 @@ pub struct Table {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(nullable = false))]
     pub has_bid: Option<Vec<bool>>,
-    /// Tricks each seat has taken this deal, by seat; absent before the first deal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub tricks_taken: Option<Vec<u32>>,
-    /// Tricks won so far this deal; absent before the first deal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub tricks_played: Option<usize>,
-    /// The trick being played (empty between tricks and before the first lead); absent before
-    /// the first deal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub trick: Option<CurrentTrick>,
-    /// The last trick won this deal; null until the first trick is won; absent before the first
-    /// deal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<TrickRecord>))]
-    pub last_trick: Option<Option<TrickRecord>>,
+    /// The card play of the deal (hand sizes, tricks taken, the trick on the table, the last
+    /// trick, and in the deal's record every hand and trick): absent before the first deal.
+    #[serde(flatten)]
+    pub play: PlayView,
     /// The viewer's own hand, sorted by suit and rank; only in the view of a seat at the table,
     /// once a deal has started.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(nullable = false))]
     pub hand: Option<Vec<Card>>,
-    /// Every seat's hand (the cards not yet played), by seat; only in the deal's record.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub hands: Option<Vec<Vec<Card>>>,
     /// The cards left over after dealing, other than the turned card, never seen in play; only in
     /// the deal's record.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -424,16 +424,11 @@ pub struct Table {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(nullable = false))]
     pub deck: Option<Vec<Card>>,
-    /// Every trick won this deal, in order; only in the deal's record.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub tricks: Option<Vec<TrickRecord>>,
 }
 
 // ---------------------------------------------------------------------------------------------
 // Rules that are pure functions, kept apart so tests can reach them directly
 
-/// Display order for a hand: by suit, then rank.
 /// The terms of one seat's score for a deal.
 pub fn score_terms(seat: Seat, bid: u32, taken: u32) -> Vec<ScoreTerm> {
     let mut terms = vec![ScoreTerm::new(
@@ -479,158 +474,116 @@ fn plural(n: u32) -> &'static str {
     }
 }
 
-/// True when `cards` are the 52 cards of a standard pack, each exactly once.
-fn is_whole_pack(cards: impl Iterator<Item = Card>) -> bool {
-    let mut seen = 0u64;
-    let mut count = 0;
-    for c in cards {
-        let (Some(suit), Some(rank)) = (c.suit(), c.rank()) else { return false };
-        let bit = 1u64 << (suit as u64 * 13 + rank.value() as u64 - 2);
-        if seen & bit != 0 {
-            return false;
-        }
-        seen |= bit;
-        count += 1;
+// ---------------------------------------------------------------------------------------------
+// Decisions
+
+fn decide_bid(state: &State, deal: &Deal, seat: Seat, tricks: u32) -> Result<Vec<Event>, RuleViolation> {
+    if deal.auction.is_complete() {
+        return Err(RuleViolation::wrong_phase(
+            "budgivningen är över, nu spelas korten",
+            "the bidding is over and the cards are being played",
+        ));
     }
-    count == DECK_SIZE
+    let most = deal.cards_per_hand as u32;
+    if tricks > most {
+        return Err(RuleViolation::new(
+            rule::BID_RANGE,
+            format!("Du bjöd {tricks} stick men har bara {most} kort på handen; ett bud ska vara från 0 till {most}."),
+            format!("You bid {tricks} tricks but hold only {most} cards; a bid must be from 0 to {most}."),
+        ));
+    }
+    if state.options.last_bidder_restricted && deal.auction.is_last(seat) {
+        let before = deal.bids_total();
+        if before + tricks == most {
+            return Err(RuleViolation::new(
+                rule::LAST_BIDDER,
+                format!(
+                    "Du bjuder sist: de andra har bjudit {before} tillsammans, så ett bud på {tricks} skulle göra summan lika med givens {most} stick. Bjud fler eller färre."
+                ),
+                format!(
+                    "You bid last: the others bid {before} between them, so a bid of {tricks} would make the total equal to the {most} tricks in this deal. Bid more or fewer."
+                ),
+            ));
+        }
+    }
+    let mut events = vec![Event::BidMade { seat, tricks }];
+    if deal.simultaneous && deal.auction.bids.len() + 1 == state.players() {
+        let mut bids = deal.all_bids();
+        bids[seat] = tricks;
+        events.push(Event::BidsRevealed { bids });
+    }
+    Ok(events)
+}
+
+fn decide_play(state: &State, deal: &Deal, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
+    if !deal.auction.is_complete() {
+        return Err(RuleViolation::wrong_phase(
+            "alla har inte bjudit än, korten spelas efter budgivningen",
+            "not everyone has bid yet; cards are played after the bidding",
+        ));
+    }
+    deal.play.check_held(seat, card)?;
+    if let Some(led) = deal.play.trick.led_suit() {
+        if !card.is_suit(led) && deal.play.hands[seat].iter().any(|c| c.is_suit(led)) {
+            let (sv, en) = (led.name_sv(), led.name_en());
+            return Err(RuleViolation::new(
+                rule::FOLLOW_SUIT,
+                format!("Du lade {card} men har {sv} på handen; när {sv} är utspelat måste du bekänna färg."),
+                format!("You played {card} but hold {en}; when {en} are led you must follow suit."),
+            ));
+        }
+    }
+    let mut events = vec![Event::CardPlayed { seat, card }];
+    let Some(won) = deal.play.completed_by(seat, card, &deal.winner()) else { return Ok(events) };
+    events.push(Event::TrickWon {
+        trick_number: won.number,
+        winner: won.winner,
+        card: won.card,
+        reason: won.reason,
+        plays: won.plays,
+    });
+    if !won.last {
+        return Ok(events);
+    }
+    let players = state.players();
+    let bids = deal.all_bids();
+    let terms: Vec<ScoreTerm> = (0..players).flat_map(|s| score_terms(s, bids[s], won.taken[s])).collect();
+    let points: Vec<i64> = (0..players).map(|s| terms.iter().filter(|t| t.to == s).map(|t| t.points).sum()).collect();
+    let totals: Vec<i64> = (0..players).map(|s| state.deals.scores[s] + points[s]).collect();
+    events.push(Event::DealScored {
+        deal_number: deal.number,
+        bids,
+        tricks_taken: won.taken,
+        terms,
+        points,
+        totals: totals.clone(),
+    });
+    if deal.number >= state.deals_total() {
+        events.push(Event::MatchEnded { winners: match_winners(&totals), scores: totals });
+    }
+    Ok(events)
+}
+
+/// What a viewer may know of the bids: simultaneous bids stay private until revealed.
+fn visible_bids(deal: &Deal, viewer: Viewer) -> Vec<Option<u32>> {
+    (0..deal.play.table.seats)
+        .map(|s| {
+            let visible =
+                deal.bids_revealed || !deal.simultaneous || viewer == Viewer::Record || viewer == Viewer::Seat(s);
+            deal.bid(s).filter(|_| visible)
+        })
+        .collect()
+}
+
+/// The bids made so far, added up, unless that would give away a bid hidden from the viewer.
+fn visible_total(deal: &Deal, viewer: Viewer) -> Option<u32> {
+    let bids = visible_bids(deal, viewer);
+    let hidden = bids.iter().enumerate().any(|(s, b)| b.is_none() && deal.auction.has_bid(s));
+    (!hidden).then(|| deal.bids_total())
 }
 
 // ---------------------------------------------------------------------------------------------
-// The rules
-
-impl Plump {
-    fn decide_bid(&self, state: &State, deal: &Deal, seat: Seat, tricks: u32) -> Result<Vec<Event>, RuleViolation> {
-        if deal.phase != Phase::Bidding {
-            return Err(RuleViolation::wrong_phase(
-                "budgivningen är över, nu spelas korten",
-                "the bidding is over and the cards are being played",
-            ));
-        }
-        let simultaneous = deal.simultaneous;
-        let in_turn = if simultaneous { !deal.auction.has_bid(seat) } else { deal.auction.next_bidder() == Some(seat) };
-        if !in_turn {
-            return Err(RuleViolation::not_your_turn(seat));
-        }
-        let most = deal.cards_per_hand as u32;
-        if tricks > most {
-            return Err(RuleViolation::new(
-                rule::BID_RANGE,
-                format!(
-                    "Du bjöd {tricks} stick men har bara {most} kort på handen; ett bud ska vara från 0 till {most}."
-                ),
-                format!("You bid {tricks} tricks but hold only {most} cards; a bid must be from 0 to {most}."),
-            ));
-        }
-        if state.options.last_bidder_restricted && deal.auction.is_last(seat) {
-            let before = deal.bids_total();
-            if before + tricks == most {
-                return Err(RuleViolation::new(
-                    rule::LAST_BIDDER,
-                    format!(
-                        "Du bjuder sist: de andra har bjudit {before} tillsammans, så ett bud på {tricks} skulle göra summan lika med givens {most} stick. Bjud fler eller färre."
-                    ),
-                    format!(
-                        "You bid last: the others bid {before} between them, so a bid of {tricks} would make the total equal to the {most} tricks in this deal. Bid more or fewer."
-                    ),
-                ));
-            }
-        }
-        let mut events = vec![Event::BidMade { seat, tricks }];
-        if simultaneous && deal.auction.bids.len() + 1 == state.players() {
-            let mut bids = deal.all_bids(state.players());
-            bids[seat] = tricks;
-            events.push(Event::BidsRevealed { bids });
-        }
-        Ok(events)
-    }
-
-    fn decide_play(&self, state: &State, deal: &Deal, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
-        if deal.phase != Phase::Playing {
-            return Err(match deal.phase {
-                Phase::Bidding => RuleViolation::wrong_phase(
-                    "alla har inte bjudit än, korten spelas efter budgivningen",
-                    "not everyone has bid yet; cards are played after the bidding",
-                ),
-                _ => RuleViolation::wrong_phase("given är slutspelad", "the deal has been played out"),
-            });
-        }
-        if deal.trick.next_to_play(&state.table) != seat {
-            return Err(RuleViolation::not_your_turn(seat));
-        }
-        let hand = &deal.hands[seat];
-        if !hand.contains(&card) {
-            return Err(RuleViolation::card_not_held(card));
-        }
-        if let Some(led) = deal.trick.led_suit() {
-            if !card.is_suit(led) && hand.iter().any(|c| c.is_suit(led)) {
-                return Err(RuleViolation::new(
-                    rule::FOLLOW_SUIT,
-                    format!(
-                        "Du lade {card} men har {} på handen; när {} är utspelat måste du bekänna färg.",
-                        led.name_sv(),
-                        led.name_sv()
-                    ),
-                    format!(
-                        "You played {card} but hold {}; when {} are led you must follow suit.",
-                        led.name_en(),
-                        led.name_en()
-                    ),
-                ));
-            }
-        }
-
-        let mut events = vec![Event::CardPlayed { seat, card }];
-        let mut trick = deal.trick.clone();
-        trick.plays.push((seat, card));
-        if !trick.is_complete(state.players()) {
-            return Ok(events);
-        }
-        let (winner, winning, reason) = trick::winner(&trick, deal.trumps);
-        let trick_number = deal.tricks.len() + 1;
-        events.push(Event::TrickWon {
-            trick_number,
-            winner,
-            card: winning,
-            reason,
-            plays: trick.plays.iter().map(|&(seat, card)| Play { seat, card }).collect(),
-        });
-        if trick_number < deal.cards_per_hand {
-            return Ok(events);
-        }
-
-        let players = state.players();
-        let bids = deal.all_bids(players);
-        let mut tricks_taken = deal.tricks_taken.clone();
-        tricks_taken[winner] += 1;
-        let terms: Vec<ScoreTerm> = (0..players).flat_map(|s| score_terms(s, bids[s], tricks_taken[s])).collect();
-        let points: Vec<i64> =
-            (0..players).map(|s| terms.iter().filter(|t| t.to == s).map(|t| t.points).sum()).collect();
-        let totals: Vec<i64> = (0..players).map(|s| state.scores[s] + points[s]).collect();
-        events.push(Event::DealScored {
-            deal_number: deal.number,
-            bids,
-            tricks_taken,
-            terms,
-            points,
-            totals: totals.clone(),
-        });
-        if deal.number >= state.deals_total() {
-            events.push(Event::MatchEnded { winners: match_winners(&totals), scores: totals });
-        }
-        Ok(events)
-    }
-
-    /// What a viewer may know of the bids: simultaneous bids stay private until revealed.
-    fn visible_bids(&self, deal: &Deal, players: usize, viewer: Viewer) -> Vec<Option<u32>> {
-        (0..players)
-            .map(|s| {
-                let visible =
-                    deal.bids_revealed || !deal.simultaneous || viewer == Viewer::Record || viewer == Viewer::Seat(s);
-                deal.bid(s).filter(|_| visible)
-            })
-            .collect()
-    }
-}
+// Rules
 
 impl Rules for Plump {
     type Options = Options;
@@ -668,46 +621,24 @@ impl Rules for Plump {
             table: seat::Table::new(players),
             deal_sizes: deal_sizes(players, options.back_up),
             options,
-            deals_started: 0,
-            scores: vec![0; players],
-            ledger: vec![0; players],
-            deal: None,
-            winners: None,
+            deals: Deals::new(players),
         })
     }
 
     fn status(&self, state: &State) -> Status {
-        if let Some(winners) = &state.winners {
-            return Status::Finished { outcome: Outcome::most_points(winners, &state.scores) };
-        }
-        let Some(deal) = &state.deal else {
-            return Status::NeedsDeck { composition: decks::standard52() };
-        };
-        match deal.phase {
-            Phase::Over => Status::NeedsDeck { composition: decks::standard52() },
-            Phase::Bidding if deal.simultaneous => {
-                Status::ToAct { seats: (0..state.players()).filter(|&s| !deal.auction.has_bid(s)).collect() }
-            }
-            Phase::Bidding => Status::ToAct { seats: deal.auction.next_bidder().into_iter().collect() },
-            Phase::Playing => Status::ToAct { seats: vec![deal.trick.next_to_play(&state.table)] },
-        }
+        state.deals.status(decks::standard52)
     }
 
     fn deal_number(&self, state: &State) -> u32 {
-        state.deals_started
+        state.deals.number
     }
 
     fn deal(&self, state: &State, deck: Vec<Card>) -> Result<Vec<Event>, RuleViolation> {
-        let players = state.players();
-        let deal_number = state.deals_started + 1;
-        let dealer = (deal_number as usize - 1) % players;
+        let deal_number = state.deals.number + 1;
+        let dealer = state.deals.next_dealer;
         let cards_per_hand = state.deal_sizes[deal_number as usize - 1];
-        let mut hands = vec![Vec::with_capacity(cards_per_hand); players];
-        let dealt = players * cards_per_hand;
-        for (i, &card) in deck[..dealt].iter().enumerate() {
-            hands[state.table.after(dealer, 1 + i % players)].push(card);
-        }
-        hands.iter_mut().for_each(|h| sort_hand(h));
+        let dealt = state.players() * cards_per_hand;
+        let hands = deals::deal_singly(&state.table, dealer, &deck[..dealt]).into_iter().map(sorted).collect();
         let rest = &deck[dealt..];
         let (turned_card, trumps, trumps_from) = if deal_number == 1 {
             (None, None, TrumpsFrom::FirstDeal)
@@ -719,35 +650,33 @@ impl Rules for Plump {
             }
         };
         let set_aside = rest[turned_card.is_some() as usize..].to_vec();
-        let bidding_order = state.table.order_from(dealer);
         Ok(vec![Event::DealStarted {
             deal_number,
             deals_total: state.deals_total(),
             dealer,
             cards_per_hand,
-            deck,
-            hands,
             set_aside,
             turned_card,
             trumps,
             trumps_from,
-            bidding_order,
+            bidding_order: state.table.order_from(dealer),
             first_lead: state.table.forehand(dealer),
-            scores: state.scores.clone(),
+            scores: state.deals.scores.clone(),
             options: state.options.clone(),
+            deck,
+            hands,
         }])
     }
 
     fn decide(&self, state: &State, seat: Seat, command: &Command) -> Result<Vec<Event>, RuleViolation> {
-        let deal = state.deal.as_ref().expect("a seat acts only while a deal is in play");
+        let deal = state.deals.current()?;
         match *command {
-            Command::Bid { tricks } => self.decide_bid(state, deal, seat, tricks),
-            Command::Play { card } => self.decide_play(state, deal, seat, card),
+            Command::Bid { tricks } => decide_bid(state, deal, seat, tricks),
+            Command::Play { card } => decide_play(state, deal, seat, card),
         }
     }
 
     fn evolve(&self, state: &mut State, event: &Event) {
-        let players = state.players();
         match event {
             Event::DealStarted {
                 deal_number,
@@ -765,18 +694,15 @@ impl Rules for Plump {
                 options,
                 ..
             } => {
-                state.deals_started = *deal_number;
                 // The deal carries what it inherits, so it can be replayed on its own.
-                state.scores = scores.clone();
-                state.ledger = scores.clone();
                 state.options = options.clone();
-                state.deal_sizes = deal_sizes(players, options.back_up);
-                state.deal = Some(Deal {
+                state.deal_sizes = deal_sizes(state.players(), options.back_up);
+                state.deals.next_dealer = state.table.next(*dealer);
+                let deal = Deal {
                     number: *deal_number,
                     dealer: *dealer,
                     cards_per_hand: *cards_per_hand,
                     deck: deck.clone(),
-                    hands: hands.clone(),
                     set_aside: set_aside.clone(),
                     turned_card: *turned_card,
                     trumps: *trumps,
@@ -784,72 +710,42 @@ impl Rules for Plump {
                     auction: Auction::new(bidding_order.clone()),
                     simultaneous: options.simultaneous_bids,
                     bids_revealed: false,
-                    phase: Phase::Bidding,
-                    trick: Trick::led_by(*first_lead),
-                    tricks: Vec::new(),
-                    tricks_taken: vec![0; players],
-                });
+                    play: TrickPlay::new(state.table, hands.clone(), *first_lead, *cards_per_hand),
+                };
+                state.deals.started(*deal_number, scores, deal);
             }
-            Event::BidMade { seat, tricks } => {
-                let Some(deal) = state.deal.as_mut() else { return };
-                deal.auction.record(*seat, *tricks);
-                if deal.auction.is_complete() {
-                    deal.phase = Phase::Playing;
-                }
-            }
-            Event::BidsRevealed { .. } => {
-                if let Some(deal) = state.deal.as_mut() {
-                    deal.bids_revealed = true;
-                }
-            }
-            Event::CardPlayed { seat, card } => {
-                let Some(deal) = state.deal.as_mut() else { return };
-                take_card(&mut deal.hands[*seat], *card);
-                deal.trick.plays.push((*seat, *card));
-            }
-            Event::TrickWon { trick_number, winner, card, reason, plays } => {
-                let Some(deal) = state.deal.as_mut() else { return };
-                let won = (*winner, *card, *reason);
-                trick::book_won(&mut deal.trick, &mut deal.tricks, &mut deal.tricks_taken, *trick_number, plays, won);
-                if deal.tricks.len() >= deal.cards_per_hand {
-                    deal.phase = Phase::Over;
-                }
-            }
-            Event::DealScored { terms, totals, .. } => {
-                for t in terms {
-                    if let Some(l) = state.ledger.get_mut(t.to) {
-                        *l += t.points;
-                    }
-                }
-                state.scores = totals.clone();
-            }
+            Event::DealScored { terms, totals, .. } => state.deals.scored(terms, totals),
             Event::MatchEnded { winners, .. } => {
-                state.winners = Some(winners.clone());
+                let outcome = Outcome::most_points(winners, &state.deals.scores);
+                state.deals.ended(winners, &outcome.explanation);
+            }
+            _ => {
+                let Some(deal) = state.deals.deal.as_mut() else { return };
+                match event {
+                    Event::BidMade { seat, tricks } => deal.auction.record(*seat, *tricks),
+                    Event::BidsRevealed { .. } => deal.bids_revealed = true,
+                    Event::CardPlayed { seat, card } => deal.play.play(*seat, *card),
+                    Event::TrickWon { winner, card, reason, .. } => deal.play.won(*winner, *card, *reason),
+                    _ => {}
+                }
             }
         }
     }
 
     fn legal_moves(&self, state: &State, seat: Seat) -> Vec<Command> {
-        if !self.status(state).to_act().contains(&seat) {
-            return Vec::new();
+        let Some(deal) = state.deals.acting(seat) else { return Vec::new() };
+        if deal.auction.is_complete() {
+            return deal.play.following(seat).into_iter().map(|card| Command::Play { card }).collect();
         }
-        let Some(deal) = &state.deal else { return Vec::new() };
-        match deal.phase {
-            Phase::Bidding => (0..=deal.cards_per_hand as u32)
-                .map(|tricks| Command::Bid { tricks })
-                .filter(|c| self.decide(state, seat, c).is_ok())
-                .collect(),
-            Phase::Playing => trick::distinct(trick::follow_suit(&deal.hands[seat], &deal.trick))
-                .into_iter()
-                .map(|card| Command::Play { card })
-                .collect(),
-            Phase::Over => Vec::new(),
-        }
+        (0..=deal.cards_per_hand as u32)
+            .map(|tricks| Command::Bid { tricks })
+            .filter(|c| self.decide(state, seat, c).is_ok())
+            .collect()
     }
 
     fn move_space(&self, state: &State, _seat: Seat) -> Vec<Command> {
         // One bid past the hand size is enough to probe the upper bound of the range.
-        let hand = state.deal.as_ref().map_or(MAX_HAND, |d| d.cards_per_hand);
+        let hand = state.deals.deal.as_ref().map_or(MAX_HAND, |d| d.cards_per_hand);
         (0..=hand as u32 + 1)
             .map(|tricks| Command::Bid { tricks })
             .chain(decks::standard52().into_iter().map(|card| Command::Play { card }))
@@ -858,125 +754,71 @@ impl Rules for Plump {
 
     fn view(&self, state: &State, viewer: Viewer) -> Table {
         let players = state.players();
-        let phase = if state.winners.is_some() {
-            TablePhase::Finished
-        } else {
-            match &state.deal {
-                None => TablePhase::WaitingForDeal,
-                Some(d) => match d.phase {
-                    Phase::Bidding => TablePhase::Bidding,
-                    Phase::Playing => TablePhase::Playing,
-                    Phase::Over => TablePhase::DealOver,
-                },
-            }
-        };
-        let mut table = Table {
-            phase,
+        let record = viewer == Viewer::Record;
+        let deal = state.deals.deal.as_ref();
+        Table {
+            phase: state.deals.phase(),
             players,
             options: state.options.clone(),
-            deal_number: state.deals_started,
+            deal_number: state.deals.number,
             deals_total: state.deals_total(),
             deal_sizes: state.deal_sizes.clone(),
-            scores: state.scores.clone(),
+            scores: state.deals.scores.clone(),
             to_act: self.status(state).to_act().to_vec(),
-            winners: state.winners.clone(),
+            winners: state.deals.outcome.as_ref().map(|o| o.winners.clone()),
             seat: match viewer {
                 Viewer::Seat(s) => Some(s),
                 _ => None,
             },
-            dealer: None,
-            cards_per_hand: None,
-            trump_card: None,
-            trumps: None,
-            trumps_from: None,
-            trumps_rule: None,
-            first_lead: None,
-            bidding_order: None,
-            simultaneous_bids: None,
-            hand_sizes: None,
-            bids_total: None,
-            bids: None,
-            has_bid: None,
-            tricks_taken: None,
-            tricks_played: None,
-            trick: None,
-            last_trick: None,
-            hand: None,
-            hands: None,
-            set_aside: None,
-            deck: None,
-            tricks: None,
-        };
-        let Some(deal) = &state.deal else { return table };
-        let bids = self.visible_bids(deal, players, viewer);
-        let has_bid: Vec<bool> = (0..players).map(|s| deal.auction.has_bid(s)).collect();
-        // The total would give away a hidden bid, so it is shown only when every bid made is.
-        let total_visible = bids.iter().zip(&has_bid).all(|(b, made)| b.is_some() || !made);
-        table.dealer = Some(deal.dealer);
-        table.cards_per_hand = Some(deal.cards_per_hand);
-        table.trump_card = Some(deal.turned_card);
-        table.trumps = Some(deal.trumps);
-        table.trumps_from = Some(deal.trumps_from);
-        table.trumps_rule = Some(deal.trumps_from.rule().to_string());
-        table.first_lead = Some(state.table.forehand(deal.dealer));
-        table.bidding_order = Some(deal.auction.order.clone());
-        table.simultaneous_bids = Some(deal.simultaneous);
-        table.hand_sizes = Some(deal.hands.iter().map(Vec::len).collect());
-        table.bids_total = Some(total_visible.then(|| deal.bids_total()));
-        table.bids = Some(bids);
-        table.has_bid = Some(has_bid);
-        table.tricks_taken = Some(deal.tricks_taken.clone());
-        table.tricks_played = Some(deal.tricks.len());
-        table.trick = Some(CurrentTrick {
-            leader: deal.trick.leader,
-            plays: deal.trick.plays.iter().map(|&(seat, card)| Play { seat, card }).collect(),
-            led_suit: deal.trick.led_suit(),
-        });
-        table.last_trick = Some(deal.tricks.last().cloned());
-        match viewer {
-            Viewer::Seat(s) if s < players => table.hand = Some(deal.hands[s].clone()),
-            Viewer::Record => {
-                table.hands = Some(deal.hands.clone());
-                table.set_aside = Some(deal.set_aside.clone());
-                table.deck = Some(deal.deck.clone());
-                table.tricks = Some(deal.tricks.clone());
-            }
-            _ => {}
+            dealer: deal.map(|d| d.dealer),
+            cards_per_hand: deal.map(|d| d.cards_per_hand),
+            trump_card: deal.map(|d| d.turned_card),
+            trumps: deal.map(|d| d.trumps),
+            trumps_from: deal.map(|d| d.trumps_from),
+            trumps_rule: deal.map(|d| d.trumps_from.rule().to_string()),
+            first_lead: deal.map(|d| state.table.forehand(d.dealer)),
+            bidding_order: deal.map(|d| d.auction.order.clone()),
+            simultaneous_bids: deal.map(|d| d.simultaneous),
+            bids_total: deal.map(|d| visible_total(d, viewer)),
+            bids: deal.map(|d| visible_bids(d, viewer)),
+            has_bid: deal.map(|d| (0..players).map(|s| d.auction.has_bid(s)).collect()),
+            play: deal.map(|d| d.play.view(record)).unwrap_or_default(),
+            hand: deal.zip(viewer.seat_at(players)).map(|(d, s)| d.play.hands[s].clone()),
+            set_aside: deal.filter(|_| record).map(|d| d.set_aside.clone()),
+            deck: deal.filter(|_| record).map(|d| d.deck.clone()),
         }
-        table
     }
 
     fn redact(&self, state: &State, event: &Event, viewer: Viewer, deal_over: bool) -> Value {
-        let full = serde_json::to_value(event).expect("events serialize");
+        let mut full = serde_json::to_value(event).expect("events serialize");
         if viewer == Viewer::Record || deal_over {
             return full;
         }
-        let Value::Object(mut map) = full else { return full };
         match event {
             Event::DealStarted { hands, set_aside, .. } => {
+                deals::hide_hands(&mut full, hands, viewer);
+                // The deck and the cards set aside are not even shown as hidden: only how many
+                // were set aside.
+                let map = full.as_object_mut().expect("an event is an object");
                 map.remove("deck");
                 map.remove("set_aside");
                 map.insert("set_aside_count".into(), json!(set_aside.len()));
-                map.insert("hand_sizes".into(), json!(hands.iter().map(Vec::len).collect::<Vec<_>>()));
-                let shown: Vec<Value> = (0..hands.len())
-                    .map(|s| if viewer == Viewer::Seat(s) { json!(hands[s]) } else { Value::Null })
-                    .collect();
-                map.insert("hands".into(), Value::Array(shown));
             }
             Event::BidMade { seat, .. } if state.options.simultaneous_bids && viewer != Viewer::Seat(*seat) => {
                 // Who has bid is public; what they bid waits for `bids_revealed`.
-                map.insert("tricks".into(), Value::Null);
-                map.insert("hidden".into(), json!(true));
+                full["tricks"] = Value::Null;
+                full["hidden"] = json!(true);
             }
             _ => {}
         }
-        Value::Object(map)
+        full
     }
 
     fn secrets(&self, state: &State) -> Vec<(Card, Vec<Seat>)> {
-        let Some(deal) = &state.deal else { return Vec::new() };
-        let held = deal.hands.iter().enumerate().flat_map(|(s, h)| h.iter().map(move |&c| (c, vec![s])));
-        held.chain(deal.set_aside.iter().map(|&c| (c, Vec::new()))).collect()
+        let Some(deal) = &state.deals.deal else { return Vec::new() };
+        let mut secrets = deal.play.hand_secrets(|_, _| false);
+        secrets.extend(deal.set_aside.iter().map(|&c| (c, Vec::new())));
+        secrets
     }
 
     fn bot_levels(&self) -> bots::Levels {
@@ -984,35 +826,25 @@ impl Rules for Plump {
     }
 
     fn standing(&self, state: &State, seat: Seat) -> f64 {
-        let others: i64 = state.scores.iter().enumerate().filter(|&(s, _)| s != seat).map(|(_, p)| p).sum();
-        state.scores[seat] as f64 - others as f64 / (state.players() - 1) as f64
+        let scores = &state.deals.scores;
+        let others: i64 = scores.iter().enumerate().filter(|&(s, _)| s != seat).map(|(_, p)| p).sum();
+        scores[seat] as f64 - others as f64 / (state.players() - 1) as f64
     }
 
     fn basic_move(&self, state: &State, seat: Seat, _rng: &mut Rng) -> Option<Command> {
-        let deal = state.deal.as_ref()?;
-        match deal.phase {
-            Phase::Bidding => {
-                let estimate = bots::estimate_tricks(&deal.hands[seat], deal.trumps, state.players());
-                let legal = self.legal_moves(state, seat);
-                let distance = |c: &Command| match c {
-                    Command::Bid { tricks } => (*tricks as f64 - estimate).abs(),
-                    Command::Play { .. } => f64::MAX,
-                };
-                legal.into_iter().min_by(|a, b| distance(a).total_cmp(&distance(b)))
-            }
-            Phase::Playing => {
-                let legal = trick::distinct(trick::follow_suit(&deal.hands[seat], &deal.trick));
-                let aim = if deal.tricks_taken[seat] < deal.bid(seat).unwrap_or(0) {
-                    bots::Aim::Take
-                } else {
-                    bots::Aim::Duck
-                };
-                let last = deal.trick.plays.len() + 1 == state.players();
-                bots::basic_card(&legal, &deal.trick, deal.trumps, seat, None, last, aim)
-                    .map(|card| Command::Play { card })
-            }
-            Phase::Over => None,
+        let deal = state.deals.live()?;
+        if !deal.auction.is_complete() {
+            let estimate = bots::estimate_tricks(&deal.play.hands[seat], deal.trumps, state.players());
+            let distance = |c: &Command| match c {
+                Command::Bid { tricks } => (*tricks as f64 - estimate).abs(),
+                Command::Play { .. } => f64::MAX,
+            };
+            return self.legal_moves(state, seat).into_iter().min_by(|a, b| distance(a).total_cmp(&distance(b)));
         }
+        let aim = if deal.play.taken[seat] < deal.bid(seat).unwrap_or(0) { bots::Aim::Take } else { bots::Aim::Duck };
+        let last = deal.play.trick.plays.len() + 1 == state.players();
+        bots::basic_card(&deal.play.following(seat), &deal.play.trick, deal.trumps, seat, None, last, aim)
+            .map(|card| Command::Play { card })
     }
 
     /// The deal as `seat` knows it: its own hand, the turned card, the cards played and the
@@ -1020,28 +852,30 @@ impl Rules for Plump {
     /// not seen, keeping each hand's size and the suits a seat has shown it lacks; bids still
     /// hidden (simultaneous bidding) left unmade.
     fn determinize(&self, state: &State, seat: Seat, rng: &mut Rng) -> Option<State> {
-        let deal = state.deal.as_ref()?;
+        let deal = state.deals.deal.as_ref()?;
         let players = state.players();
-        let played: Vec<Card> =
-            deal.tricks.iter().flat_map(|t| t.plays.iter().map(|p| p.card)).chain(deal.trick.cards()).collect();
-        let seen: Vec<Card> = deal.hands[seat].iter().chain(&played).chain(&deal.turned_card).copied().collect();
+        // Not `bots::resample_play`, which draws from the unseen cards in another order: the
+        // same seed would deal other worlds, and the bot would choose other moves.
+        let played: Vec<Card> = deal.play.played().map(|(_, c)| c).collect();
+        let seen: Vec<Card> = deal.play.hands[seat].iter().chain(&played).chain(&deal.turned_card).copied().collect();
         let pool: Vec<Card> = decks::standard52().into_iter().filter(|c| !seen.contains(c)).collect();
-        let void = bots::voids(players, &deal.tricks, &deal.trick);
+        let void = bots::voids(players, &deal.play.tricks, &deal.play.trick);
         let others: Vec<Seat> = (0..players).filter(|&s| s != seat).collect();
-        let mut piles: Vec<(usize, [bool; 4])> = others.iter().map(|&s| (deal.hands[s].len(), void[s])).collect();
+        let mut piles: Vec<(usize, [bool; 4])> = others.iter().map(|&s| (deal.play.hands[s].len(), void[s])).collect();
         piles.push((deal.set_aside.len(), [false; 4]));
         let mut dealt = bots::redeal(&pool, &piles, rng);
         let mut world = state.clone();
-        let w = world.deal.as_mut().expect("cloned");
+        let w = world.deals.deal.as_mut().expect("cloned");
         w.set_aside = dealt.pop().expect("the set-aside pile");
         for (&s, mut hand) in others.iter().zip(dealt) {
             sort_hand(&mut hand);
-            w.hands[s] = hand;
+            w.play.hands[s] = hand;
         }
         // Not the deck as dealt (which nobody may see), but the same cards.
-        w.deck = w.hands.iter().flatten().chain(&played).chain(&w.turned_card).chain(&w.set_aside).copied().collect();
+        let hands = w.play.hands.iter().flatten();
+        w.deck = hands.chain(&played).chain(&w.turned_card).chain(&w.set_aside).copied().collect();
         if w.simultaneous && !w.bids_revealed {
-            let own = w.auction.bid_of(seat).copied();
+            let own = w.bid(seat);
             w.auction = Auction::new(w.auction.order.clone());
             if let Some(b) = own {
                 w.auction.record(seat, b);
@@ -1051,90 +885,48 @@ impl Rules for Plump {
     }
 
     fn check_invariants(&self, state: &State) -> Result<(), String> {
-        let players = state.players();
-        if state.scores.len() != players || state.ledger.len() != players {
-            return Err("scores do not have one entry per seat".into());
+        state.deals.check_books()?;
+        let (number, total) = (state.deals.number, state.deals_total());
+        if number > total {
+            return Err(format!("deal {number} of {total}"));
         }
-        if state.scores != state.ledger {
-            return Err(format!("scores {:?} differ from the sum of scored terms {:?}", state.scores, state.ledger));
-        }
-        if state.deals_started > state.deals_total() {
-            return Err(format!("deal {} of {}", state.deals_started, state.deals_total()));
-        }
-        if let Some(winners) = &state.winners {
-            if state.deals_started != state.deals_total() {
+        if let Some(outcome) = &state.deals.outcome {
+            if number != total {
                 return Err("the match ended before its last deal".into());
             }
-            if *winners != match_winners(&state.scores) {
-                return Err(format!("winners {winners:?} are not the top scorers of {:?}", state.scores));
+            if outcome.winners != match_winners(&state.deals.scores) {
+                return Err(format!(
+                    "winners {:?} are not the top scorers of {:?}",
+                    outcome.winners, state.deals.scores
+                ));
             }
         }
-        let Some(deal) = &state.deal else { return Ok(()) };
-        if deal.number != state.deals_started || deal.number == 0 {
-            return Err(format!("the deal in play is {} but {} were started", deal.number, state.deals_started));
+        let Some(deal) = &state.deals.deal else { return Ok(()) };
+        if deal.number != number || deal.number == 0 {
+            return Err(format!("the deal in play is {} but {number} were started", deal.number));
         }
         if deal.cards_per_hand != state.deal_sizes[deal.number as usize - 1] {
             return Err(format!("deal {} has {} cards each", deal.number, deal.cards_per_hand));
         }
-        if deal.dealer != (deal.number as usize - 1) % players {
+        if deal.dealer != (deal.number as usize - 1) % state.players() {
             return Err(format!("deal {} dealt by seat {}", deal.number, deal.dealer));
         }
-
-        // Every card is in exactly one place.
-        let all = deal
-            .hands
-            .iter()
-            .flatten()
-            .copied()
-            .chain(deal.tricks.iter().flat_map(|t| t.plays.iter().map(|p| p.card)))
-            .chain(deal.trick.cards())
-            .chain(deal.turned_card)
-            .chain(deal.set_aside.iter().copied());
-        if !is_whole_pack(all) {
-            return Err("the cards in hands, tricks, the turned card and the set-aside cards are not the 52 of the pack, each once".into());
-        }
-        if !is_whole_pack(deal.deck.iter().copied()) {
+        let pack = decks::standard52();
+        if !is_permutation(&deal.deck, &pack) {
             return Err("the recorded deck is not a pack".into());
         }
-
-        let played_now = |s: Seat| deal.trick.plays.iter().any(|&(p, _)| p == s) as usize;
-        for s in 0..players {
-            let expected = deal.cards_per_hand - deal.tricks.len() - played_now(s);
-            if deal.hands[s].len() != expected {
-                return Err(format!("seat {s} holds {} cards, expected {expected}", deal.hands[s].len()));
-            }
-            let won = deal.tricks.iter().filter(|t| t.winner == s).count() as u32;
-            if won != deal.tricks_taken[s] {
-                return Err(format!("seat {s} is credited {} tricks but won {won}", deal.tricks_taken[s]));
-            }
-        }
-        if deal.tricks_taken.iter().sum::<u32>() as usize != deal.tricks.len() {
-            return Err("tricks taken do not add up to tricks played".into());
-        }
-        if deal.tricks.len() > deal.cards_per_hand || deal.trick.plays.len() > players {
-            return Err("more tricks or plays than the deal has".into());
-        }
-        trick::check_latest(&deal.tricks, &deal.trick, &state.table, |t| trick::winner(t, deal.trumps))?;
+        let elsewhere: Vec<Card> = deal.turned_card.iter().chain(&deal.set_aside).copied().collect();
+        deal.play.check(&pack, &elsewhere, |_| deal.cards_per_hand, &deal.winner())?;
 
         let bids_in = deal.auction.bids.len();
-        if bids_in > players || deal.auction.bids.iter().any(|&(_, b)| b as usize > deal.cards_per_hand) {
+        if bids_in > state.players() || deal.auction.bids.iter().any(|&(_, b)| b as usize > deal.cards_per_hand) {
             return Err("a bid is out of range or made twice".into());
         }
-        match deal.phase {
-            Phase::Bidding if bids_in == players => return Err("all bids are in but the deal is still bidding".into()),
-            Phase::Bidding if !deal.tricks.is_empty() || !deal.trick.is_empty() => {
-                return Err("cards were played during the bidding".into())
-            }
-            Phase::Playing | Phase::Over if bids_in != players => {
-                return Err("play started before every bid was in".into())
-            }
-            Phase::Over if deal.tricks.len() != deal.cards_per_hand => {
-                return Err("the deal ended before every trick was played".into())
-            }
-            _ => {}
+        if !deal.auction.is_complete() && (!deal.play.tricks.is_empty() || !deal.play.trick.is_empty()) {
+            return Err("cards were played during the bidding".into());
         }
         if state.options.last_bidder_restricted
-            && bids_in == players
+            && bids_in == state.players()
             && deal.bids_total() as usize == deal.cards_per_hand
         {
             return Err("the bids add up to the tricks despite the last-bidder rule".into());
@@ -1182,7 +974,7 @@ mod tests {
         }
 
         fn deal_ref(&self) -> &Deal {
-            self.state.deal.as_ref().unwrap()
+            self.state.deals.deal.as_ref().unwrap()
         }
 
         /// Plays whole deals until deal `number` is the next one.
@@ -1234,14 +1026,14 @@ mod tests {
         let dealer = 14 % 3;
         g.deal(deck_for(dealer, &["2C 3C 4C", "AS KS QS", "2D 3D 4D"], Some("2S")));
         assert_eq!(g.deal_ref().trumps, Some(Suit::Spades));
-        let before = g.state.scores.clone();
+        let before = g.state.deals.scores.clone();
         for seat in g.state.table.order_from(dealer) {
             g.bid(seat, if seat == 1 { 3 } else { 1 });
         }
         let events = g.finish_deal();
         let (terms, points) = scored(&events);
         assert_eq!(points[1], 13);
-        assert_eq!(g.state.scores[1], before[1] + 13);
+        assert_eq!(g.state.deals.scores[1], before[1] + 13);
         let seat1: Vec<_> = terms.iter().filter(|t| t.to == 1).collect();
         assert_eq!(seat1[0].points, 3);
         assert_eq!(seat1[1].points, 10);
@@ -1302,7 +1094,7 @@ mod tests {
             let mut g = Game::new(n, Options::default());
             g.deal(decks::standard52());
             let d = g.deal_ref();
-            assert!(d.hands.iter().all(|h| h.len() == 52 / n));
+            assert!(d.play.hands.iter().all(|h| h.len() == 52 / n));
             assert_eq!(d.set_aside.len(), 52 % n);
             assert_eq!(d.trumps_from, TrumpsFrom::FirstDeal);
         }
@@ -1327,7 +1119,7 @@ mod tests {
         assert_eq!(*trumps, Some(Suit::Spades));
         assert_eq!(set_aside.len(), 3);
         assert!(!set_aside.contains(&card("2S")));
-        assert_eq!(g.deal_ref().hands[0], cards(hands[0]));
+        assert_eq!(g.deal_ref().play.hands[0], cards(hands[0]));
         let view = view_json(&g.state, Viewer::Spectator);
         assert_eq!(view["trump_card"], "2S");
         assert_eq!(view["trumps"], "spades");
@@ -1394,21 +1186,21 @@ mod tests {
         }
         assert!(Plump.legal_moves(&g.state, 5).contains(&bid(1)));
         g.bid(5, 1);
-        assert_eq!(g.deal_ref().phase, Phase::Playing);
+        assert_eq!(g.state.deals.phase(), TablePhase::Playing);
     }
 
     #[test]
     fn the_dealers_left_leads_first_and_no_card_is_played_during_bidding() {
         let mut g = Game::new(3, Options::default());
         g.deal(decks::standard52());
-        let some_card = g.deal_ref().hands[0][0].to_string();
+        let some_card = g.deal_ref().play.hands[0][0].to_string();
         assert_eq!(g.act(0, play(&some_card)).unwrap_err().rule, core::PHASE);
         for seat in [0, 1, 2] {
             g.bid(seat, 1);
         }
         assert_eq!(g.to_act(), [1]);
         assert_eq!(g.act(1, bid(1)).unwrap_err().rule, core::PHASE);
-        let not_held = g.deal_ref().hands[2][0].to_string();
+        let not_held = g.deal_ref().play.hands[2][0].to_string();
         assert_eq!(g.act(1, play(&not_held)).unwrap_err().rule, core::CARD_NOT_HELD);
     }
 
@@ -1461,8 +1253,8 @@ mod tests {
         let events = g.play(2, "6S");
         assert!(events.iter().any(|e| matches!(e, Event::TrickWon { winner: 2, reason: WinReason::HighestTrump, .. })));
         assert_eq!(g.to_act(), [2]);
-        assert_eq!(g.deal_ref().tricks_taken, [0, 0, 1]);
-        assert_eq!(g.deal_ref().tricks.last().map(|t| t.winner), Some(2));
+        assert_eq!(g.deal_ref().play.taken, [0, 0, 1]);
+        assert_eq!(g.deal_ref().play.tricks.last().map(|t| t.winner), Some(2));
     }
 
     #[test]
@@ -1515,7 +1307,7 @@ mod tests {
         assert_eq!(legal.len(), 13);
         assert!(!legal.contains(&bid(2)));
         g.bid(3, 3);
-        assert_eq!(g.deal_ref().phase, Phase::Playing);
+        assert_eq!(g.state.deals.phase(), TablePhase::Playing);
     }
 
     #[test]
@@ -1569,7 +1361,7 @@ mod tests {
             assert!(g.to_act().contains(&seat));
             g.bid(seat, 1);
         }
-        assert_eq!(g.deal_ref().phase, Phase::Playing);
+        assert_eq!(g.state.deals.phase(), TablePhase::Playing);
         assert_eq!(g.to_act(), [1]);
     }
 
@@ -1614,7 +1406,7 @@ mod tests {
         let own = Plump.redact(&g.state, e, Viewer::Seat(1), false);
         assert!(own.get("deck").is_none() && own.get("set_aside").is_none());
         assert_eq!(own["set_aside_count"], 3);
-        assert_eq!(own["hands"][1], json!(g.deal_ref().hands[1]));
+        assert_eq!(own["hands"][1], json!(g.deal_ref().play.hands[1]));
         assert_eq!(own["hands"][0], Value::Null);
         assert_eq!(own["hand_sizes"], json!([16, 16, 16]));
         assert_eq!(own["turned_card"], json!(g.deal_ref().turned_card));
@@ -1625,9 +1417,9 @@ mod tests {
             assert_eq!(after, serde_json::to_value(e).unwrap());
         }
         let view = view_json(&g.state, Viewer::Seat(1));
-        assert_eq!(view["hand"], json!(g.deal_ref().hands[1]));
+        assert_eq!(view["hand"], json!(g.deal_ref().play.hands[1]));
         assert!(view.get("hands").is_none());
-        assert_eq!(Plump.view(&g.state, Viewer::Record).hands.as_ref(), Some(&g.deal_ref().hands));
+        assert_eq!(Plump.view(&g.state, Viewer::Record).play.hands.as_ref(), Some(&g.deal_ref().play.hands));
         // Hidden: every hand card to all but its holder, the set-aside cards to everyone.
         let secrets = Plump.secrets(&g.state);
         assert_eq!(secrets.len(), 48 + 3);
