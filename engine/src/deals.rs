@@ -155,6 +155,25 @@ impl<D: Deal> Deals<D> {
         }
     }
 
+    /// A partnership match that a side wins: `winning_side` is set exactly when the match is over,
+    /// `won` holds for it (it reached what wins), and the winners are its two seats.
+    pub fn check_side_won(&self, winning_side: Option<usize>, won: impl Fn(usize) -> bool) -> Result<(), String> {
+        match (winning_side, &self.outcome) {
+            (Some(side), Some(_)) if !won(side) => Err(format!("side {side} won with scores {:?}", self.scores)),
+            (Some(side), Some(o)) if o.winners != crate::seat::side_seats(side) => {
+                Err(format!("side {side} won but the winners are {:?}", o.winners))
+            }
+            (Some(_), Some(_)) | (None, None) => Ok(()),
+            _ => Err("a winning side without an outcome, or the reverse".into()),
+        }
+    }
+
+    /// Whether an event of deal `number` is seen by `viewer` while that deal is being played, so
+    /// that what the deal keeps secret is hidden: not in the record, not once the deal is over.
+    pub fn in_play(&self, number: u32, viewer: Viewer, deal_over: bool) -> bool {
+        viewer != Viewer::Record && !deal_over && self.live().is_some() && self.number == number
+    }
+
     /// The match's phase: finished once it is over, else the deal's, and waiting for the first
     /// deal before there is one.
     pub fn phase(&self) -> D::Phase {
@@ -179,6 +198,30 @@ impl<D: Deal> Deals<D> {
             to_act: self.live().map(Deal::to_act).unwrap_or_default(),
             outcome: self.outcome.clone(),
         }
+    }
+}
+
+/// The two [`Rules`](crate::game::Rules) methods every game on [`Deals`] writes alike, for a
+/// state whose `deals` field is the match and the pack each deal is dealt from: `status` (the
+/// match is over, a deal is being played, or the next wants this pack) and `deal_number`.
+#[macro_export]
+macro_rules! status_of_deals {
+    ($pack:expr) => {
+        fn status(&self, state: &Self::State) -> $crate::game::Status {
+            state.deals.status($pack)
+        }
+
+        fn deal_number(&self, state: &Self::State) -> u32 {
+            state.deals.number
+        }
+    };
+}
+
+/// A deal's recorded deck is the pack it was dealt from, shuffled.
+pub fn check_deck(deck: &[Card], pack: &[Card]) -> Result<(), String> {
+    match crate::cards::is_permutation(deck, pack) {
+        true => Ok(()),
+        false => Err(format!("the recorded deck is not the pack of {}", pack.len())),
     }
 }
 

@@ -68,6 +68,18 @@ impl Table {
     }
 }
 
+/// The two seats of partnership `side` at a table of four where partners sit opposite each
+/// other: 0 and 2, or 1 and 3.
+pub fn side_seats(side: usize) -> [Seat; 2] {
+    [side, side + 2]
+}
+
+/// A partnership named for explanations, in Swedish and English: "lag 1 (plats 1 och 3)".
+pub fn side_text(side: usize) -> (String, String) {
+    let [a, b] = side_seats(side);
+    (format!("lag {side} (plats {a} och {b})"), format!("side {side} (seats {a} and {b})"))
+}
+
 /// The seats with the highest total: a match's winners, several when tied.
 pub fn match_winners(totals: &[i64]) -> Vec<Seat> {
     let best = totals.iter().copied().max().unwrap_or(0);

@@ -12,9 +12,9 @@ use std::ops::RangeInclusive;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::cards::{decks, is_permutation, sorted, Card, Rank, Suit};
+use crate::cards::{decks, sorted, Card, Rank, Suit};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
-use crate::game::{Rules, SetupError, Status, Viewer};
+use crate::game::{Rules, SetupError, Viewer};
 use crate::random::Rng;
 use crate::rules::{RuleViolation, ScoreTerm, Text};
 use crate::seat::{self, Direction, Seat};
@@ -745,13 +745,7 @@ impl Rules for Bondtolva {
         Ok(State { options, deals: Deals::new(SEATS) })
     }
 
-    fn status(&self, state: &State) -> Status {
-        state.deals.status(|| decks::from_rank(Rank::NINE))
-    }
-
-    fn deal_number(&self, state: &State) -> u32 {
-        state.deals.number
-    }
+    crate::status_of_deals!(|| decks::from_rank(Rank::NINE));
 
     fn deal(&self, state: &State, deck: Vec<Card>) -> Result<Vec<Event>, RuleViolation> {
         let dealer = state.deals.next_dealer;
@@ -907,9 +901,7 @@ impl Rules for Bondtolva {
         }
         let Some(deal) = &state.deals.deal else { return Ok(()) };
         let pack = decks::from_rank(Rank::NINE);
-        if !is_permutation(&deal.deck, &pack) {
-            return Err("the recorded deck is not the pack of 24".into());
-        }
+        deals::check_deck(&deal.deck, &pack)?;
         if deal.stock.len() + deal.drawn.iter().sum::<usize>() != STOCK || deal.drawn[0].abs_diff(deal.drawn[1]) > 1 {
             return Err(format!("stock of {} after draws {:?}", deal.stock.len(), deal.drawn));
         }
@@ -1000,7 +992,9 @@ fn bot_play(deal: &Deal, seat: Seat, rng: &mut Rng) -> Card {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cards::is_permutation;
     use crate::cards::{card, cards};
+    use crate::game::Status;
     use crate::game::{cards_in, erase};
     use crate::rules::core;
     use crate::simulate::{play_match, Checks, Driver};

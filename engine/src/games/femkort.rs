@@ -18,9 +18,9 @@ use std::collections::BTreeSet;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::cards::{decks, is_permutation, rank_value, sorted, Card};
+use crate::cards::{decks, rank_value, sorted, Card};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
-use crate::game::{Rules, SetupError, Status, Viewer};
+use crate::game::{Rules, SetupError, Viewer};
 use crate::ledger::{Account, Ledger, Payment};
 use crate::random::Rng;
 use crate::rules::{RuleViolation, ScoreTerm, Text};
@@ -766,13 +766,7 @@ impl Rules for Femkort {
         })
     }
 
-    fn status(&self, state: &State) -> Status {
-        state.deals.status(decks::standard52)
-    }
-
-    fn deal_number(&self, state: &State) -> u32 {
-        state.deals.number
-    }
+    crate::status_of_deals!(decks::standard52);
 
     fn deal(&self, state: &State, deck: Vec<Card>) -> Result<Vec<Event>, RuleViolation> {
         let dealer = state.deals.next_dealer;
@@ -1023,9 +1017,7 @@ impl Rules for Femkort {
         }
         let Some(deal) = &state.deals.deal else { return Ok(()) };
         let pack = decks::standard52();
-        if !is_permutation(&deal.deck, &pack) {
-            return Err("the recorded deck is not a pack of 52".into());
-        }
+        deals::check_deck(&deal.deck, &pack)?;
         deal.play.check(&pack, deal.undealt(), |_| HAND, &trick::no_trumps)?;
         let staked: i64 = deal.stakes.iter().map(|p| p.amount).sum();
         let pot = state.pot();
@@ -1072,7 +1064,9 @@ mod tests {
     use std::collections::BTreeSet;
 
     use super::*;
+    use crate::cards::is_permutation;
     use crate::cards::{card, cards};
+    use crate::game::Status;
     use crate::game::{cards_in, erase};
     use crate::simulate::{random_matches, Driver, Plan};
     use serde_json::json;

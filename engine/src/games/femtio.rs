@@ -11,9 +11,9 @@ use std::ops::RangeInclusive;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use crate::cards::{decks, is_permutation, sorted, Card};
+use crate::cards::{decks, sorted, Card};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
-use crate::game::{Rules, SetupError, Status, Viewer};
+use crate::game::{Rules, SetupError, Viewer};
 use crate::random::Rng;
 use crate::rules::{RuleViolation, ScoreTerm, Text};
 use crate::seat::{seats_text, Seat, Table as Seating};
@@ -459,13 +459,7 @@ impl Rules for Femtio {
         Ok(State { options, table: Seating::new(players), deals: Deals::new(players) })
     }
 
-    fn status(&self, state: &State) -> Status {
-        state.deals.status(decks::standard52)
-    }
-
-    fn deal_number(&self, state: &State) -> u32 {
-        state.deals.number
-    }
+    crate::status_of_deals!(decks::standard52);
 
     fn deal(&self, state: &State, deck: Vec<Card>) -> Result<Vec<Event>, RuleViolation> {
         let dealer = state.deals.next_dealer;
@@ -613,9 +607,7 @@ impl Rules for Femtio {
         }
         let Some(deal) = &state.deals.deal else { return Ok(()) };
         let pack = decks::standard52();
-        if !is_permutation(&deal.deck, &pack) {
-            return Err("the recorded deck is not a pack of 52".into());
-        }
+        deals::check_deck(&deal.deck, &pack)?;
         let n = deal.players();
         if deal.dealt != PACK / n || deal.set_aside != deal.deck[deal.dealt * n..] {
             return Err(format!("{} cards each and {:?} set aside at {n} players", deal.dealt, deal.set_aside));
@@ -653,6 +645,7 @@ impl Rules for Femtio {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cards::is_permutation;
     use crate::cards::{card, cards};
     use crate::game::{cards_in, erase};
     use crate::rules::core;

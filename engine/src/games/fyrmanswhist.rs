@@ -11,9 +11,9 @@ use std::ops::RangeInclusive;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use crate::cards::{decks, is_permutation, rank_value, sorted, Card, Suit};
+use crate::cards::{decks, rank_value, sorted, Card, Suit};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
-use crate::game::{Rules, SetupError, Status, Viewer};
+use crate::game::{Rules, SetupError, Viewer};
 use crate::random::Rng;
 use crate::rules::{RuleViolation, ScoreTerm, Text};
 use crate::seat::{self, Direction, Seat};
@@ -236,19 +236,6 @@ pub struct State {
     winning_side: Option<usize>,
 }
 
-fn side_of(seat: Seat) -> usize {
-    TABLE.side(seat)
-}
-
-fn seats_of(side: usize) -> [Seat; 2] {
-    [side, side + 2]
-}
-
-fn side_text(side: usize) -> (String, String) {
-    let [a, b] = seats_of(side);
-    (format!("lag {side} (plats {a} och {b})"), format!("side {side} (seats {a} and {b})"))
-}
-
 impl deals::Deal for Deal {
     type Phase = Phase;
 
@@ -284,7 +271,7 @@ impl Deal {
     }
 
     fn declaring_side(&self) -> Option<usize> {
-        self.declarer.map(side_of)
+        self.declarer.map(|s| TABLE.side(s))
     }
 
     /// A shown bottom card while its owner still holds it: public knowledge about a hand.
@@ -437,7 +424,7 @@ pub fn score_terms(contract: Contract, declaring_side: Option<usize>, side_trick
         (Contract::Spel, Some(d)) if side_tricks[d] > BOOK => {
             let t = side_tricks[d];
             let p = i64::from(t - BOOK);
-            let (who_sv, who_en) = side_text(d);
+            let (who_sv, who_en) = seat::side_text(d);
             (
                 d,
                 p,
@@ -450,7 +437,7 @@ pub fn score_terms(contract: Contract, declaring_side: Option<usize>, side_trick
             let o = 1 - d;
             let t = side_tricks[o];
             let p = 2 * i64::from(t - BOOK);
-            let (who_sv, who_en) = side_text(o);
+            let (who_sv, who_en) = seat::side_text(o);
             (
                 o,
                 p,
@@ -463,7 +450,7 @@ pub fn score_terms(contract: Contract, declaring_side: Option<usize>, side_trick
             let w = if side_tricks[0] < side_tricks[1] { 0 } else { 1 };
             let t = side_tricks[w];
             let p = i64::from(BOOK + 1 - t);
-            let (who_sv, who_en) = side_text(w);
+            let (who_sv, who_en) = seat::side_text(w);
             (
                 w,
                 p,
@@ -474,7 +461,7 @@ pub fn score_terms(contract: Contract, declaring_side: Option<usize>, side_trick
         }
     };
     let loser = 1 - winner;
-    let [a, b] = seats_of(loser);
+    let [a, b] = seat::side_seats(loser);
     let t = side_tricks[loser];
     let terms = vec![
         ScoreTerm::new(winner, points, rule, sv, en),
@@ -526,7 +513,7 @@ fn decide_choose(deal: &Deal, seat: Seat, card: Card) -> Result<Vec<Event>, Rule
     events.push(Event::BiddingEnded {
         contract: if declarer.is_some() { Contract::Spel } else { Contract::Pass },
         declarer,
-        declaring_side: declarer.map(side_of),
+        declaring_side: declarer.map(|s| TABLE.side(s)),
         first_lead: first_lead(forehand, declarer),
         not_shown: TABLE.order_from(forehand).into_iter().filter(|s| !shown.contains(s)).collect(),
         rule: rule.to_string(),
@@ -585,7 +572,7 @@ fn score_deal(state: &State, deal: &Deal, tricks_taken: [u8; SEATS]) -> Vec<Even
         let side = winning_side;
         events.push(Event::MatchEnded {
             side,
-            winners: seats_of(side).to_vec(),
+            winners: seat::side_seats(side).to_vec(),
             scores,
             target,
             explanation: deals::side_reached_target(side, scores[side], scores[1 - side], target),
@@ -667,7 +654,7 @@ fn bot_play(deal: &Deal, seat: Seat, rng: &mut Rng) -> Card {
     let over: Vec<Card> = legal.iter().copied().filter(|&c| rank_value(c) > rank_value(best)).collect();
     let under: Vec<Card> = legal.iter().copied().filter(|&c| rank_value(c) < rank_value(best)).collect();
     if wants_tricks {
-        if side_of(best_seat) == side_of(seat) || over.is_empty() {
+        if TABLE.side(best_seat) == TABLE.side(seat) || over.is_empty() {
             low
         } else if last {
             lowest(&over).expect("not empty")
@@ -707,13 +694,7 @@ impl Rules for Fyrmanswhist {
         Ok(State { options, deals: Deals::new(2), winning_side: None })
     }
 
-    fn status(&self, state: &State) -> Status {
-        state.deals.status(decks::standard52)
-    }
-
-    fn deal_number(&self, state: &State) -> u32 {
-        state.deals.number
-    }
+    crate::status_of_deals!(decks::standard52);
 
     fn deal(&self, state: &State, deck: Vec<Card>) -> Result<Vec<Event>, RuleViolation> {
         let dealer = state.deals.next_dealer;
@@ -807,9 +788,9 @@ impl Rules for Fyrmanswhist {
             deals: state.deals.view(viewer, SEATS, deal.map(|d| d.dealer)),
             options: state.options.clone(),
             target: state.options.target,
-            sides: [seats_of(0), seats_of(1)],
+            sides: [seat::side_seats(0), seat::side_seats(1)],
             winning_side: state.winning_side,
-            side: me.map(side_of),
+            side: me.map(|s| TABLE.side(s)),
             forehand: deal.map(Deal::forehand),
             simultaneous_reveal: deal.map(|d| d.simultaneous),
             has_chosen: deal.map(|d| d.bottom.map(|b| b.is_some())),
@@ -839,11 +820,7 @@ impl Rules for Fyrmanswhist {
                 full["hidden"] = json!(true);
             }
             // Without a live deal of its own, the event belongs to a deal that is over.
-            Event::DealStarted { deal_number, hands, .. }
-                if viewer != Viewer::Record
-                    && !deal_over
-                    && state.deals.live().is_some_and(|d| d.number == *deal_number) =>
-            {
+            Event::DealStarted { deal_number, hands, .. } if state.deals.in_play(*deal_number, viewer, deal_over) => {
                 deals::hide_hands(&mut full, hands, viewer)
             }
             _ => {}
@@ -859,25 +836,11 @@ impl Rules for Fyrmanswhist {
 
     fn check_invariants(&self, state: &State) -> Result<(), String> {
         state.deals.check_books()?;
-        let scores = &state.deals.scores;
-        let target = state.options.target;
-        match (state.winning_side, &state.deals.outcome) {
-            (Some(side), Some(outcome)) => {
-                if scores[side] < target || scores[1 - side] >= target {
-                    return Err(format!("side {side} won with scores {scores:?} and target {target}"));
-                }
-                if outcome.winners != seats_of(side) {
-                    return Err(format!("side {side} won but the winners are {:?}", outcome.winners));
-                }
-            }
-            (None, None) => {}
-            _ => return Err("a winning side without an outcome, or the reverse".into()),
-        }
+        let (scores, target) = (&state.deals.scores, state.options.target);
+        state.deals.check_side_won(state.winning_side, |side| scores[side] >= target && scores[1 - side] < target)?;
         let Some(deal) = &state.deals.deal else { return Ok(()) };
         let pack = decks::standard52();
-        if !is_permutation(&deal.deck, &pack) {
-            return Err("the recorded deck is not a pack of 52".into());
-        }
+        deals::check_deck(&deal.deck, &pack)?;
         deal.play.check(&pack, &[], |_| TRICKS as usize, &trick::no_trumps)?;
         for s in 0..SEATS {
             if let Some(b) = deal.bottom[s] {
@@ -931,7 +894,9 @@ mod tests {
     use std::collections::BTreeSet;
 
     use super::*;
+    use crate::cards::is_permutation;
     use crate::cards::{card, cards};
+    use crate::game::Status;
     use crate::game::{cards_in, erase};
     use crate::rules::core;
     use crate::simulate::{random_matches, Driver, Plan};
@@ -1643,7 +1608,7 @@ mod tests {
                     let red: Vec<Seat> =
                         shown.iter().filter(|(_, c)| Contract::asked_by(*c) == Contract::Spel).map(|s| s.0).collect();
                     assert_eq!(declarer, red.first().copied());
-                    assert_eq!(declaring_side, declarer.map(side_of));
+                    assert_eq!(declaring_side, declarer.map(|d| TABLE.side(d)));
                     assert_eq!(contract == Contract::Spel, declarer.is_some());
                     assert_eq!(lead, first_lead(forehand, declarer));
                     if simultaneous || declarer.is_none() {
@@ -1657,7 +1622,7 @@ mod tests {
                     if !not_shown.is_empty() {
                         seen.insert("never shown".into());
                     }
-                    if red.iter().any(|&s| side_of(s) == 0) && red.iter().any(|&s| side_of(s) == 1) {
+                    if red.iter().any(|&s| TABLE.side(s) == 0) && red.iter().any(|&s| TABLE.side(s) == 1) {
                         seen.insert("both sides red".into());
                     }
                 }
@@ -1685,7 +1650,7 @@ mod tests {
                 Event::MatchEnded { side, winners, scores, target: t, .. } => {
                     assert_eq!(t, target);
                     assert!(scores[side] >= target && scores[1 - side] < target, "{scores:?}");
-                    assert_eq!(winners, seats_of(side));
+                    assert_eq!(winners, seat::side_seats(side));
                     ended = Some(scores);
                 }
                 Event::CardPlayed { .. } | Event::TrickWon { .. } => {}

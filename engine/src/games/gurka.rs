@@ -13,9 +13,9 @@ use std::ops::RangeInclusive;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::cards::{decks, is_permutation, rank_value, sorted, Card};
+use crate::cards::{decks, rank_value, sorted, Card};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
-use crate::game::{Rules, SetupError, Status, Viewer};
+use crate::game::{Rules, SetupError, Viewer};
 use crate::ledger::{Account, Ledger, Payment};
 use crate::random::Rng;
 use crate::rules::{RuleViolation, ScoreTerm, Text};
@@ -688,13 +688,7 @@ impl Rules for Gurka {
         })
     }
 
-    fn status(&self, state: &State) -> Status {
-        state.deals.status(decks::standard52)
-    }
-
-    fn deal_number(&self, state: &State) -> u32 {
-        state.deals.number
-    }
+    crate::status_of_deals!(decks::standard52);
 
     fn deal(&self, state: &State, deck: Vec<Card>) -> Result<Vec<Event>, RuleViolation> {
         let dealer = first_in(&state.table, state.deals.next_dealer, &state.in_game);
@@ -911,9 +905,7 @@ impl Rules for Gurka {
         }
         let Some(deal) = &state.deals.deal else { return Ok(()) };
         let pack = decks::standard52();
-        if !is_permutation(&deal.deck, &pack) {
-            return Err("the recorded deck is not a pack of 52".into());
-        }
+        deals::check_deck(&deal.deck, &pack)?;
         deal.play.check(&pack, deal.undealt(), |_| HAND, &trick_winner)?;
         if deal.play.players_in() < 2 {
             return Err(format!("a deal played by {} players", deal.play.players_in()));
@@ -940,7 +932,9 @@ impl Rules for Gurka {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cards::is_permutation;
     use crate::cards::{card, cards};
+    use crate::game::Status;
     use crate::simulate::Driver;
 
     type M = Driver<Gurka>;

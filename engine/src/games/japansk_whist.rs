@@ -10,9 +10,9 @@ use std::ops::RangeInclusive;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use crate::cards::{decks, is_permutation, rank_value, sorted, Card, Suit};
+use crate::cards::{decks, rank_value, sorted, Card, Suit};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
-use crate::game::{Rules, SetupError, Status, Viewer};
+use crate::game::{Rules, SetupError, Viewer};
 use crate::random::Rng;
 use crate::rules::{RuleViolation, ScoreTerm, Text};
 use crate::seat::{self, Direction, Seat};
@@ -648,13 +648,7 @@ impl Rules for JapanskWhist {
         Ok(State { options, deals: Deals::new(SEATS) })
     }
 
-    fn status(&self, state: &State) -> Status {
-        state.deals.status(decks::standard52)
-    }
-
-    fn deal_number(&self, state: &State) -> u32 {
-        state.deals.number
-    }
+    crate::status_of_deals!(decks::standard52);
 
     fn deal(&self, state: &State, deck: Vec<Card>) -> Result<Vec<Event>, RuleViolation> {
         let dealer = state.deals.next_dealer;
@@ -812,9 +806,7 @@ impl Rules for JapanskWhist {
             return Err("a seat has other than ten piles".into());
         }
         let pack = decks::standard52();
-        if !is_permutation(&deal.deck, &pack) {
-            return Err("the recorded deck is not a pack of 52".into());
-        }
+        deals::check_deck(&deal.deck, &pack)?;
         let on_table: Vec<Vec<Card>> =
             deal.piles.iter().map(|ps| ps.iter().flat_map(|p| [p.hidden, p.open]).flatten().collect()).collect();
         // Each seat has a card for every trick, in its hand or on its piles.
@@ -908,7 +900,9 @@ fn bot_play(deal: &Deal, seat: Seat, rng: &mut Rng) -> Card {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cards::is_permutation;
     use crate::cards::{card, cards};
+    use crate::game::Status;
     use crate::game::{cards_in, erase};
     use crate::rules::core;
     use crate::simulate::{play_match, Checks, Driver};

@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 
 use crate::bidding::Auction;
 use crate::bots;
-use crate::cards::{decks, is_permutation, sort_hand, sorted, Card, Rank, Suit};
+use crate::cards::{decks, sort_hand, sorted, Card, Rank, Suit};
 use crate::deals::{self, Deals, MatchPhase};
 use crate::game::{Outcome, Rules, SetupError, Status, Viewer};
 use crate::random::Rng;
@@ -912,9 +912,7 @@ impl Rules for Plump {
             return Err(format!("deal {} dealt by seat {}", deal.number, deal.dealer));
         }
         let pack = decks::standard52();
-        if !is_permutation(&deal.deck, &pack) {
-            return Err("the recorded deck is not a pack".into());
-        }
+        deals::check_deck(&deal.deck, &pack)?;
         let elsewhere: Vec<Card> = deal.turned_card.iter().chain(&deal.set_aside).copied().collect();
         deal.play.check(&pack, &elsewhere, |_| deal.cards_per_hand, &deal.winner())?;
 

@@ -9,9 +9,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::bots;
-use crate::cards::{decks, is_permutation, rank_value, sorted, take_card, Card, Rank, Suit};
+use crate::cards::{decks, rank_value, sorted, take_card, Card, Rank, Suit};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
-use crate::game::{Rules, SetupError, Status, Viewer};
+use crate::game::{Rules, SetupError, Viewer};
 use crate::random::Rng;
 use crate::rules::{RuleViolation, ScoreTerm, Text};
 use crate::seat::{self, Direction, Seat};
@@ -181,18 +181,6 @@ pub struct State {
     penalty_gap: [i64; 2],
 }
 
-fn side_of(seat: Seat) -> usize {
-    TABLE.side(seat)
-}
-
-fn partner_of(seat: Seat) -> Seat {
-    TABLE.partner(seat)
-}
-
-fn seats_of(side: usize) -> [Seat; 2] {
-    [side, side + 2]
-}
-
 fn is_spade(card: Card) -> bool {
     card.is_suit(Suit::Spades)
 }
@@ -211,7 +199,7 @@ impl deals::Deal for Deal {
                 None => Vec::new(),
             },
             DealPhase::Exchange(Giver::BlindNil) => self.blind_nil.into_iter().collect(),
-            DealPhase::Exchange(Giver::Partner) => self.blind_nil.map(partner_of).into_iter().collect(),
+            DealPhase::Exchange(Giver::Partner) => self.blind_nil.map(|s| TABLE.partner(s)).into_iter().collect(),
             DealPhase::Play if !self.play.is_over() => vec![self.play.to_play()],
             DealPhase::Play | DealPhase::Cancelled => Vec::new(),
         }
@@ -237,7 +225,7 @@ impl deals::Deal for Deal {
 
 impl Deal {
     fn forehand_side(&self) -> usize {
-        side_of(TABLE.forehand(self.dealer))
+        TABLE.side(TABLE.forehand(self.dealer))
     }
 
     fn side_to_bid(&self) -> Option<usize> {
@@ -250,15 +238,15 @@ impl Deal {
         if self.blind_nil_side != Some(side) {
             return Vec::new();
         }
-        seats_of(side).into_iter().filter(|&s| !self.looked[s] && self.blind_nil != Some(s)).collect()
+        seat::side_seats(side).into_iter().filter(|&s| !self.looked[s] && self.blind_nil != Some(s)).collect()
     }
 
     fn bidders(&self, side: usize) -> Vec<Seat> {
-        seats_of(side).into_iter().filter(|&s| self.blind_nil != Some(s)).collect()
+        seat::side_seats(side).into_iter().filter(|&s| self.blind_nil != Some(s)).collect()
     }
 
     fn blind_nil_on(&self, side: usize) -> Option<Seat> {
-        self.blind_nil.filter(|&s| side_of(s) == side)
+        self.blind_nil.filter(|&s| TABLE.side(s) == side)
     }
 
     fn hand(&self, seat: Seat) -> &[Card] {
@@ -641,13 +629,7 @@ impl Rules for Spader {
         Ok(State { options, deals: Deals::new(2), overtricks: [0; 2], overtrick_books: None, penalty_gap: [0; 2] })
     }
 
-    fn status(&self, state: &State) -> Status {
-        state.deals.status(decks::standard52)
-    }
-
-    fn deal_number(&self, state: &State) -> u32 {
-        state.deals.number
-    }
+    crate::status_of_deals!(decks::standard52);
 
     fn deal(&self, state: &State, deck: Vec<Card>) -> Result<Vec<Event>, RuleViolation> {
         let dealer = state.deals.next_dealer;
@@ -682,7 +664,7 @@ impl Rules for Spader {
                     number: *deal_number,
                     dealer: *dealer,
                     deck: deck.clone(),
-                    looked: std::array::from_fn(|s| Some(side_of(s)) != *blind_nil_side),
+                    looked: std::array::from_fn(|s| Some(TABLE.side(s)) != *blind_nil_side),
                     blind_nil_side: *blind_nil_side,
                     blind_nil: None,
                     bids: [None; 2],
@@ -728,12 +710,12 @@ impl Rules for Spader {
     fn legal_moves(&self, state: &State, seat: Seat) -> Vec<Command> {
         let Some(deal) = state.deals.acting(seat) else { return Vec::new() };
         match deal.phase {
-            DealPhase::Bidding if !deal.choosing(side_of(seat)).is_empty() => {
+            DealPhase::Bidding if !deal.choosing(TABLE.side(seat)).is_empty() => {
                 [Command::Look].into_iter().chain(deal.blind_nil.is_none().then_some(Command::BlindNil)).collect()
             }
             DealPhase::Bidding => {
                 let redeal = state.options.redeal && !redeal_reasons(deal.hand(seat)).is_empty();
-                legal_bids(deal, side_of(seat)).into_iter().chain(redeal.then_some(Command::RequestRedeal)).collect()
+                legal_bids(deal, TABLE.side(seat)).into_iter().chain(redeal.then_some(Command::RequestRedeal)).collect()
             }
             DealPhase::Exchange(giver) => {
                 let decline = (giver == Giver::BlindNil).then_some(Command::DeclineExchange);
@@ -871,17 +853,15 @@ impl Rules for Spader {
         }
         let Some(deal) = &state.deals.deal else { return Ok(()) };
         let pack = decks::standard52();
-        if !is_permutation(&deal.deck, &pack) {
-            return Err("the recorded deck is not a pack of 52".into());
-        }
+        deals::check_deck(&deal.deck, &pack)?;
         // Between the two halves of an exchange, two cards have moved from one partner to the other.
         let hand_size = |s: Seat| match (deal.phase, deal.blind_nil) {
             (DealPhase::Exchange(Giver::Partner), Some(b)) if s == b => TRICKS as usize - 2,
-            (DealPhase::Exchange(Giver::Partner), Some(b)) if s == partner_of(b) => TRICKS as usize + 2,
+            (DealPhase::Exchange(Giver::Partner), Some(b)) if s == TABLE.partner(b) => TRICKS as usize + 2,
             _ => TRICKS as usize,
         };
         deal.play.check(&pack, &[], hand_size, &spades_trump)?;
-        if let Some(b) = deal.blind_nil.filter(|&b| Some(side_of(b)) != deal.blind_nil_side) {
+        if let Some(b) = deal.blind_nil.filter(|&b| Some(TABLE.side(b)) != deal.blind_nil_side) {
             return Err(format!("seat {b} bid blind nil without being on the trailing side"));
         }
         if deal.phase == DealPhase::Play {
@@ -900,14 +880,14 @@ impl Rules for Spader {
     }
 
     fn standing(&self, state: &State, seat: Seat) -> f64 {
-        let side = side_of(seat);
+        let side = TABLE.side(seat);
         (state.deals.scores[side] - state.deals.scores[1 - side]) as f64
     }
 
     fn basic_move(&self, state: &State, seat: Seat, rng: &mut Rng) -> Option<Command> {
         let deal = state.deals.acting(seat)?;
         match deal.phase {
-            DealPhase::Bidding if !deal.choosing(side_of(seat)).is_empty() => Some(Command::Look),
+            DealPhase::Bidding if !deal.choosing(TABLE.side(seat)).is_empty() => Some(Command::Look),
             DealPhase::Bidding => Some(bot_bid(deal, seat, rng)),
             DealPhase::Exchange(giver) => {
                 let mut hand = deal.hand(seat).to_vec();
@@ -916,15 +896,16 @@ impl Rules for Spader {
                 Some(Command::Give { cards: sorted(pair.to_vec()) })
             }
             DealPhase::Play | DealPhase::Cancelled => {
-                let side = side_of(seat);
+                let side = TABLE.side(seat);
                 let bid = deal.bids[side]?;
                 let nil = bid.nil.or(deal.blind_nil_on(side));
                 // Take tricks until the side's bid is made, then duck (ten overtricks cost 100),
                 // and never a trick as the nil bidder.
-                let taken: u32 = seats_of(side).iter().filter(|&&s| Some(s) != nil).map(|&s| deal.play.taken[s]).sum();
+                let taken: u32 =
+                    seat::side_seats(side).iter().filter(|&&s| Some(s) != nil).map(|&s| deal.play.taken[s]).sum();
                 let aim =
                     if nil == Some(seat) || taken >= u32::from(bid.tricks) { bots::Aim::Duck } else { bots::Aim::Take };
-                let partner = Some(partner_of(seat)).filter(|&p| nil != Some(p));
+                let partner = Some(TABLE.partner(seat)).filter(|&p| nil != Some(p));
                 let legal: Vec<Card> =
                     deal.hand(seat).iter().copied().filter(|&c| check_play(deal, seat, c).is_ok()).collect();
                 let last = deal.play.trick.plays.len() + 1 == SEATS;
@@ -959,7 +940,7 @@ impl Rules for Spader {
         let mut rng = Rng::new(seed);
         match deal.phase {
             DealPhase::Bidding => {
-                if !deal.choosing(side_of(seat)).is_empty() {
+                if !deal.choosing(TABLE.side(seat)).is_empty() {
                     let blind = deal.blind_nil.is_none() && rng.below(3) == 0;
                     return Some(if blind { Command::BlindNil } else { Command::Look });
                 }
@@ -990,7 +971,7 @@ impl Rules for Spader {
 // Decide
 
 fn decide_bidding(state: &State, deal: &Deal, seat: Seat, command: &Command) -> Result<Vec<Event>, RuleViolation> {
-    let side = side_of(seat);
+    let side = TABLE.side(seat);
     if !deal.choosing(side).is_empty() {
         return match command {
             Command::Look => Ok(vec![Event::HandLookedAt { seat, hand: deal.hand(seat).to_vec() }]),
@@ -1084,7 +1065,7 @@ fn decide_exchange(deal: &Deal, giver: Giver, seat: Seat, command: &Command) -> 
     match (command, giver) {
         (Command::Give { cards }, _) => {
             check_give(deal, seat, cards)?;
-            Ok(vec![Event::CardsGiven { from: seat, to: partner_of(seat), cards: sorted(cards.clone()) }])
+            Ok(vec![Event::CardsGiven { from: seat, to: TABLE.partner(seat), cards: sorted(cards.clone()) }])
         }
         (Command::DeclineExchange, Giver::BlindNil) => Ok(vec![Event::ExchangeDeclined { seat }]),
         (Command::DeclineExchange, Giver::Partner) => Err(RuleViolation::new(
@@ -1257,7 +1238,7 @@ fn check_bid(deal: &Deal, side: usize, tricks: u8, nil: Option<Seat>) -> Result<
         ));
     }
     if let Some(n) = nil {
-        if side_of(n) != side || n >= SEATS {
+        if TABLE.side(n) != side || n >= SEATS {
             return Err(RuleViolation::new(
                 rule::BID_NIL_SEAT,
                 format!("Du bjöd noll för plats {n}, men ett nollbud gäller en spelare i ditt eget lag (plats {} eller {}).", side, side + 2),
@@ -1299,7 +1280,7 @@ fn legal_bids(deal: &Deal, side: usize) -> Vec<Command> {
         return (1..=TRICKS).map(|tricks| Command::Bid { tricks, nil: None }).collect();
     }
     let mut bids: Vec<Command> = (0..=TRICKS).map(|tricks| Command::Bid { tricks, nil: None }).collect();
-    for n in seats_of(side) {
+    for n in seat::side_seats(side) {
         bids.extend((1..=TRICKS).map(|tricks| Command::Bid { tricks, nil: Some(n) }));
     }
     bids
@@ -1415,7 +1396,7 @@ fn score_deal(state: &State, deal: &Deal, taken: [u8; SEATS]) -> Vec<Event> {
         overtricks,
     }];
     if let Some(side) = match_winner(scores, state.options.target) {
-        let [a, b] = seats_of(side);
+        let [a, b] = seat::side_seats(side);
         let (won, lost, target) = (scores[side], scores[1 - side], state.options.target);
         events.push(Event::MatchEnded {
             side,
@@ -1472,7 +1453,7 @@ fn estimate_tricks(hand: &[Card]) -> f64 {
 const PARTNER_GUESS: f64 = 2.0;
 
 fn bot_bid(deal: &Deal, seat: Seat, rng: &mut Rng) -> Command {
-    let side = side_of(seat);
+    let side = TABLE.side(seat);
     let hand = deal.hand(seat);
     let own = estimate_tricks(hand);
     let clamp = |x: f64| (x.round() as i64).clamp(1, i64::from(TRICKS)) as u8;
@@ -1496,8 +1477,10 @@ mod tests {
     use std::collections::BTreeSet;
 
     use super::*;
+    use crate::cards::is_permutation;
     use crate::cards::{card, cards};
     use crate::game::erase;
+    use crate::game::Status;
     use crate::rules::core;
     use crate::simulate::{play_match, Checks, Driver};
     use serde_json::json;
@@ -1960,7 +1943,7 @@ mod tests {
         assert_eq!(shown["hands"], json!([null, plain()[1], null, null]));
         for (card, knowers) in Spader.secrets(&m.state) {
             let holder = (0..4).find(|&s| plain()[s].contains(&card)).unwrap();
-            let expected = if side_of(holder) == 0 { vec![] } else { vec![holder] };
+            let expected = if TABLE.side(holder) == 0 { vec![] } else { vec![holder] };
             assert_eq!(knowers, expected, "{card}");
         }
         m.act(3, bid(4));

@@ -21,7 +21,7 @@ use serde_json::Value;
 
 use crate::cards::{decks, is_permutation, rank_value, sorted, take_card, Card, Suit};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
-use crate::game::{Rules, SetupError, Status, Viewer};
+use crate::game::{Rules, SetupError, Viewer};
 use crate::ledger::{Account, Ledger, Payment};
 use crate::random::Rng;
 use crate::rules::{RuleViolation, ScoreTerm, Text};
@@ -963,13 +963,7 @@ impl Rules for Trettioett {
         })
     }
 
-    fn status(&self, state: &State) -> Status {
-        state.deals.status(decks::standard52)
-    }
-
-    fn deal_number(&self, state: &State) -> u32 {
-        state.deals.number
-    }
+    crate::status_of_deals!(decks::standard52);
 
     fn deal(&self, state: &State, deck: Vec<Card>) -> Result<Vec<Event>, RuleViolation> {
         let playing = state.in_play();
@@ -1264,9 +1258,7 @@ impl Rules for Trettioett {
         }
         let Some(deal) = &state.deals.deal else { return Ok(()) };
         let pack = decks::standard52();
-        if !is_permutation(&deal.deck, &pack) {
-            return Err("the recorded deck is not a pack of 52".into());
-        }
+        deals::check_deck(&deal.deck, &pack)?;
         let mut all: Vec<Card> = deal.hands.concat();
         all.extend(&deal.stock);
         all.extend(&deal.pile);
@@ -1314,6 +1306,7 @@ impl Rules for Trettioett {
 mod tests {
     use super::*;
     use crate::cards::{card, cards};
+    use crate::game::Status;
     use crate::simulate::Driver;
     use serde_json::json;
 

@@ -9,7 +9,7 @@ use std::ops::RangeInclusive;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::cards::{decks, is_permutation, rank_value, sorted, take_card, Card, Rank, Suit};
+use crate::cards::{decks, rank_value, sorted, take_card, Card, Rank, Suit};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
 use crate::game::{hide_cards, Rules, SetupError, Status, Viewer};
 use crate::random::Rng;
@@ -1689,9 +1689,7 @@ impl Rules for Femhundra {
         state.deals.check_books()?;
         let Some(deal) = &state.deals.deal else { return Ok(()) };
         let pack = pack(deal.players);
-        if !is_permutation(&deal.deck, &pack) {
-            return Err("the recorded deck is not the pack for the table".into());
-        }
+        deals::check_deck(&deal.deck, &pack)?;
         let (_, widow) = deal_packets(deal.players, deal.dealer, &deal.deck);
         if widow != deal.widow {
             return Err("the widow is not the one the deck deals".into());

@@ -16,9 +16,9 @@ use std::ops::RangeInclusive;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use crate::cards::{decks, is_permutation, rank_value, sort_hand, sorted, take_card, Card, Rank, Suit};
+use crate::cards::{decks, rank_value, sort_hand, sorted, take_card, Card, Rank, Suit};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
-use crate::game::{Rules, SetupError, Status, Viewer};
+use crate::game::{Rules, SetupError, Viewer};
 use crate::ledger::{Account, Ledger, Payment};
 use crate::random::Rng;
 use crate::rules::{RuleViolation, ScoreTerm, Text};
@@ -968,13 +968,7 @@ impl Rules for Norrlandsknack {
         })
     }
 
-    fn status(&self, state: &State) -> Status {
-        state.deals.status(decks::standard52)
-    }
-
-    fn deal_number(&self, state: &State) -> u32 {
-        state.deals.number
-    }
+    crate::status_of_deals!(decks::standard52);
 
     fn deal(&self, state: &State, deck: Vec<Card>) -> Result<Vec<Event>, RuleViolation> {
         let players = state.players();
@@ -1263,9 +1257,7 @@ impl Rules for Norrlandsknack {
             return Err(format!("the ledger {:?} is not the deal's payments {rebuilt:?}", state.ledger));
         }
         let pack = decks::standard52();
-        if !is_permutation(&deal.deck, &pack) {
-            return Err("the recorded deck is not a pack of 52".into());
-        }
+        deals::check_deck(&deal.deck, &pack)?;
         let winner = deal.winner();
         deal.play.check(&pack, &deal.elsewhere(), |s| deal.hand_size(s), &winner)?;
         if deal.stage == Stage::Playing && deal.buys.len() != deal.buy_order.len() {

@@ -1,6 +1,8 @@
 use super::*;
+use crate::cards::is_permutation;
 use crate::cards::{card, cards};
 use crate::game::cards_in;
+use crate::game::Status;
 use crate::simulate::Driver;
 
 /// The shared test driver: every event taken through JSON (as it is stored) and the books

@@ -19,9 +19,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::bidding::Auction;
-use crate::cards::{decks, is_permutation, rank_value, sorted, Card};
+use crate::cards::{decks, rank_value, sorted, Card};
 use crate::deals::{self, Deals, MatchPhase};
-use crate::game::{Rules, SetupError, Status, Viewer};
+use crate::game::{Rules, SetupError, Viewer};
 use crate::ledger::{Account, Payment};
 use crate::random::Rng;
 use crate::rules::{RuleViolation, ScoreTerm, Text};
@@ -919,13 +919,7 @@ impl Rules for Rodskagg {
         })
     }
 
-    fn status(&self, state: &State) -> Status {
-        state.deals.status(decks::standard52)
-    }
-
-    fn deal_number(&self, state: &State) -> u32 {
-        state.deals.number
-    }
+    crate::status_of_deals!(decks::standard52);
 
     fn deal(&self, state: &State, deck: Vec<Card>) -> Result<Vec<Event>, RuleViolation> {
         // A seat out of the match no longer deals: the deal passes on to the next one in.
@@ -1107,9 +1101,7 @@ impl Rules for Rodskagg {
         }
         let Some(deal) = &state.deals.deal else { return Ok(()) };
         let pack = decks::standard52();
-        if !is_permutation(&deal.deck, &pack) {
-            return Err("the recorded deck is not a pack of 52".into());
-        }
+        deals::check_deck(&deal.deck, &pack)?;
         let dropped = deal.dropped();
         if deal.play.tricks.len() == ASK_AFTER && !dropped.is_empty() {
             // The fourth trick was played by those who dropped after it: judge it with their

@@ -1,6 +1,8 @@
 use super::*;
+use crate::cards::is_permutation;
 use crate::cards::{card, cards};
 use crate::game::cards_in;
+use crate::game::Status;
 use crate::rules;
 use crate::simulate::Driver;
 use serde_json::json;
