@@ -70,6 +70,9 @@ pub enum WinReason {
     HighestCard,
     /// A card that counts as a trick on its own, laid down rather than played (Bräus's sevens).
     LaidAsTrick,
+    /// A card that never wins otherwise, played to the deal's last trick by a side that won every
+    /// trick before it, takes that trick too (Tarot's Excuse completing a slam).
+    ExcuseCompletesSlam,
 }
 
 /// Winner of a complete trick with standard ranks (ace high): highest trump if any was played,

@@ -108,21 +108,6 @@ pub(super) fn sort_hand(hand: &mut [Card]) {
     hand.sort_by_key(|&c| index78(c));
 }
 
-/// True when `cards` are the 78 of the tarot pack, each once.
-pub(super) fn is_whole_pack(cards: impl Iterator<Item = Card>) -> bool {
-    let mut seen = [false; DECK_SIZE];
-    let mut count = 0;
-    for c in cards {
-        let Some(i) = index78(c) else { return false };
-        if seen[i] {
-            return false;
-        }
-        seen[i] = true;
-        count += 1;
-    }
-    count == DECK_SIZE
-}
-
 pub(super) fn suit_name(suit: Suit) -> (&'static str, &'static str) {
     (suit.name_sv(), suit.name_en())
 }
@@ -195,19 +180,6 @@ pub fn playable(hand: &[Card], plays: &[(Seat, Card)]) -> Vec<Card> {
     let over: Vec<Card> = trumps.iter().copied().filter(|&c| trump_number(c) > Some(high)).collect();
     let allowed = if over.is_empty() { trumps } else { over };
     allowed.into_iter().chain(excuse).collect()
-}
-
-/// Why a trick went to its winner.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = TrickWinReason))]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum WinReason {
-    /// The highest card of the suit led, no trump being in the trick.
-    HighestOfSuitLed,
-    /// The highest trump in the trick.
-    HighestTrump,
-    /// The Excuse, played to the last trick by a side that had won every trick before it.
-    ExcuseCompletesSlam,
 }
 
 /// The winner of a complete trick under the ordinary rules: the highest trump, else the

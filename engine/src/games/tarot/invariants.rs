@@ -5,50 +5,36 @@ use super::*;
 impl Tarot {
     pub(super) fn check_books(&self, state: &State) -> Result<(), String> {
         let players = state.players();
-        if state.scores.len() != players || state.ledger.len() != players {
+        state.deals.check_books()?;
+        if state.deals.scores.len() != players {
             return Err("scores do not have one entry per seat".into());
         }
-        if state.scores != state.ledger {
-            return Err(format!("scores {:?} differ from the sum of scored terms {:?}", state.scores, state.ledger));
+        if state.deals.scores.iter().sum::<i64>() != 0 {
+            return Err(format!("scores {:?} do not sum to zero", state.deals.scores));
         }
-        if state.scores.iter().sum::<i64>() != 0 {
-            return Err(format!("scores {:?} do not sum to zero", state.scores));
-        }
-        if state.deals_played > state.deals_started {
-            return Err(format!("{} deals scored of {} started", state.deals_played, state.deals_started));
+        if state.deals_played > state.deals.number {
+            return Err(format!("{} deals scored of {} started", state.deals_played, state.deals.number));
         }
         if let Some(n) = state.deals_total() {
             if state.deals_played > n {
                 return Err(format!("deal {} of {n} was played", state.deals_played));
             }
         }
-        if let Some(winners) = &state.winners {
-            if !state.match_over(state.deals_played, &state.scores) {
+        if let Some(winners) = state.winners() {
+            if !state.match_over(state.deals_played, &state.deals.scores) {
                 return Err("the match ended before its end was due".into());
             }
-            if *winners != match_winners(&state.scores) {
-                return Err(format!("winners {winners:?} are not the top scorers of {:?}", state.scores));
+            if *winners != match_winners(&state.deals.scores) {
+                return Err(format!("winners {winners:?} are not the top scorers of {:?}", state.deals.scores));
             }
         }
-        let Some(deal) = &state.deal else { return Ok(()) };
-        if deal.number != state.deals_started || deal.number == 0 {
-            return Err(format!("the deal in play is {} but {} were started", deal.number, state.deals_started));
+        let Some(deal) = &state.deals.deal else { return Ok(()) };
+        if deal.number != state.deals.number || deal.number == 0 {
+            return Err(format!("the deal in play is {} but {} were started", deal.number, state.deals.number));
         }
-        if !is_whole_pack(deal.deck.iter().copied()) {
+        let pack = decks::tarot78();
+        if !is_permutation(&deal.deck, &pack) {
             return Err("the recorded deck is not the tarot pack".into());
-        }
-        // Every card is in exactly one place.
-        let everywhere = deal
-            .hands
-            .iter()
-            .flatten()
-            .copied()
-            .chain(deal.dog.iter().copied().filter(|_| !deal.dog_taken))
-            .chain(deal.discards.iter().copied())
-            .chain(deal.won.iter().flatten().copied())
-            .chain(deal.trick.cards());
-        if !is_whole_pack(everywhere) {
-            return Err("hands, dog, discards, won cards and the trick are not the 78 cards, each once".into());
         }
         let l = layout(players);
         if deal.dog.len() != l.dog || deal.dealt.iter().any(|h| h.len() != l.hand) {
@@ -57,22 +43,16 @@ impl Tarot {
         if deal.discards.len() > l.dog || (!deal.dog_taken && !deal.discards.is_empty()) {
             return Err("more discards than the dog had".into());
         }
-        let played = |s: Seat| deal.tricks.len() + deal.trick.plays.iter().any(|&(p, _)| p == s) as usize;
-        for s in 0..players {
-            let extra = if deal.dog_taken && Some(s) == deal.taker { l.dog - deal.discards.len() } else { 0 };
-            let expected = l.hand + extra - played(s);
-            if deal.hands[s].len() != expected {
-                return Err(format!("seat {s} holds {} cards, expected {expected}", deal.hands[s].len()));
-            }
-        }
-        if deal.won.iter().map(Vec::len).sum::<usize>() != deal.tricks.len() * players {
-            return Err("the won cards are not the played tricks".into());
-        }
+        // Every card is in a hand, in a trick, in the dog or among the discards, and the
+        // taker's hand holds the dog's cards less those discarded.
+        let laid_aside: Vec<Card> =
+            deal.dog.iter().filter(|_| !deal.dog_taken).chain(&deal.discards).copied().collect();
+        let extra = |s: Seat| if deal.dog_taken && Some(s) == deal.taker { l.dog - deal.discards.len() } else { 0 };
+        let tricks = &deal.play.tricks;
+        let before_latest = &tricks[..tricks.len().saturating_sub(1)];
+        deal.play.check(&pack, &laid_aside, |s| l.hand + extra(s), &|t| deal.trick_won(t, before_latest))?;
         if deal.discards.iter().any(|&c| is_king(c) || is_bout(c)) {
             return Err("a king or a bout was discarded".into());
-        }
-        if deal.tricks.len() > l.hand || deal.trick.plays.len() > players {
-            return Err("more tricks or plays than the deal has".into());
         }
         match (deal.taker, deal.contract) {
             (Some(t), Some(c)) => {
@@ -81,7 +61,7 @@ impl Tarot {
                 }
             }
             (None, None) => {
-                if !matches!(deal.phase, Phase::Bidding | Phase::Over) {
+                if !matches!(deal.phase, Phase::Bidding | Phase::DealOver) {
                     return Err("play went on without a contract".into());
                 }
             }
@@ -103,9 +83,7 @@ impl Tarot {
         } else if deal.called.is_some() || deal.partner.is_some() {
             return Err("a card was called in a game of fewer than five".into());
         }
-        let called_played = deal
-            .called
-            .is_some_and(|c| deal.trick.cards().any(|p| p == c) || deal.tricks.iter().any(|t| t.contains(c)));
+        let called_played = deal.called.is_some_and(|c| deal.play.played().any(|(_, p)| p == c));
         if deal.partner_revealed != called_played {
             return Err(format!(
                 "the partner is {}revealed but the called card is {}played",
@@ -122,22 +100,6 @@ impl Tarot {
         for p in deal.poignees.iter().flatten() {
             if !Poignee::ALL.iter().any(|l| l.size(players) == p.trumps.len() && *l == p.level) {
                 return Err(format!("seat {} showed {} trumps as a {:?}", p.seat, p.trumps.len(), p.level));
-            }
-        }
-        // Each trick was checked when it was the latest: checking only that one keeps this linear.
-        if let Some(t) = deal.tricks.last() {
-            let in_order = (0..players).all(|i| t.plays.get(i).map(|p| p.seat) == Some(state.table.after(t.leader, i)));
-            if !in_order || t.plays.len() != players {
-                return Err(format!("trick {} was not played in turn", t.number));
-            }
-            if t.reason != WinReason::ExcuseCompletesSlam {
-                let plays: Vec<(Seat, Card)> = t.plays.iter().map(|p| (p.seat, p.card)).collect();
-                if trick_winner(&plays) != (t.winner, t.card, t.reason) {
-                    return Err(format!("trick {} went to the wrong seat", t.number));
-                }
-            }
-            if deal.trick.leader != t.winner {
-                return Err(format!("seat {} leads although seat {} took the last trick", deal.trick.leader, t.winner));
             }
         }
         if let Some((count, scoring)) = &deal.result {
@@ -161,14 +123,12 @@ impl Tarot {
         match deal.phase {
             // All bids in is a passing moment: the contract (or the redeal) follows in the same batch.
             Phase::Bidding if bids_in > players => Err("more bids than players".into()),
-            Phase::Bidding if !deal.tricks.is_empty() || !deal.trick.is_empty() => {
-                Err("cards were played during the bidding".into())
-            }
+            Phase::Bidding if deal.play.played().next().is_some() => Err("cards were played during the bidding".into()),
             Phase::Playing if bids_in != players => Err("play started before every bid was in".into()),
             Phase::Playing if deal.dog_taken && deal.discards.len() != l.dog => {
                 Err("play started before the taker discarded".into())
             }
-            Phase::Over if deal.cancelled.is_none() && deal.tricks.len() != l.hand => {
+            Phase::DealOver if deal.cancelled.is_none() && !deal.play.is_over() => {
                 Err("the deal ended before every trick was played".into())
             }
             _ => Ok(()),

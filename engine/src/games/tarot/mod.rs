@@ -6,6 +6,10 @@
 //! Play and dealing go counter-clockwise. A match is a fixed number of deals (one round by
 //! default) or runs to a score limit. Card points are kept in half points throughout, so that
 //! the 91 points of the pack are 182 whole units and no rounding happens until the count.
+//!
+//! The match is a [`Deals`] and the card play a [`TrickPlay`]; what is left here is Tarot's own:
+//! the bidding, the dog, the call, the declarations, the duties to trump and overtrump, the
+//! Excuse (which stays with its owner's side and may complete a slam) and the count.
 
 use std::collections::BTreeSet;
 use std::ops::RangeInclusive;
@@ -14,12 +18,13 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::bidding::Auction;
-use crate::cards::{decks, take_card, Card, Rank, Suit};
+use crate::cards::{decks, is_permutation, take_card, Card, Rank, Suit};
+use crate::deals::{self, Deals, MatchPhase};
 use crate::game::{Outcome, Rules, SetupError, Status, Viewer};
 use crate::rules::{RuleViolation, ScoreTerm};
 use crate::seat::{match_winners, Seat, Table as Seating};
-pub use crate::trick::Play;
-use crate::trick::Trick;
+pub use crate::trick::{Play, WinReason};
+use crate::trick::{Trick, TrickPlay, TrickRecord};
 
 mod cards;
 pub use cards::*;
@@ -29,7 +34,7 @@ mod invariants;
 #[cfg(test)]
 mod tests;
 mod view;
-pub use view::{Bid, CurrentTrick, Table, TablePhase};
+pub use view::{Bid, CurrentTrick, Table, WonTrick};
 
 /// The rules of Tarot. Register with `erase(tarot::Tarot)`.
 #[derive(Default)]
@@ -174,6 +179,15 @@ impl Contract {
     /// The dog is shown and taken into the taker's hand.
     pub fn takes_dog(self) -> bool {
         matches!(self, Contract::Small | Contract::Big)
+    }
+
+    /// The side whose cards the dog (or the discards made from it) counts with.
+    pub fn dog_to(self) -> Side {
+        if self == Contract::AgainstDog {
+            Side::Defence
+        } else {
+            Side::Taker
+        }
     }
 }
 
@@ -362,53 +376,34 @@ fn capitalized(text: &str) -> String {
 // ---------------------------------------------------------------------------------------------
 // State
 
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+/// Where a Tarot match stands.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = TablePhase))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Phase {
+    /// No deal yet: the first is to be dealt.
+    WaitingForDeal,
+    /// Each seat in turn bids a contract or passes.
     Bidding,
     /// Five players: the taker calls a card.
     Calling,
-    /// Passing moment between the contract (or the call) and the dog's fate.
+    /// The moment between the contract (or the call) and the dog's fate.
     Dog,
+    /// Small and big games: the taker discards as many cards as the dog had.
     Discarding,
     /// The taker may announce a slam.
     Slam,
+    /// The tricks are played.
     Playing,
-    /// Played out or cancelled; the next deal (or nothing) follows.
-    Over,
+    /// The deal is played out or cancelled; the next deal is to be dealt.
+    DealOver,
+    /// The match is over.
+    Finished,
 }
 
-// The shared [`crate::trick::TrickRecord`] and where the Excuse went, with Tarot's own
-// [`WinReason`] (the Excuse may complete a slam): the extra field and the reason are why it is a
-// type of its own, and why the OpenAPI document names it `TarotWonTrick`, apart from the shared
-// `TrickRecord`.
-/// A trick as it was won: its cards, who took it and why, and where the Excuse went.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = WonTrick))]
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct TrickRecord {
-    /// 1 for the first trick of the deal.
-    pub number: usize,
-    /// The seat that led it.
-    pub leader: Seat,
-    /// Its cards, in the order they were played.
-    pub plays: Vec<Play>,
-    /// The seat that took it.
-    pub winner: Seat,
-    /// The card that took it.
-    pub card: Card,
-    /// Why that card took it.
-    pub reason: WinReason,
-    /// The seat that played the Excuse and keeps it rather than giving it up with the trick;
-    /// null when the trick held no Excuse or was the last of the deal.
-    #[cfg_attr(feature = "openapi", schema(required))]
-    pub excuse_to: Option<Seat>,
-}
-
-impl TrickRecord {
-    fn contains(&self, card: Card) -> bool {
-        self.plays.iter().any(|p| p.card == card)
-    }
+impl MatchPhase for Phase {
+    const WAITING_FOR_DEAL: Phase = Phase::WaitingForDeal;
+    const FINISHED: Phase = Phase::Finished;
 }
 
 #[derive(Clone, Debug)]
@@ -417,10 +412,10 @@ pub struct Deal {
     pub dealer: Seat,
     pub deck: Vec<Card>,
     pub dealt: Vec<Vec<Card>>,
-    pub hands: Vec<Vec<Card>>,
     pub dog: Vec<Card>,
     pub dog_positions: Vec<usize>,
     pub auction: Auction<Option<Contract>>,
+    /// One of the deal's own phases, from `Bidding` to `DealOver`.
     pub phase: Phase,
     pub cancelled: Option<CancelReason>,
     pub taker: Option<Seat>,
@@ -432,17 +427,36 @@ pub struct Deal {
     /// The dog is in the taker's hand (small and big games).
     pub dog_taken: bool,
     pub discards: Vec<Card>,
-    /// Cards whose identity every seat has seen (the shown dog, shown trumps, the called card,
-    /// played cards): no longer secret, wherever they are.
+    /// Cards whose identity every seat has seen while they are still held or laid aside (the
+    /// shown dog, shown trumps, the called card): no longer secret.
     pub public: BTreeSet<Card>,
     pub slam_announced: Option<bool>,
     pub poignees: Vec<Option<PoigneeShown>>,
     pub trost: Vec<bool>,
-    pub trick: Trick,
-    pub tricks: Vec<TrickRecord>,
-    /// The cards each seat has won (the Excuse with its owner, until the count).
-    pub won: Vec<Vec<Card>>,
+    /// The hands and tricks; the taker's hand takes in the dog and gives up the discards.
+    pub play: TrickPlay,
     pub result: Option<(Count, Scoring)>,
+}
+
+impl deals::Deal for Deal {
+    type Phase = Phase;
+
+    fn to_act(&self) -> Vec<Seat> {
+        match self.phase {
+            Phase::Bidding => self.auction.next_bidder().into_iter().collect(),
+            Phase::Calling | Phase::Dog | Phase::Discarding | Phase::Slam => self.taker.into_iter().collect(),
+            Phase::Playing => vec![self.play.to_play()],
+            _ => Vec::new(),
+        }
+    }
+
+    fn is_live(&self) -> bool {
+        self.phase != Phase::DealOver
+    }
+
+    fn phase(&self) -> Phase {
+        self.phase
+    }
 }
 
 impl Deal {
@@ -459,7 +473,43 @@ impl Deal {
     }
 
     fn has_played(&self, seat: Seat) -> bool {
-        self.trick.plays.iter().any(|&(s, _)| s == seat) || !self.tricks.is_empty()
+        self.play.trick.plays.iter().any(|&(s, _)| s == seat) || !self.play.tricks.is_empty()
+    }
+
+    /// Who takes a complete trick played after the tricks `before`, and why: the highest trump,
+    /// else the highest card of the suit led, but the Excuse takes the deal's last trick for a
+    /// side that won every trick before it.
+    fn trick_won(&self, trick: &Trick, before: &[TrickRecord]) -> (Seat, Card, WinReason) {
+        let excuse_by = trick.plays.iter().find(|&&(_, c)| c == EXCUSE).map(|&(s, _)| s);
+        if let Some(by) = excuse_by.filter(|_| before.len() + 1 == self.play.tricks_per_deal) {
+            let side = self.side_of(by);
+            if !before.is_empty() && before.iter().all(|t| self.side_of(t.winner) == side) {
+                return (by, EXCUSE, WinReason::ExcuseCompletesSlam);
+            }
+        }
+        trick_winner(&trick.plays)
+    }
+
+    /// The seat that keeps the Excuse played to trick `t` rather than give it up with the
+    /// trick: its player, unless it was played to the deal's last trick.
+    fn excuse_kept_by(&self, t: &TrickRecord) -> Option<Seat> {
+        let by = t.plays.iter().find(|p| p.card == EXCUSE).map(|p| p.seat);
+        by.filter(|_| t.number < self.play.tricks_per_deal)
+    }
+
+    /// The cards `side` has won, with the Excuse where it went: what the deal is counted on.
+    fn pile(&self, side: Side) -> Vec<Card> {
+        let mut pile = Vec::new();
+        for t in &self.play.tricks {
+            let kept = self.excuse_kept_by(t);
+            for p in &t.plays {
+                let to = if p.card == EXCUSE { kept.unwrap_or(t.winner) } else { t.winner };
+                if self.side_of(to) == side {
+                    pile.push(p.card);
+                }
+            }
+        }
+        pile
     }
 }
 
@@ -467,16 +517,10 @@ impl Deal {
 pub struct State {
     pub table: Seating,
     pub options: Options,
-    /// Deals started, cancelled ones included.
-    pub deals_started: u32,
     /// Deals played out and scored.
     pub deals_played: u32,
-    pub next_dealer: Seat,
-    pub scores: Vec<i64>,
-    /// Scores rebuilt from the score terms alone: the books `scores` must balance against.
-    pub ledger: Vec<i64>,
-    pub deal: Option<Deal>,
-    pub winners: Option<Vec<Seat>>,
+    /// The match: deals started, the dealer, the scores by seat and their books, the outcome.
+    pub deals: Deals<Deal>,
 }
 
 impl State {
@@ -493,6 +537,15 @@ impl State {
         self.deals_total().is_some_and(|n| deals_played >= n)
             || self.options.score_limit.is_some_and(|l| totals.iter().any(|&t| t >= l as i64))
     }
+
+    fn winners(&self) -> Option<&[Seat]> {
+        self.deals.outcome.as_ref().map(|o| o.winners.as_slice())
+    }
+}
+
+/// Whether `card` was played to `trick`.
+fn holds(trick: &TrickRecord, card: Card) -> bool {
+    trick.plays.iter().any(|p| p.card == card)
 }
 
 /// The trumps a poignée of `level` shows from `hand`: the lowest `size` trumps, or every trump
@@ -517,12 +570,9 @@ pub fn count(deal: &Deal, players: usize, options: &Options) -> Count {
     let taker = deal.taker.expect("a played deal has a taker");
     let contract = deal.contract.expect("a played deal has a contract");
     let taker_side: Vec<Seat> = (0..players).filter(|&s| deal.side_of(s) == Side::Taker).collect();
-    let pile = |side: Side| -> Vec<Card> {
-        (0..players).filter(|&s| deal.side_of(s) == side).flat_map(|s| deal.won[s].iter().copied()).collect()
-    };
-    let mut taker_cards = pile(Side::Taker);
-    let mut defence_cards = pile(Side::Defence);
-    let dog_to = if contract == Contract::AgainstDog { Side::Defence } else { Side::Taker };
+    let mut taker_cards = deal.pile(Side::Taker);
+    let mut defence_cards = deal.pile(Side::Defence);
+    let dog_to = contract.dog_to();
     if contract.takes_dog() {
         taker_cards.extend(&deal.discards);
     } else if dog_to == Side::Taker {
@@ -532,13 +582,14 @@ pub fn count(deal: &Deal, players: usize, options: &Options) -> Count {
     }
 
     let mut exchange: Option<Side> = None;
-    let excuse = deal.tricks.iter().find(|t| t.contains(EXCUSE)).map(|t| {
+    let tricks = &deal.play.tricks;
+    let excuse = tricks.iter().find(|t| holds(t, EXCUSE)).map(|t| {
         let played_by = t.plays.iter().find(|p| p.card == EXCUSE).map(|p| p.seat).unwrap_or(t.winner);
         let owner = deal.side_of(played_by);
         let winners = deal.side_of(t.winner);
         let (counted_for, half_point_to, rule) = if t.reason == WinReason::ExcuseCompletesSlam {
             (owner, None, rule::EXCUSE_SLAM)
-        } else if t.excuse_to.is_none() {
+        } else if deal.excuse_kept_by(t).is_none() {
             (winners, None, rule::EXCUSE_LAST_TRICK)
         } else if owner == winners {
             (owner, None, rule::EXCUSE_KEPT)
@@ -579,17 +630,17 @@ pub fn count(deal: &Deal, players: usize, options: &Options) -> Count {
     }
     let bouts = taker_cards.iter().filter(|&&c| is_bout(c)).count();
 
-    let petit_au_bout = deal.tricks.last().and_then(|last| {
+    let petit_au_bout = tricks.last().and_then(|last| {
         // When the Excuse takes the last trick of a slam, the Petit is "at the end" one trick
         // earlier.
-        let t = if last.reason == WinReason::ExcuseCompletesSlam && deal.tricks.len() >= 2 {
-            &deal.tricks[deal.tricks.len() - 2]
+        let t = if last.reason == WinReason::ExcuseCompletesSlam && tricks.len() >= 2 {
+            &tricks[tricks.len() - 2]
         } else {
             last
         };
-        t.contains(PETIT).then(|| deal.side_of(t.winner))
+        holds(t, PETIT).then(|| deal.side_of(t.winner))
     });
-    let winners: Vec<Side> = deal.tricks.iter().map(|t| deal.side_of(t.winner)).collect();
+    let winners: Vec<Side> = tricks.iter().map(|t| deal.side_of(t.winner)).collect();
     let slam = [Side::Taker, Side::Defence].into_iter().find(|&side| winners.iter().all(|&w| w == side));
     let mut discards = deal.discards.clone();
     sort_hand(&mut discards);
@@ -868,9 +919,6 @@ impl Tarot {
         if deal.phase != Phase::Bidding {
             return Err(RuleViolation::wrong_phase("budgivningen är över", "the bidding is over"));
         }
-        if deal.auction.next_bidder() != Some(seat) {
-            return Err(RuleViolation::not_your_turn(seat));
-        }
         let highest = deal.highest_bid();
         if let (Some(c), Some(h)) = (contract, highest) {
             if c <= h {
@@ -917,43 +965,31 @@ impl Tarot {
         if contract.takes_dog() {
             Event::DogShown { cards: deal.dog.clone(), taker_alone: called.is_some_and(|c| deal.dog.contains(&c)) }
         } else {
-            let to = if contract == Contract::AgainstDog { Side::Defence } else { Side::Taker };
-            Event::DogSetAside { contract, to }
+            Event::DogSetAside { contract, to: contract.dog_to() }
         }
     }
 
-    fn taker_turn(&self, deal: &Deal, seat: Seat, phase: Phase, sv: &str, en: &str) -> Result<Seat, RuleViolation> {
+    /// The taker's steps after the bidding, each in its phase (the taker is the one to act).
+    fn taker_step(&self, deal: &Deal, phase: Phase, sv: &str, en: &str) -> Result<Seat, RuleViolation> {
         if deal.phase != phase {
             return Err(RuleViolation::wrong_phase(sv, en));
         }
-        let taker = deal.taker.expect("a taker in this phase");
-        if seat != taker {
-            return Err(RuleViolation::not_your_turn(seat));
-        }
-        Ok(taker)
+        Ok(deal.taker.expect("a taker in this phase"))
     }
 
-    fn decide_call(&self, deal: &Deal, seat: Seat, suit: Suit) -> Result<Vec<Event>, RuleViolation> {
-        let taker =
-            self.taker_turn(deal, seat, Phase::Calling, "ingen kung ska kallas nu", "no king is to be called now")?;
+    fn decide_call(&self, deal: &Deal, suit: Suit) -> Result<Vec<Event>, RuleViolation> {
+        let taker = self.taker_step(deal, Phase::Calling, "ingen kung ska kallas nu", "no king is to be called now")?;
         // The rank is not a choice: a king, or the highest rank of which the taker lacks one.
-        let card = suit_card(suit, callable_value(&deal.hands[taker]));
+        let card = suit_card(suit, callable_value(&deal.play.hands[taker]));
         let contract = deal.contract.expect("a contract before the call");
         Ok(vec![Event::CardCalled { taker, card }, self.dog_event(deal, contract, Some(card))])
     }
 
     fn decide_discard(&self, deal: &Deal, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
-        let taker = self.taker_turn(
-            deal,
-            seat,
-            Phase::Discarding,
-            "inga kort läggs i högen nu",
-            "no cards are being discarded now",
-        )?;
-        let hand = &deal.hands[taker];
-        if !hand.contains(&card) {
-            return Err(RuleViolation::card_not_held(card));
-        }
+        let taker =
+            self.taker_step(deal, Phase::Discarding, "inga kort läggs i högen nu", "no cards are being discarded now")?;
+        deal.play.check_held(taker, card)?;
+        let hand = &deal.play.hands[taker];
         if is_king(card) || is_bout(card) {
             return Err(RuleViolation::new(
                 rule::NO_KINGS_OR_BOUTS,
@@ -980,9 +1016,8 @@ impl Tarot {
     }
 
     fn decide_slam(&self, deal: &Deal, seat: Seat, announce: bool) -> Result<Vec<Event>, RuleViolation> {
-        self.taker_turn(
+        self.taker_step(
             deal,
-            seat,
             Phase::Slam,
             "slam kan bara annonseras direkt efter hunden",
             "a slam can only be announced right after the dog",
@@ -993,7 +1028,6 @@ impl Tarot {
     /// Poignée and tröst are shown by the player to play, before their first card.
     fn declaration_window(
         &self,
-        state: &State,
         deal: &Deal,
         seat: Seat,
         enabled: bool,
@@ -1005,9 +1039,6 @@ impl Tarot {
                 &format!("{what_sv} visas när man ska spela sitt första kort"),
                 &format!("a {what_en} is shown when about to play one's first card"),
             ));
-        }
-        if deal.trick.next_to_play(&state.table) != seat {
-            return Err(RuleViolation::not_your_turn(seat));
         }
         if !enabled {
             return Err(RuleViolation::new(
@@ -1034,14 +1065,7 @@ impl Tarot {
         level: Poignee,
     ) -> Result<Vec<Event>, RuleViolation> {
         let players = state.players();
-        self.declaration_window(
-            state,
-            deal,
-            seat,
-            state.options.poignee,
-            rule::POIGNEE_WHEN,
-            ("hand (poignée)", "poignée"),
-        )?;
+        self.declaration_window(deal, seat, state.options.poignee, rule::POIGNEE_WHEN, ("hand (poignée)", "poignée"))?;
         if deal.poignees[seat].is_some() {
             return Err(RuleViolation::new(
                 rule::ONE_POIGNEE,
@@ -1049,7 +1073,7 @@ impl Tarot {
                 "You have already shown a poignée in this deal.",
             ));
         }
-        let hand = &deal.hands[seat];
+        let hand = &deal.play.hands[seat];
         let Some(trumps) = poignee_show(hand, players, level) else {
             let held = hand.iter().filter(|&&c| is_trump(c)).count();
             let excuse_sv = if hand.contains(&EXCUSE) { " och ursäkten" } else { "" };
@@ -1066,7 +1090,7 @@ impl Tarot {
     }
 
     fn decide_trost(&self, state: &State, deal: &Deal, seat: Seat) -> Result<Vec<Event>, RuleViolation> {
-        self.declaration_window(state, deal, seat, state.options.trost, rule::TROST, ("tröst", "tröst"))?;
+        self.declaration_window(deal, seat, state.options.trost, rule::TROST, ("tröst", "tröst"))?;
         if deal.trost[seat] {
             return Err(RuleViolation::new(
                 rule::TROST,
@@ -1074,7 +1098,7 @@ impl Tarot {
                 "You have already claimed tröst in this deal.",
             ));
         }
-        if deal.hands[seat].iter().any(|&c| is_court(c)) {
+        if deal.play.hands[seat].iter().any(|&c| is_court(c)) {
             return Err(RuleViolation::new(
                 rule::TROST,
                 "Du har klädda kort på handen; tröst ges bara för en hand helt utan kung, dam, knekt och väpnare.",
@@ -1084,27 +1108,23 @@ impl Tarot {
         Ok(vec![Event::TrostDeclared { seat }])
     }
 
-    fn decide_play(&self, state: &State, deal: &Deal, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
+    /// A card may be played: it is held, and it keeps the duties to follow, to trump and to
+    /// overtrump, and the first lead's to avoid the called suit.
+    fn check_play(&self, deal: &Deal, seat: Seat, card: Card) -> Result<(), RuleViolation> {
         if deal.phase != Phase::Playing {
             return Err(match deal.phase {
                 Phase::Bidding => RuleViolation::wrong_phase("budgivningen pågår", "the bidding is still going on"),
-                Phase::Over => RuleViolation::wrong_phase("given är slutspelad", "the deal has been played out"),
                 _ => RuleViolation::wrong_phase(
                     "spelaren har inte gjort klart med hunden än",
                     "the taker has not finished with the dog",
                 ),
             });
         }
-        if deal.trick.next_to_play(&state.table) != seat {
-            return Err(RuleViolation::not_your_turn(seat));
-        }
-        let hand = &deal.hands[seat];
-        if !hand.contains(&card) {
-            return Err(RuleViolation::card_not_held(card));
-        }
-        let plays = &deal.trick.plays;
+        deal.play.check_held(seat, card)?;
+        let hand = &deal.play.hands[seat];
+        let plays = &deal.play.trick.plays;
         if let (true, Some(called), Some(suit)) =
-            (deal.tricks.is_empty() && plays.is_empty(), deal.called, deal.called.and_then(|c| c.suit()))
+            (deal.play.tricks.is_empty() && plays.is_empty(), deal.called, deal.called.and_then(|c| c.suit()))
         {
             if card.is_suit(suit) && card != called && hand.iter().any(|c| !c.is_suit(suit)) {
                 let (s_sv, s_en) = suit_name(suit);
@@ -1118,35 +1138,37 @@ impl Tarot {
         if !playable(hand, plays).contains(&card) {
             return Err(play_violation(hand, plays, card));
         }
+        Ok(())
+    }
 
+    fn decide_play(&self, state: &State, deal: &Deal, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
+        self.check_play(deal, seat, card)?;
         let mut events = vec![Event::CardPlayed { seat, card }];
         if deal.called == Some(card) {
             events.push(Event::PartnerRevealed { seat, card, taker_alone: Some(seat) == deal.taker });
         }
-        if plays.len() + 1 < state.players() {
+        let Some(won) = deal.play.completed_by(seat, card, &|t| deal.trick_won(t, &deal.play.tricks)) else {
             return Ok(events);
-        }
-        let next = self.after(state, &events);
-        let d = next.deal.as_ref().expect("the deal goes on");
-        let (winner, winning, reason, excuse_to) = resolve_trick(d, state.players());
-        let trick_number = d.tricks.len() + 1;
+        };
+        // The Excuse goes back to its player, unless it was played to the last trick.
+        let excuse_to = won.plays.iter().find(|p| p.card == EXCUSE).map(|p| p.seat).filter(|_| !won.last);
         events.push(Event::TrickWon {
-            trick_number,
-            winner,
-            card: winning,
-            reason,
-            plays: d.trick.plays.iter().map(|&(seat, card)| Play { seat, card }).collect(),
+            trick_number: won.number,
+            winner: won.winner,
+            card: won.card,
+            reason: won.reason,
+            half_points: won.plays.iter().map(|p| half_points(p.card)).sum(),
+            plays: won.plays,
             excuse_to,
-            half_points: d.trick.cards().map(half_points).sum(),
         });
-        if trick_number < layout(state.players()).hand {
+        if !won.last {
             return Ok(events);
         }
         let next = self.after(state, &events);
-        let d = next.deal.as_ref().expect("the deal is played out");
+        let d = next.deals.deal.as_ref().expect("the deal is played out");
         let count = count(d, state.players(), &state.options);
         let scoring = score(&facts(&count, state.players()), &state.options);
-        let totals: Vec<i64> = (0..state.players()).map(|s| state.scores[s] + scoring.points[s]).collect();
+        let totals: Vec<i64> = (0..state.players()).map(|s| state.deals.scores[s] + scoring.points[s]).collect();
         let over = state.match_over(state.deals_played + 1, &totals);
         events.push(Event::DealScored { deal_number: deal.number, count, scoring, totals: totals.clone() });
         if over {
@@ -1177,30 +1199,11 @@ impl Tarot {
         out
     }
 
-    fn legal_cards(&self, state: &State, deal: &Deal, seat: Seat) -> Vec<Card> {
+    fn legal_cards(&self, deal: &Deal, seat: Seat) -> Vec<Card> {
         let mut cards: Vec<Card> =
-            deal.hands[seat].iter().copied().filter(|&c| self.decide_play_check(state, deal, seat, c)).collect();
+            deal.play.hands[seat].iter().copied().filter(|&c| self.check_play(deal, seat, c).is_ok()).collect();
         sort_hand(&mut cards);
         cards
-    }
-
-    /// The checks of `decide_play` without building the events.
-    fn decide_play_check(&self, state: &State, deal: &Deal, seat: Seat, card: Card) -> bool {
-        if deal.phase != Phase::Playing || deal.trick.next_to_play(&state.table) != seat {
-            return false;
-        }
-        let hand = &deal.hands[seat];
-        if !hand.contains(&card) {
-            return false;
-        }
-        if deal.tricks.is_empty() && deal.trick.plays.is_empty() {
-            if let (Some(called), Some(suit)) = (deal.called, deal.called.and_then(|c| c.suit())) {
-                if card.is_suit(suit) && card != called && hand.iter().any(|c| !c.is_suit(suit)) {
-                    return false;
-                }
-            }
-        }
-        playable(hand, &deal.trick.plays).contains(&card)
     }
 }
 
@@ -1237,23 +1240,6 @@ fn play_violation(hand: &[Card], plays: &[(Seat, Card)], card: Card) -> RuleViol
     }
 }
 
-/// The winner of the complete trick in `deal.trick`, the reason, and where the Excuse goes if
-/// it is not with the trick.
-fn resolve_trick(deal: &Deal, players: usize) -> (Seat, Card, WinReason, Option<Seat>) {
-    let plays = &deal.trick.plays;
-    let last = deal.tricks.len() + 1 == layout(players).hand;
-    let excuse_by = plays.iter().find(|&&(_, c)| c == EXCUSE).map(|&(s, _)| s);
-    if let (Some(by), true) = (excuse_by, last) {
-        let side = deal.side_of(by);
-        if !deal.tricks.is_empty() && deal.tricks.iter().all(|t| deal.side_of(t.winner) == side) {
-            return (by, EXCUSE, WinReason::ExcuseCompletesSlam, None);
-        }
-    }
-    let (winner, card, reason) = trick_winner(plays);
-    let excuse_to = excuse_by.filter(|_| !last);
-    (winner, card, reason, excuse_to)
-}
-
 impl Rules for Tarot {
     type Options = Options;
     type State = State;
@@ -1288,42 +1274,20 @@ impl Rules for Tarot {
         if options.score_limit == Some(0) {
             return Err(SetupError("score_limit must be at least 1".into()));
         }
-        Ok(State {
-            table: Seating::counter_clockwise(players),
-            options,
-            deals_started: 0,
-            deals_played: 0,
-            next_dealer: 0,
-            scores: vec![0; players],
-            ledger: vec![0; players],
-            deal: None,
-            winners: None,
-        })
+        Ok(State { table: Seating::counter_clockwise(players), options, deals_played: 0, deals: Deals::new(players) })
     }
 
     fn status(&self, state: &State) -> Status {
-        if let Some(winners) = &state.winners {
-            return Status::Finished { outcome: Outcome::most_points(winners, &state.scores) };
-        }
-        let Some(deal) = &state.deal else {
-            return Status::NeedsDeck { composition: decks::tarot78() };
-        };
-        let seats = match deal.phase {
-            Phase::Over => return Status::NeedsDeck { composition: decks::tarot78() },
-            Phase::Bidding => deal.auction.next_bidder().into_iter().collect(),
-            Phase::Calling | Phase::Dog | Phase::Discarding | Phase::Slam => deal.taker.into_iter().collect(),
-            Phase::Playing => vec![deal.trick.next_to_play(&state.table)],
-        };
-        Status::ToAct { seats }
+        state.deals.status(decks::tarot78)
     }
 
     fn deal_number(&self, state: &State) -> u32 {
-        state.deals_started
+        state.deals.number
     }
 
     fn deal(&self, state: &State, deck: Vec<Card>) -> Result<Vec<Event>, RuleViolation> {
         let players = state.players();
-        let dealer = state.next_dealer;
+        let dealer = state.deals.next_dealer;
         let plan = deal_plan(&state.table, dealer);
         let mut hands = vec![Vec::new(); players];
         let mut dog = Vec::new();
@@ -1340,7 +1304,7 @@ impl Rules for Tarot {
         hands.iter_mut().for_each(|h| sort_hand(h));
         let shown = self.petit_sec(&hands);
         let mut events = vec![Event::DealStarted {
-            deal_number: state.deals_started + 1,
+            deal_number: state.deals.number + 1,
             deals_played: state.deals_played,
             dealer,
             deck,
@@ -1348,7 +1312,7 @@ impl Rules for Tarot {
             dog,
             dog_positions,
             bidding_order: state.table.order_from(state.table.next(dealer)),
-            scores: state.scores.clone(),
+            scores: state.deals.scores.clone(),
             options: state.options.clone(),
         }];
         if !shown.is_empty() {
@@ -1362,11 +1326,11 @@ impl Rules for Tarot {
     }
 
     fn decide(&self, state: &State, seat: Seat, command: &Command) -> Result<Vec<Event>, RuleViolation> {
-        let deal = state.deal.as_ref().expect("a seat acts only while a deal is in play");
+        let deal = state.deals.current()?;
         match command {
             Command::Bid { contract } => self.decide_bid(state, deal, seat, Some(*contract)),
             Command::Pass => self.decide_bid(state, deal, seat, None),
-            Command::Call { suit } => self.decide_call(deal, seat, *suit),
+            Command::Call { suit } => self.decide_call(deal, *suit),
             Command::Discard { card } => self.decide_discard(deal, seat, *card),
             Command::AnnounceSlam => self.decide_slam(deal, seat, true),
             Command::DeclineSlam => self.decide_slam(deal, seat, false),
@@ -1377,7 +1341,6 @@ impl Rules for Tarot {
     }
 
     fn evolve(&self, state: &mut State, event: &Event) {
-        let players = state.players();
         let table = state.table;
         let slam_option = state.options.slam;
         // After the dog: the slam announcement, or straight to play from the dealer's right.
@@ -1397,20 +1360,17 @@ impl Rules for Tarot {
                 scores,
                 options,
             } => {
-                state.deals_started = *deal_number;
-                state.deals_played = *deals_played;
+                let players = table.seats;
                 // The deal carries what it inherits, so it can be replayed on its own.
-                state.scores = scores.clone();
-                state.ledger = scores.clone();
+                state.deals_played = *deals_played;
                 state.options = options.clone();
-                state.next_dealer = *dealer;
-                state.winners = None;
-                state.deal = Some(Deal {
+                // Until the deal is played out or cancelled, its dealer is the one shown to deal.
+                state.deals.next_dealer = *dealer;
+                let deal = Deal {
                     number: *deal_number,
                     dealer: *dealer,
                     deck: deck.clone(),
                     dealt: hands.clone(),
-                    hands: hands.clone(),
                     dog: dog.clone(),
                     dog_positions: dog_positions.clone(),
                     auction: Auction::new(bidding_order.clone()),
@@ -1427,152 +1387,103 @@ impl Rules for Tarot {
                     slam_announced: None,
                     poignees: vec![None; players],
                     trost: vec![false; players],
-                    trick: Trick::led_by(table.forehand(*dealer)),
-                    tricks: Vec::new(),
-                    won: vec![Vec::new(); players],
+                    play: TrickPlay::new(table, hands.clone(), table.forehand(*dealer), layout(players).hand),
                     result: None,
-                });
+                };
+                state.deals.started(*deal_number, scores, deal);
             }
-            Event::DealCancelled { reason, shown, next_dealer } => {
-                state.next_dealer = *next_dealer;
-                let Some(deal) = state.deal.as_mut() else { return };
-                deal.phase = Phase::Over;
-                deal.cancelled = Some(*reason);
-                for h in shown {
-                    deal.public.extend(h.hand.iter().copied());
-                }
-            }
-            Event::BidMade { seat, contract } => {
-                if let Some(deal) = state.deal.as_mut() {
-                    deal.auction.record(*seat, Some(*contract));
-                }
-            }
-            Event::Passed { seat } => {
-                if let Some(deal) = state.deal.as_mut() {
-                    deal.auction.record(*seat, None);
-                }
-            }
-            Event::ContractWon { taker, contract } => {
-                let Some(deal) = state.deal.as_mut() else { return };
-                deal.taker = Some(*taker);
-                deal.contract = Some(*contract);
-                deal.phase = if players == 5 { Phase::Calling } else { Phase::Dog };
-            }
-            Event::CardCalled { taker, card } => {
-                let Some(deal) = state.deal.as_mut() else { return };
-                deal.called = Some(*card);
-                deal.public.insert(*card);
-                deal.partner = (0..players).find(|&s| s != *taker && deal.hands[s].contains(card));
-                deal.phase = Phase::Dog;
-            }
-            Event::DogShown { cards, .. } => {
-                let Some(deal) = state.deal.as_mut() else { return };
-                let Some(taker) = deal.taker else { return };
-                deal.public.extend(cards.iter().copied());
-                deal.hands[taker].extend(cards.iter().copied());
-                sort_hand(&mut deal.hands[taker]);
-                deal.dog_taken = true;
-                deal.phase = Phase::Discarding;
-            }
-            Event::DogSetAside { .. } => {
-                if let Some(deal) = state.deal.as_mut() {
-                    after_dog(deal);
-                }
-            }
-            Event::Discarded { seat, card, shown } => {
-                let Some(deal) = state.deal.as_mut() else { return };
-                take_card(&mut deal.hands[*seat], *card);
-                deal.discards.push(*card);
-                if *shown {
-                    deal.public.insert(*card);
-                }
-                if deal.discards.len() >= deal.dog.len() {
-                    after_dog(deal);
-                }
-            }
-            Event::SlamAnnounced { seat } => {
-                let Some(deal) = state.deal.as_mut() else { return };
-                deal.slam_announced = Some(true);
-                deal.trick = Trick::led_by(*seat);
-                deal.phase = Phase::Playing;
-            }
-            Event::SlamDeclined { .. } => {
-                let Some(deal) = state.deal.as_mut() else { return };
-                deal.slam_announced = Some(false);
-                deal.phase = Phase::Playing;
-            }
-            Event::PoigneeDeclared { seat, level, trumps } => {
-                let Some(deal) = state.deal.as_mut() else { return };
-                deal.public.extend(trumps.iter().copied());
-                deal.poignees[*seat] = Some(PoigneeShown { seat: *seat, level: *level, trumps: trumps.clone() });
-            }
-            Event::TrostDeclared { seat } => {
-                if let Some(deal) = state.deal.as_mut() {
-                    deal.trost[*seat] = true;
-                }
-            }
-            Event::CardPlayed { seat, card } => {
-                let Some(deal) = state.deal.as_mut() else { return };
-                take_card(&mut deal.hands[*seat], *card);
-                deal.trick.plays.push((*seat, *card));
-                deal.public.insert(*card);
-                // The card itself tells the table; `PartnerRevealed` says so in words.
-                if deal.called == Some(*card) {
-                    deal.partner_revealed = true;
-                }
-            }
-            Event::PartnerRevealed { .. } => {
-                if let Some(deal) = state.deal.as_mut() {
-                    deal.partner_revealed = true;
-                }
-            }
-            Event::TrickWon { trick_number, winner, card, reason, plays, excuse_to, .. } => {
-                let Some(deal) = state.deal.as_mut() else { return };
-                for p in plays {
-                    let to = match excuse_to {
-                        Some(owner) if p.card == EXCUSE => *owner,
-                        _ => *winner,
-                    };
-                    deal.won[to].push(p.card);
-                }
-                deal.tricks.push(TrickRecord {
-                    number: *trick_number,
-                    leader: deal.trick.leader,
-                    plays: plays.clone(),
-                    winner: *winner,
-                    card: *card,
-                    reason: *reason,
-                    excuse_to: *excuse_to,
-                });
-                deal.trick = Trick::led_by(*winner);
-                if deal.tricks.len() >= layout(players).hand {
-                    deal.phase = Phase::Over;
+            Event::DealCancelled { reason, next_dealer, .. } => {
+                state.deals.next_dealer = *next_dealer;
+                if let Some(deal) = state.deals.deal.as_mut() {
+                    deal.phase = Phase::DealOver;
+                    deal.cancelled = Some(*reason);
                 }
             }
             Event::DealScored { count, scoring, totals, .. } => {
-                for t in &scoring.terms {
-                    if let Some(l) = state.ledger.get_mut(t.to) {
-                        *l += t.points;
-                    }
-                }
-                state.scores = totals.clone();
+                state.deals.scored(&scoring.terms, totals);
                 state.deals_played += 1;
-                if let Some(deal) = state.deal.as_mut() {
-                    state.next_dealer = table.next(deal.dealer);
+                if let Some(deal) = state.deals.deal.as_mut() {
                     deal.result = Some((count.clone(), scoring.clone()));
+                    state.deals.next_dealer = table.next(deal.dealer);
                 }
             }
-            Event::MatchEnded { winners, .. } => {
-                state.winners = Some(winners.clone());
+            Event::MatchEnded { winners, scores } => {
+                let outcome = Outcome::most_points(winners, scores);
+                state.deals.ended(&outcome.winners, &outcome.explanation);
+            }
+            _ => {
+                let Some(deal) = state.deals.deal.as_mut() else { return };
+                match event {
+                    Event::BidMade { seat, contract } => deal.auction.record(*seat, Some(*contract)),
+                    Event::Passed { seat } => deal.auction.record(*seat, None),
+                    Event::ContractWon { taker, contract } => {
+                        deal.taker = Some(*taker);
+                        deal.contract = Some(*contract);
+                        deal.phase = if table.seats == 5 { Phase::Calling } else { Phase::Dog };
+                    }
+                    Event::CardCalled { taker, card } => {
+                        deal.called = Some(*card);
+                        deal.public.insert(*card);
+                        deal.partner = (0..table.seats).find(|&s| s != *taker && deal.play.hands[s].contains(card));
+                        deal.phase = Phase::Dog;
+                    }
+                    Event::DogShown { cards, .. } => {
+                        let Some(taker) = deal.taker else { return };
+                        deal.public.extend(cards.iter().copied());
+                        deal.play.hands[taker].extend(cards.iter().copied());
+                        sort_hand(&mut deal.play.hands[taker]);
+                        deal.dog_taken = true;
+                        deal.phase = Phase::Discarding;
+                    }
+                    Event::DogSetAside { .. } => after_dog(deal),
+                    Event::Discarded { seat, card, shown } => {
+                        take_card(&mut deal.play.hands[*seat], *card);
+                        deal.discards.push(*card);
+                        if *shown {
+                            deal.public.insert(*card);
+                        }
+                        if deal.discards.len() >= deal.dog.len() {
+                            after_dog(deal);
+                        }
+                    }
+                    Event::SlamAnnounced { seat } => {
+                        deal.slam_announced = Some(true);
+                        deal.play.trick = Trick::led_by(*seat);
+                        deal.phase = Phase::Playing;
+                    }
+                    Event::SlamDeclined { .. } => {
+                        deal.slam_announced = Some(false);
+                        deal.phase = Phase::Playing;
+                    }
+                    Event::PoigneeDeclared { seat, level, trumps } => {
+                        deal.public.extend(trumps.iter().copied());
+                        deal.poignees[*seat] =
+                            Some(PoigneeShown { seat: *seat, level: *level, trumps: trumps.clone() });
+                    }
+                    Event::TrostDeclared { seat } => deal.trost[*seat] = true,
+                    Event::CardPlayed { seat, card } => {
+                        deal.play.play(*seat, *card);
+                        // The card itself tells the table; `PartnerRevealed` says so in words.
+                        if deal.called == Some(*card) {
+                            deal.partner_revealed = true;
+                        }
+                    }
+                    Event::PartnerRevealed { .. } => deal.partner_revealed = true,
+                    // Where the Excuse goes follows from the trick (see `Deal::excuse_kept_by`).
+                    Event::TrickWon { winner, card, reason, .. } => {
+                        deal.play.won(*winner, *card, *reason);
+                        if deal.play.is_over() {
+                            deal.phase = Phase::DealOver;
+                        }
+                    }
+                    _ => {}
+                }
             }
         }
     }
 
     fn legal_moves(&self, state: &State, seat: Seat) -> Vec<Command> {
-        if !self.status(state).to_act().contains(&seat) {
-            return Vec::new();
-        }
-        let Some(deal) = &state.deal else { return Vec::new() };
+        let Some(deal) = state.deals.acting(seat) else { return Vec::new() };
         let accepted = |c: &Command| self.decide(state, seat, c).is_ok();
         match deal.phase {
             Phase::Bidding => Contract::ALL
@@ -1583,15 +1494,15 @@ impl Rules for Tarot {
                 .collect(),
             Phase::Calling => Suit::ALL.into_iter().map(|suit| Command::Call { suit }).filter(accepted).collect(),
             Phase::Discarding => {
-                deal.hands[seat].iter().map(|&card| Command::Discard { card }).filter(accepted).collect()
+                deal.play.hands[seat].iter().map(|&card| Command::Discard { card }).filter(accepted).collect()
             }
             Phase::Slam => vec![Command::AnnounceSlam, Command::DeclineSlam],
             Phase::Playing => {
                 let mut moves = self.declarations(state, deal, seat);
-                moves.extend(self.legal_cards(state, deal, seat).into_iter().map(|card| Command::Play { card }));
+                moves.extend(self.legal_cards(deal, seat).into_iter().map(|card| Command::Play { card }));
                 moves
             }
-            Phase::Dog | Phase::Over => Vec::new(),
+            _ => Vec::new(),
         }
     }
 
@@ -1603,7 +1514,7 @@ impl Rules for Tarot {
         // Cards to discard or play: the seat's own, and a few it may not hold.
         let mut cards: Vec<Card> =
             vec![PETIT, TWENTY_ONE, EXCUSE, Card::One(Suit::Clubs), suit_card(Suit::Spades, KING)];
-        if let Some(hand) = state.deal.as_ref().and_then(|d| d.hands.get(seat)) {
+        if let Some(hand) = state.deals.deal.as_ref().and_then(|d| d.play.hands.get(seat)) {
             cards.extend(hand);
         }
         cards.sort_by_key(|&c| index78(c));
@@ -1630,11 +1541,8 @@ impl Rules for Tarot {
     }
 
     fn bot_move(&self, state: &State, seat: Seat, seed: u64) -> Option<Command> {
-        if !self.status(state).to_act().contains(&seat) {
-            return None;
-        }
-        let deal = state.deal.as_ref()?;
-        let hand = &deal.hands[seat];
+        let deal = state.deals.acting(seat)?;
+        let hand = &deal.play.hands[seat];
         let players = state.players();
         let pick = |n: usize| (seed % n.max(1) as u64) as usize;
         match deal.phase {
@@ -1694,10 +1602,10 @@ impl Rules for Tarot {
                         return Some(Command::DeclarePoignee { level });
                     }
                 }
-                let cards = self.legal_cards(state, deal, seat);
+                let cards = self.legal_cards(deal, seat);
                 (!cards.is_empty()).then(|| Command::Play { card: cards[pick(cards.len())] })
             }
-            Phase::Dog | Phase::Over => None,
+            _ => None,
         }
     }
 }

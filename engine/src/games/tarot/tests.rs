@@ -66,7 +66,7 @@ impl Game {
     }
 
     fn d(&self) -> &Deal {
-        self.state.deal.as_ref().unwrap()
+        self.state.deals.deal.as_ref().unwrap()
     }
 
     fn view(&self, viewer: Viewer) -> Value {
@@ -248,11 +248,11 @@ fn the_deal_passes_to_the_right() {
     g.deal(deck_for(4, 0, &[], ""));
     g.take(3, Contract::Big);
     g.play_out();
-    assert_eq!(g.state.next_dealer, 3);
+    assert_eq!(g.state.deals.next_dealer, 3);
     g.deal(deck_for(4, 3, &[], ""));
     assert_eq!(g.d().dealer, 3);
     assert_eq!(g.to_act(), [2], "the bidding starts at the new dealer's right");
-    assert_eq!(g.d().trick.leader, 2);
+    assert_eq!(g.d().play.trick.leader, 2);
 }
 
 #[test]
@@ -271,11 +271,11 @@ fn a_petit_sec_is_shown_and_the_deal_is_void() {
     assert_eq!(shown[0].seat, 2);
     assert_eq!(shown[0].hand, g.d().dealt[2]);
     assert_eq!(*next_dealer, 3);
-    assert_eq!(g.d().phase, Phase::Over);
+    assert_eq!(g.d().phase, Phase::DealOver);
     assert!(matches!(Tarot.status(&g.state), Status::NeedsDeck { .. }));
     assert_eq!(g.refused(3, Command::Pass).rule, core::PHASE);
     // The void deal does not count; the next dealer deals.
-    assert_eq!((g.state.deals_started, g.state.deals_played, g.state.next_dealer), (1, 0, 3));
+    assert_eq!((g.state.deals.number, g.state.deals_played, g.state.deals.next_dealer), (1, 0, 3));
     assert!(Tarot.secrets(&g.state).is_empty(), "a void deal's record is open");
     let events = g.deal(deck_for(4, 3, &[], ""));
     assert!(matches!(events[0], Event::DealStarted { deal_number: 2, dealer: 3, deals_played: 0, .. }));
@@ -321,7 +321,7 @@ fn bidding_goes_round_once_from_the_dealers_right_and_each_bid_beats_the_last() 
 fn when_everybody_passes_the_next_dealer_deals_again() {
     let mut g = Game::new(3, Options::default());
     g.deal(deck_for(3, 0, &[], ""));
-    let some_card = g.d().hands[2][0].to_string();
+    let some_card = g.d().play.hands[2][0].to_string();
     assert_eq!(g.refused(2, play(&some_card)).rule, core::PHASE);
     g.ok(2, Command::Pass);
     g.ok(1, Command::Pass);
@@ -351,7 +351,7 @@ fn small_and_big_games_show_the_dog_and_the_taker_discards_as_many() {
     assert_eq!(g.view(Viewer::Seat(3))["dog"], Value::Null, "the dog is face down during the bidding");
     let events = g.take(3, Contract::Small);
     assert!(events.contains(&Event::DogShown { cards: cards("2C 3C 4C 5C T13 T14"), taker_alone: false }));
-    assert_eq!(g.d().hands[3].len(), 24);
+    assert_eq!(g.d().play.hands[3].len(), 24);
     for viewer in [Viewer::Seat(0), Viewer::Spectator] {
         assert_eq!(g.view(viewer)["dog"], json!(cards("2C 3C 4C 5C T13 T14")), "the dog is shown to all");
     }
@@ -368,7 +368,7 @@ fn small_and_big_games_show_the_dog_and_the_taker_discards_as_many() {
     assert_eq!(g.view(Viewer::Seat(0))["discard_count"], 4);
     g.ok(3, discard("T2"));
     g.ok(3, discard("T3"));
-    assert_eq!(g.d().hands[3].len(), 18);
+    assert_eq!(g.d().play.hands[3].len(), 18);
     assert_eq!(g.d().phase, Phase::Slam);
 }
 
@@ -427,7 +427,7 @@ fn without_the_dog_nobody_sees_it_and_it_counts_for_the_taker() {
     g.deal(strong_taker());
     let events = g.take(3, Contract::WithoutDog);
     assert_eq!(events.last(), Some(&Event::DogSetAside { contract: Contract::WithoutDog, to: Side::Taker }));
-    assert_eq!(g.d().hands[3].len(), 18);
+    assert_eq!(g.d().play.hands[3].len(), 18);
     for viewer in [Viewer::Seat(3), Viewer::Seat(0), Viewer::Spectator] {
         assert_eq!(g.view(viewer)["dog"], Value::Null, "{viewer:?}");
     }
@@ -547,8 +547,8 @@ fn trumps_led_must_be_beaten_when_possible_and_the_excuse_goes_anywhere() {
     let Some(Event::TrickWon { winner, excuse_to, half_points, .. }) = events.last() else { panic!() };
     // The Excuse did not win; it goes back to seat 3's pile.
     assert_eq!((*winner, *excuse_to, *half_points), (1, Some(3), 12));
-    assert!(g.d().won[3].contains(&EXCUSE));
-    assert!(!g.d().won[1].contains(&EXCUSE));
+    assert!(g.d().pile(Side::Taker).contains(&EXCUSE));
+    assert!(!g.d().pile(Side::Defence).contains(&EXCUSE));
 
     // Diamonds: seat 0 trumps; seat 3 follows; seat 2, with only a lower trump, plays it.
     g.play(1, "4D");
@@ -563,7 +563,7 @@ fn trumps_led_must_be_beaten_when_possible_and_the_excuse_goes_anywhere() {
     g.play(0, "5S");
     assert_eq!(g.legal_cards(3), cards("T2 T3"));
     g.play(3, "T2");
-    assert_eq!(g.legal_cards(2).len(), g.d().hands[2].len());
+    assert_eq!(g.legal_cards(2).len(), g.d().play.hands[2].len());
     g.play(2, "KH");
     assert_eq!(g.legal_cards(1), cards("1S 2S"));
     let events = g.play(1, "1S");
@@ -582,8 +582,8 @@ fn a_led_excuse_lets_the_next_card_set_the_suit() {
     assert_eq!(g.refused(1, play("4D")).rule, rule::MUST_TRUMP);
     g.play(1, "T10");
     g.play(0, "T15");
-    assert_eq!(g.d().tricks[0].winner, 0);
-    assert_eq!(g.d().tricks[0].excuse_to, Some(3));
+    assert_eq!(g.d().play.tricks[0].winner, 0);
+    assert_eq!(g.view(Viewer::Spectator)["last_trick"]["excuse_to"], 3, "the Excuse goes back to seat 3");
 }
 
 #[test]
@@ -606,7 +606,8 @@ fn the_excuse_is_exchanged_for_a_half_point_at_the_count() {
             rule: rule::EXCUSE_KEPT.into()
         }
     );
-    let taker_cards: u32 = g.d().won[3].iter().map(|&c| half_points(c)).sum::<u32>() + half_points_of(&g.d().dog);
+    let taker_cards: u32 =
+        g.d().pile(Side::Taker).iter().map(|&c| half_points(c)).sum::<u32>() + half_points_of(&g.d().dog);
     assert_eq!(count.taker_half_points, taker_cards - 1);
     assert_eq!(count.taker_half_points + count.defence_half_points, 182);
     assert!(count.bouts >= 1, "the Excuse is a bout of the taker's");
@@ -618,9 +619,9 @@ fn the_excuse_in_the_last_trick_goes_to_the_side_that_takes_it() {
     // last trick.
     let mut g = play_game(Options::default());
     g.play_out();
-    let last = g.d().tricks.last().unwrap().clone();
-    assert!(last.contains(EXCUSE));
-    assert_eq!(last.excuse_to, None);
+    let last = g.d().play.tricks.last().unwrap().clone();
+    assert!(holds(&last, EXCUSE));
+    assert_eq!(g.d().excuse_kept_by(&last), None);
     let (count, _) = g.result();
     let fate = count.excuse.clone().unwrap();
     assert_eq!(fate.rule, rule::EXCUSE_LAST_TRICK);
@@ -765,7 +766,7 @@ fn the_called_partner_is_revealed_by_nothing_before_the_card_is_played() {
     assert!(steps > 10, "the comparison covered the discard and several tricks ({steps} steps)");
     assert!(!a.d().partner_revealed);
     // Now the king: the partner is known to all.
-    let holder = (0..5).find(|&s| a.d().hands[s].contains(&card_kh())).unwrap();
+    let holder = (0..5).find(|&s| a.d().play.hands[s].contains(&card_kh())).unwrap();
     if a.to_act() == [holder] && a.legal_cards(holder).contains(&card_kh()) {
         let events = a.play(holder, "KH");
         assert_eq!(events[1], Event::PartnerRevealed { seat: 2, card: card("KH"), taker_alone: false });
@@ -928,7 +929,7 @@ fn an_announced_slam_leads_and_the_excuse_takes_the_last_trick() {
     let mut leads: Vec<String> = trumps_down();
     leads.extend(["KH", "KS", "T1", "EX"].map(String::from));
     lead_out(&mut g, &leads.iter().map(String::as_str).collect::<Vec<_>>());
-    let last = g.d().tricks.last().unwrap();
+    let last = g.d().play.tricks.last().unwrap();
     assert_eq!((last.winner, last.card, last.reason), (2, EXCUSE, WinReason::ExcuseCompletesSlam));
     let (count, scoring) = g.result();
     assert_eq!(count.taker_half_points, 182);
@@ -959,8 +960,8 @@ fn an_unannounced_slam_scores_200_and_the_petit_in_the_last_trick_counts() {
     let mut leads: Vec<String> = trumps_down();
     leads.extend(["KH", "KS", "KD", "T1"].map(String::from));
     lead_out(&mut g, &leads.iter().map(String::as_str).collect::<Vec<_>>());
-    let last = g.d().tricks.last().unwrap().clone();
-    assert!(last.contains(EXCUSE) && last.contains(PETIT) && last.winner == 2);
+    let last = g.d().play.tricks.last().unwrap().clone();
+    assert!(holds(&last, EXCUSE) && holds(&last, PETIT) && last.winner == 2);
     let (count, scoring) = g.result();
     let fate = count.excuse.clone().unwrap();
     assert_eq!((fate.played_by, fate.counted_for, fate.rule.as_str()), (0, Side::Taker, rule::EXCUSE_LAST_TRICK));
@@ -1311,15 +1312,15 @@ fn a_match_is_one_round_of_deals_by_default_and_void_deals_do_not_count() {
         g.ok(seat, Command::Pass);
     }
     for n in 0..3 {
-        let dealer = g.state.next_dealer;
+        let dealer = g.state.deals.next_dealer;
         g.deal(deck_for(3, dealer, &[], ""));
         g.take(Seating::counter_clockwise(3).next(dealer), Contract::Small);
         let events = g.play_out();
         assert_eq!(matches!(events.last(), Some(Event::MatchEnded { .. })), n == 2);
     }
-    assert_eq!((g.state.deals_started, g.state.deals_played), (4, 3));
+    assert_eq!((g.state.deals.number, g.state.deals_played), (4, 3));
     let Status::Finished { outcome } = Tarot.status(&g.state) else { panic!() };
-    assert_eq!(outcome.winners, match_winners(&g.state.scores));
+    assert_eq!(outcome.winners, match_winners(&g.state.deals.scores));
     assert_eq!(g.refused(0, Command::Pass).rule, core::MATCH_OVER);
     assert!(g.try_deal(decks::tarot78()).is_err());
 }
@@ -1338,14 +1339,14 @@ fn a_match_may_have_a_set_number_of_deals_or_a_score_limit() {
     assert_eq!(g.view(Viewer::Spectator)["deals_total"], Value::Null);
     let mut deals = 0;
     while !Tarot.status(&g.state).is_finished() {
-        let dealer = g.state.next_dealer;
+        let dealer = g.state.deals.next_dealer;
         g.deal(deck_for(4, dealer, &[], ""));
         g.take(Seating::counter_clockwise(4).next(dealer), Contract::Big);
         g.play_out();
         deals += 1;
         assert!(deals < 100);
     }
-    assert!(g.state.scores.iter().any(|&s| s >= 50));
+    assert!(g.state.deals.scores.iter().any(|&s| s >= 50));
     assert!(Options { deals: Some(7), score_limit: Some(10), ..Default::default() }.deals_total(4) == Some(7));
 }
 
@@ -1411,7 +1412,7 @@ fn the_first_event_shows_each_seat_only_its_own_hand_until_the_deal_is_over() {
     assert!(own.get("deck").is_none() && own.get("dog_positions").is_none());
     assert_eq!(own["dog"], Value::Null);
     assert_eq!(own["dog_size"], 6);
-    assert_eq!(own["hands"][1], json!(g.d().hands[1]));
+    assert_eq!(own["hands"][1], json!(g.d().play.hands[1]));
     assert_eq!(own["hands"][0], Value::Null);
     assert_eq!(own["hand_sizes"], json!([18, 18, 18, 18]));
     assert_eq!(Tarot.redact(&g.state, e, Viewer::Spectator, false)["hands"], json!([null, null, null, null]));
@@ -1419,9 +1420,9 @@ fn the_first_event_shows_each_seat_only_its_own_hand_until_the_deal_is_over() {
         assert_eq!(Tarot.redact(&g.state, e, viewer, viewer == Viewer::Seat(0)), serde_json::to_value(e).unwrap());
     }
     let view = g.view(Viewer::Seat(1));
-    assert_eq!(view["hand"], json!(g.d().hands[1]));
+    assert_eq!(view["hand"], json!(g.d().play.hands[1]));
     assert!(view.get("hands").is_none() && view.get("deck").is_none());
-    assert_eq!(g.view(Viewer::Record)["hands"], json!(g.d().hands));
+    assert_eq!(g.view(Viewer::Record)["hands"], json!(g.d().play.hands));
     // Secret: every card in a hand to its holder, the dog to nobody.
     let secrets = Tarot.secrets(&g.state);
     assert_eq!(secrets.len(), 78);

@@ -12,7 +12,7 @@ use super::*;
 pub struct Table {
     /// Where the match stands: waiting for a deal, a phase of the deal in progress, between
     /// deals (`deal-over`) or finished.
-    pub phase: TablePhase,
+    pub phase: Phase,
     /// Players at the table (3 to 5).
     pub players: usize,
     /// The match's variants and length.
@@ -143,10 +143,10 @@ pub struct Table {
     /// Tricks each seat has won, by seat.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub tricks_won: Option<Vec<usize>>,
+    pub tricks_won: Option<Vec<u32>>,
     /// The last trick won, the only one still in view; null before the first is won.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub last_trick: Option<Option<TrickRecord>>,
+    pub last_trick: Option<Option<WonTrick>>,
     /// The count of the deal (sides, dog, Excuse, bouts, card points); absent until it has
     /// been played out and scored.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -179,32 +179,7 @@ pub struct Table {
     /// Every trick won in the deal, in order; only in the record and once the deal is over.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub tricks: Option<Vec<TrickRecord>>,
-}
-
-/// Where a Tarot match stands.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum TablePhase {
-    /// No deal yet: the first is to be dealt.
-    WaitingForDeal,
-    /// Each seat in turn bids a contract or passes.
-    Bidding,
-    /// Five players: the taker calls a card.
-    Calling,
-    /// The moment between the contract (or the call) and the dog's fate.
-    Dog,
-    /// Small and big games: the taker discards as many cards as the dog had.
-    Discarding,
-    /// The taker may announce a slam.
-    Slam,
-    /// The tricks are played.
-    Playing,
-    /// The deal is played out or cancelled; the next deal is to be dealt.
-    DealOver,
-    /// The match is over.
-    Finished,
+    pub tricks: Option<Vec<WonTrick>>,
 }
 
 /// A seat's bid: a contract, or a pass.
@@ -249,142 +224,108 @@ pub struct CurrentTrick {
     pub led: Option<Led>,
 }
 
+/// A trick as it was won, and where the Excuse went.
+// The shared record with Tarot's one addition: the extra field is why the OpenAPI document
+// names it `TarotWonTrick`, apart from the shared `TrickRecord`.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct WonTrick {
+    /// Its number, leader, cards, winner, winning card and why that card won.
+    #[serde(flatten)]
+    pub trick: TrickRecord,
+    /// The seat that played the Excuse and keeps it rather than giving it up with the trick;
+    /// null when the trick held no Excuse or was the last of the deal.
+    #[cfg_attr(feature = "openapi", schema(required))]
+    pub excuse_to: Option<Seat>,
+}
+
+impl Deal {
+    fn won_trick(&self, t: &TrickRecord) -> WonTrick {
+        WonTrick { trick: t.clone(), excuse_to: self.excuse_kept_by(t) }
+    }
+
+    /// Whether the taker plays alone, once `me` may know it: the called card was in the dog
+    /// or the taker's own hand.
+    fn taker_alone_seen(&self, me: Option<Seat>, open: bool) -> Option<bool> {
+        let called = self.called?;
+        let mine = |s: Option<Seat>| me.is_some() && me == s;
+        let alone = self.partner.is_none();
+        let public = self.dog_taken && self.dog.contains(&called) || (self.partner_revealed && alone);
+        let taker_holds = mine(self.taker) && me.is_some_and(|s| self.dealt[s].contains(&called));
+        (open || self.partner_revealed || public || taker_holds || mine(self.partner)).then_some(alone)
+    }
+}
+
 impl Tarot {
     pub(super) fn render_view(&self, state: &State, viewer: Viewer) -> Table {
         let players = state.players();
-        let status = self.status(state);
-        let phase = if state.winners.is_some() {
-            TablePhase::Finished
-        } else {
-            match &state.deal {
-                None => TablePhase::WaitingForDeal,
-                Some(d) => match d.phase {
-                    Phase::Bidding => TablePhase::Bidding,
-                    Phase::Calling => TablePhase::Calling,
-                    Phase::Dog => TablePhase::Dog,
-                    Phase::Discarding => TablePhase::Discarding,
-                    Phase::Slam => TablePhase::Slam,
-                    Phase::Playing => TablePhase::Playing,
-                    Phase::Over => TablePhase::DealOver,
-                },
-            }
-        };
-        let mut v = Table {
-            phase,
+        let me = viewer.seat_at(players);
+        let mine = |s: Option<Seat>| me.is_some() && me == s;
+        let deal = state.deals.deal.as_ref();
+        let open = |d: &Deal| d.phase == Phase::DealOver || viewer == Viewer::Record;
+        // The record sees the whole deal, and so does everyone once it is over.
+        let opened = deal.filter(|d| open(d));
+        Table {
+            phase: state.deals.phase(),
             players,
             options: state.options.clone(),
-            deal_number: state.deals_started,
+            deal_number: state.deals.number,
             deals_played: state.deals_played,
             deals_total: state.deals_total(),
             score_limit: state.options.score_limit,
-            scores: state.scores.clone(),
-            to_act: status.to_act().to_vec(),
-            winners: state.winners.clone(),
-            next_dealer: state.next_dealer,
+            scores: state.deals.scores.clone(),
+            to_act: self.status(state).to_act().to_vec(),
+            winners: state.winners().map(<[Seat]>::to_vec),
+            next_dealer: state.deals.next_dealer,
             layout: layout(players),
             poignee_sizes: poignee_sizes(players),
             seat: match viewer {
                 Viewer::Seat(s) => Some(s),
                 _ => None,
             },
-            dealer: None,
-            cancelled: None,
-            bidding_order: None,
-            bids: None,
-            highest_bid: None,
-            taker: None,
-            contract: None,
-            multiplier: None,
-            called_card: None,
-            partner: None,
-            partner_revealed: None,
-            taker_alone: None,
-            dog: None,
-            dog_size: None,
-            dog_to: None,
-            discard_count: None,
-            discards: None,
-            discarded_trumps: None,
-            slam_announced: None,
-            poignees: None,
-            trost: None,
-            hand_sizes: None,
-            has_played: None,
-            trick: None,
-            tricks_played: None,
-            tricks_won: None,
-            last_trick: None,
-            count: None,
-            scoring: None,
-            hand: None,
-            hands: None,
-            dealt: None,
-            deck: None,
-            dog_positions: None,
-            tricks: None,
-        };
-        let Some(deal) = &state.deal else { return v };
-        let over = deal.phase == Phase::Over;
-        let open = over || viewer == Viewer::Record;
-        let me = viewer.seat_at(players);
-        v.dealer = Some(deal.dealer);
-        v.cancelled = Some(deal.cancelled);
-        v.bidding_order = Some(deal.auction.order.clone());
-        v.bids = Some((0..players).map(|s| deal.auction.bid_of(s).map(|&b| Bid::from(b))).collect());
-        v.highest_bid = Some(deal.highest_bid());
-        v.taker = Some(deal.taker);
-        v.contract = Some(deal.contract);
-        v.multiplier = Some(deal.contract.map(Contract::multiplier));
-        v.called_card = Some(deal.called);
-        // The partner is known to the table once the called card is played; before that only
-        // to the partner (and the taker knows when holding the card itself).
-        let partner_known = open || deal.partner_revealed || (me.is_some() && me == deal.partner);
-        v.partner = Some(deal.partner.filter(|_| partner_known));
-        v.partner_revealed = Some(deal.partner_revealed);
-        let alone = players == 5 && deal.called.is_some() && deal.partner.is_none();
-        let alone_public = deal.dog_taken && deal.called.is_some_and(|c| deal.dog.contains(&c))
-            || (deal.partner_revealed && deal.partner.is_none());
-        let taker_knows = me.is_some()
-            && me == deal.taker
-            && deal.called.is_some_and(|c| me.is_some_and(|s| deal.dealt[s].contains(&c)));
-        let alone_known = deal.called.is_some()
-            && (open || deal.partner_revealed || alone_public || taker_knows || (me.is_some() && me == deal.partner));
-        v.taker_alone = Some(alone_known.then_some(alone));
-        let dog_visible = open || deal.dog_taken;
-        v.dog = Some(dog_visible.then(|| deal.dog.clone()));
-        v.dog_size = Some(deal.dog.len());
-        v.dog_to = Some(deal.contract.map(|c| if c == Contract::AgainstDog { Side::Defence } else { Side::Taker }));
-        v.discard_count = Some(deal.discards.len());
-        let discards_visible = open || (me.is_some() && me == deal.taker);
-        v.discards = Some(discards_visible.then(|| deal.discards.clone()));
-        v.discarded_trumps = Some(deal.discards.iter().copied().filter(|&c| is_trump(c)).collect());
-        v.slam_announced = Some(deal.slam_announced);
-        v.poignees = Some(deal.poignees.clone());
-        v.trost = Some(deal.trost.clone());
-        v.hand_sizes = Some(deal.hands.iter().map(Vec::len).collect());
-        v.has_played = Some((0..players).map(|s| deal.has_played(s)).collect());
-        v.trick = Some(CurrentTrick {
-            leader: deal.trick.leader,
-            plays: deal.trick.plays.iter().map(|&(seat, card)| Play { seat, card }).collect(),
-            led: led_of(&deal.trick.plays),
-        });
-        v.tricks_played = Some(deal.tricks.len());
-        v.tricks_won = Some((0..players).map(|s| deal.tricks.iter().filter(|t| t.winner == s).count()).collect());
-        // As at the table, the tricks are turned down once taken: only the last stays in view.
-        v.last_trick = Some(deal.tricks.last().cloned());
-        if let Some((count, scoring)) = &deal.result {
-            v.count = Some(count.clone());
-            v.scoring = Some(scoring.clone());
+            dealer: deal.map(|d| d.dealer),
+            cancelled: deal.map(|d| d.cancelled),
+            bidding_order: deal.map(|d| d.auction.order.clone()),
+            bids: deal.map(|d| (0..players).map(|s| d.auction.bid_of(s).map(|&b| Bid::from(b))).collect()),
+            highest_bid: deal.map(Deal::highest_bid),
+            taker: deal.map(|d| d.taker),
+            contract: deal.map(|d| d.contract),
+            multiplier: deal.map(|d| d.contract.map(Contract::multiplier)),
+            called_card: deal.map(|d| d.called),
+            // The partner is known to the table once the called card is played; before that
+            // only to the partner (and the taker knows when holding the card itself).
+            partner: deal.map(|d| d.partner.filter(|_| open(d) || d.partner_revealed || mine(d.partner))),
+            partner_revealed: deal.map(|d| d.partner_revealed),
+            taker_alone: deal.map(|d| d.taker_alone_seen(me, open(d))),
+            dog: deal.map(|d| (open(d) || d.dog_taken).then(|| d.dog.clone())),
+            dog_size: deal.map(|d| d.dog.len()),
+            dog_to: deal.map(|d| d.contract.map(Contract::dog_to)),
+            discard_count: deal.map(|d| d.discards.len()),
+            discards: deal.map(|d| (open(d) || mine(d.taker)).then(|| d.discards.clone())),
+            discarded_trumps: deal.map(|d| d.discards.iter().copied().filter(|&c| is_trump(c)).collect()),
+            slam_announced: deal.map(|d| d.slam_announced),
+            poignees: deal.map(|d| d.poignees.clone()),
+            trost: deal.map(|d| d.trost.clone()),
+            hand_sizes: deal.map(|d| d.play.hands.iter().map(Vec::len).collect()),
+            has_played: deal.map(|d| (0..players).map(|s| d.has_played(s)).collect()),
+            trick: deal.map(|d| CurrentTrick {
+                leader: d.play.trick.leader,
+                plays: d.play.current_trick().plays,
+                led: led_of(&d.play.trick.plays),
+            }),
+            tricks_played: deal.map(|d| d.play.tricks.len()),
+            tricks_won: deal.map(|d| d.play.taken.clone()),
+            // As at the table, the tricks are turned down once taken: only the last stays in view.
+            last_trick: deal.map(|d| d.play.tricks.last().map(|t| d.won_trick(t))),
+            count: deal.and_then(|d| d.result.as_ref()).map(|(count, _)| count.clone()),
+            scoring: deal.and_then(|d| d.result.as_ref()).map(|(_, scoring)| scoring.clone()),
+            hand: deal.zip(me).map(|(d, s)| d.play.hands[s].clone()),
+            hands: opened.map(|d| d.play.hands.clone()),
+            dealt: opened.map(|d| d.dealt.clone()),
+            deck: opened.map(|d| d.deck.clone()),
+            dog_positions: opened.map(|d| d.dog_positions.clone()),
+            tricks: opened.map(|d| d.play.tricks.iter().map(|t| d.won_trick(t)).collect()),
         }
-        v.hand = me.map(|s| deal.hands[s].clone());
-        if open {
-            v.hands = Some(deal.hands.clone());
-            v.dealt = Some(deal.dealt.clone());
-            v.deck = Some(deal.deck.clone());
-            v.dog_positions = Some(deal.dog_positions.clone());
-            v.tricks = Some(deal.tricks.clone());
-        }
-        v
     }
 
     pub(super) fn redact_event(&self, _state: &State, event: &Event, viewer: Viewer, deal_over: bool) -> Value {
@@ -414,20 +355,14 @@ impl Tarot {
     }
 
     pub(super) fn secret_cards(&self, state: &State) -> Vec<(Card, Vec<Seat>)> {
-        let Some(deal) = &state.deal else { return Vec::new() };
-        if deal.phase == Phase::Over {
-            return Vec::new();
-        }
-        let hidden = |c: &Card| !deal.public.contains(c);
-        let mut out: Vec<(Card, Vec<Seat>)> = Vec::new();
-        for (s, hand) in deal.hands.iter().enumerate() {
-            out.extend(hand.iter().filter(|c| hidden(c)).map(|&c| (c, vec![s])));
-        }
+        let Some(deal) = state.deals.live() else { return Vec::new() };
+        let hidden = |c: &&Card| !deal.public.contains(c);
+        let mut out = deal.play.hand_secrets(|_, c| deal.public.contains(&c));
         if !deal.dog_taken {
-            out.extend(deal.dog.iter().filter(|c| hidden(c)).map(|&c| (c, Vec::new())));
+            out.extend(deal.dog.iter().filter(hidden).map(|&c| (c, Vec::new())));
         }
         if let Some(taker) = deal.taker {
-            out.extend(deal.discards.iter().filter(|c| hidden(c)).map(|&c| (c, vec![taker])));
+            out.extend(deal.discards.iter().filter(hidden).map(|&c| (c, vec![taker])));
         }
         out
     }
