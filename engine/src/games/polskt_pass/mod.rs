@@ -15,11 +15,12 @@ use serde_json::{json, Value};
 
 use crate::bidding::Auction;
 use crate::cards::{decks, is_permutation, sort_hand, take_card, Card, Rank, Suit};
-use crate::game::{Outcome, Rules, SetupError, Status, Viewer};
+use crate::deals::{self, Deals, MatchPhase};
+use crate::game::{Rules, SetupError, Status, Viewer};
 use crate::ledger::{Account, Ledger, Payment};
 use crate::rules::{RuleViolation, Text};
 use crate::seat::{self, match_winners, seats_text, Seat};
-use crate::trick::{self, Trick, WinReason};
+use crate::trick::{self, Trick, TrickPlay, WinReason};
 pub use crate::trick::{Play, TrickRecord};
 
 mod payments;
@@ -149,22 +150,6 @@ pub fn composition(players: usize) -> Vec<Card> {
 // ---------------------------------------------------------------------------------------------
 // State
 
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Phase {
-    /// The cutter is to cut.
-    Cutting,
-    /// The turned card lies face up: the dealer decides on an ace (a forced take or a card
-    /// that stays follows at once, in the same batch of events).
-    TurnedCard,
-    Bidding,
-    /// Players with six cards put one away.
-    Discarding,
-    Playing,
-    Over,
-}
-
 /// The cut: where the pack was cut and the card it showed.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -200,14 +185,11 @@ pub struct DealResult {
 pub struct Deal {
     pub number: u32,
     pub dealer: Seat,
-    pub cutter: Seat,
-    pub forehand: Seat,
     pub deck: Vec<Card>,
     /// What is left of the pack: the whole deck before the cut, the undealt rest after it.
     pub pack: Vec<Card>,
     pub cut: Option<CutRecord>,
     pub dealt: Vec<Vec<Card>>,
-    pub hands: Vec<Vec<Card>>,
     pub turned_card: Option<Card>,
     pub turned_taken: bool,
     pub bet_in_play: Option<u32>,
@@ -216,17 +198,62 @@ pub struct Deal {
     pub trumps: Option<Suit>,
     pub trumps_from: Option<TrumpsFrom>,
     pub declarers: Vec<Seat>,
-    pub to_discard: Vec<Seat>,
     pub discards: Vec<(Seat, Card)>,
-    pub phase: Phase,
-    pub trick: Trick,
-    pub tricks: Vec<TrickRecord>,
-    pub tricks_taken: Vec<u32>,
+    pub phase: TablePhase,
+    /// The hands from the cut on (a jack the cutter took, a turned card the dealer took, until
+    /// put away), the trick on the table and the tricks won.
+    pub play: TrickPlay,
     pub la_vola: Option<Seat>,
     pub result: Option<DealResult>,
 }
 
+impl deals::Deal for Deal {
+    type Phase = TablePhase;
+
+    fn to_act(&self) -> Vec<Seat> {
+        match self.phase {
+            TablePhase::Cutting => vec![self.cutter()],
+            TablePhase::TurnedCard => vec![self.dealer],
+            TablePhase::Bidding => self.bidding_turn().map(|(_, s)| s).into_iter().collect(),
+            TablePhase::Discarding => self.to_discard(),
+            TablePhase::Playing => vec![self.play.to_play()],
+            _ => Vec::new(),
+        }
+    }
+
+    fn is_live(&self) -> bool {
+        self.phase != TablePhase::DealOver
+    }
+
+    fn phase(&self) -> TablePhase {
+        self.phase
+    }
+}
+
+impl MatchPhase for TablePhase {
+    const WAITING_FOR_DEAL: TablePhase = TablePhase::WaitingForDeal;
+    const FINISHED: TablePhase = TablePhase::Finished;
+}
+
 impl Deal {
+    /// The player on the dealer's right.
+    fn cutter(&self) -> Seat {
+        self.play.table.after(self.dealer, self.play.table.seats - 1)
+    }
+
+    /// The player on the dealer's left: bids first and leads to the first trick.
+    fn forehand(&self) -> Seat {
+        self.play.table.forehand(self.dealer)
+    }
+
+    /// While cards are put away, the seats that still hold six.
+    fn to_discard(&self) -> Vec<Seat> {
+        if self.phase != TablePhase::Discarding {
+            return Vec::new();
+        }
+        (0..self.play.table.seats).filter(|&s| self.play.hands[s].len() > HAND).collect()
+    }
+
     fn calls(&self) -> impl Iterator<Item = &CallRecord> {
         self.rounds.iter().flat_map(|a| a.bids.iter().map(|(_, c)| c))
     }
@@ -248,7 +275,7 @@ impl Deal {
 
     /// The dealer may choose: an ace is up, the cutter took nothing, nothing is decided yet.
     fn ace_choice_open(&self) -> bool {
-        self.phase == Phase::TurnedCard
+        self.phase == TablePhase::TurnedCard
             && !self.turned_taken
             && self.turned_card.and_then(|c| c.rank()) == Some(Rank::ACE)
             && !self.cut.is_some_and(|c| c.cutter_took)
@@ -256,12 +283,12 @@ impl Deal {
 
     /// True when `seat` may announce la vola now.
     fn la_vola_open(&self, seat: Seat) -> bool {
-        self.phase == Phase::Playing
+        self.phase == TablePhase::Playing
             && self.la_vola.is_none()
-            && self.tricks.len() == 2
-            && self.trick.is_empty()
-            && self.trick.leader == seat
-            && self.tricks.iter().all(|t| t.winner == seat)
+            && self.play.tricks.len() == 2
+            && self.play.trick.is_empty()
+            && self.play.trick.leader == seat
+            && self.play.taken[seat] == 2
     }
 }
 
@@ -269,14 +296,13 @@ impl Deal {
 pub struct State {
     pub table: seat::Table,
     pub options: Options,
-    pub deals_started: u32,
+    /// The deals played and the end of the match; the match keeps no points, only money.
+    pub deals: Deals<Deal>,
     pub ledger: Ledger,
     /// The money as the latest money event stated it: must match the ledger built from the
     /// payments alone.
     pub reported: Books,
     pub next_bet: u32,
-    pub deal: Option<Deal>,
-    pub winners: Option<Vec<Seat>>,
 }
 
 impl State {
@@ -689,19 +715,19 @@ fn ledger_from(books: &Books) -> Ledger {
 // Deciding
 
 impl PolsktPass {
-    fn phase_text(phase: Phase) -> (&'static str, &'static str) {
+    fn phase_text(phase: TablePhase) -> (&'static str, &'static str) {
         match phase {
-            Phase::Cutting => ("nu ska leken kuperas", "the pack is to be cut now"),
-            Phase::TurnedCard => {
+            TablePhase::Cutting => ("nu ska leken kuperas", "the pack is to be cut now"),
+            TablePhase::TurnedCard => {
                 ("nu avgör givaren om det uppvända esset ska tas", "the dealer is now deciding on the turned ace")
             }
-            Phase::Bidding => ("nu pågår budgivningen", "the bidding is under way"),
-            Phase::Discarding => (
+            TablePhase::Bidding => ("nu pågår budgivningen", "the bidding is under way"),
+            TablePhase::Discarding => (
                 "nu lägger den som har sex kort bort ett, innan första utspelet",
                 "whoever holds six cards is now putting one away, before the first lead",
             ),
-            Phase::Playing => ("nu spelas korten", "the cards are being played"),
-            Phase::Over => ("given är slut", "the deal is over"),
+            TablePhase::Playing => ("nu spelas korten", "the cards are being played"),
+            _ => ("given är slut", "the deal is over"),
         }
     }
 
@@ -727,7 +753,7 @@ impl PolsktPass {
             pack.pop();
         }
         let players = state.players();
-        let order = state.table.order_from(deal.forehand);
+        let order = state.table.order_from(deal.forehand());
         let mut hands = vec![Vec::with_capacity(HAND); players];
         let mut next = 0;
         for packet in [3, 2] {
@@ -763,7 +789,7 @@ impl PolsktPass {
     fn dealer_takes(&self, deal: &Deal, card: Card, why: TakeReason, cutter_took: bool) -> Vec<Event> {
         let mut declarers = vec![deal.dealer];
         if cutter_took {
-            declarers.push(deal.cutter);
+            declarers.push(deal.cutter());
         }
         vec![
             Event::TurnedCardTaken { seat: deal.dealer, card, why, rule: why.rule().into() },
@@ -820,7 +846,7 @@ impl PolsktPass {
             Command::Pass => (Call::Pass, None),
             Command::Wieder => (Call::Wieder, None),
             Command::NameSuit { suit } => {
-                if suit == turned && seat != deal.forehand {
+                if suit == turned && seat != deal.forehand() {
                     let (sv, en) = suit_names(suit);
                     return Err(RuleViolation::new(
                         rule::OTHERS_OTHER_SUITS,
@@ -843,9 +869,7 @@ impl PolsktPass {
     }
 
     fn decide_discard(&self, deal: &Deal, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
-        if !deal.hands[seat].contains(&card) {
-            return Err(RuleViolation::card_not_held(card));
-        }
+        deal.play.check_held(seat, card)?;
         Ok(vec![Event::CardDiscarded { seat, card }])
     }
 
@@ -862,13 +886,13 @@ impl PolsktPass {
                 rule::LA_VOLA,
                 format!(
                     "La vola ansägs bara av den som tagit de två första sticken, i utspelet till det tredje; nu är {} stick spelade och du har tagit {}.",
-                    deal.tricks.len(),
-                    deal.tricks_taken[seat]
+                    deal.play.tricks.len(),
+                    deal.play.taken[seat]
                 ),
                 format!(
                     "La vola is announced only by whoever took the first two tricks, when leading to the third; {} tricks are played and you took {}.",
-                    deal.tricks.len(),
-                    deal.tricks_taken[seat]
+                    deal.play.tricks.len(),
+                    deal.play.taken[seat]
                 ),
             ));
         }
@@ -876,12 +900,10 @@ impl PolsktPass {
     }
 
     fn decide_play(&self, state: &State, deal: &Deal, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
-        let hand = &deal.hands[seat];
-        if !hand.contains(&card) {
-            return Err(RuleViolation::card_not_held(card));
-        }
+        deal.play.check_held(seat, card)?;
+        let hand = &deal.play.hands[seat];
         let trumps = deal.trumps.expect("play has trumps");
-        if let Some(led) = led_suit(&deal.trick, trumps) {
+        if let Some(led) = led_suit(&deal.play.trick, trumps) {
             if effective_suit(card, trumps) != led && hand.iter().any(|&c| effective_suit(c, trumps) == led) {
                 let (led_sv, led_en) = if led == trumps {
                     ("trumf (knektarna räknas dit)".to_string(), "trumps (the jacks count as trumps)".to_string())
@@ -899,38 +921,24 @@ impl PolsktPass {
             }
         }
         let mut events = vec![Event::CardPlayed { seat, card }];
-        let mut trick = deal.trick.clone();
-        trick.plays.push((seat, card));
-        if !trick.is_complete(state.players()) {
-            return Ok(events);
-        }
-        let (winner, winning, reason) = trick_winner(&trick, trumps);
-        let trick_number = deal.tricks.len() + 1;
+        let Some(won) = deal.play.completed_by(seat, card, &|t| trick_winner(t, trumps)) else { return Ok(events) };
+        let winners: Vec<Seat> = deal.play.tricks.iter().map(|t| t.winner).chain([won.winner]).collect();
+        let outcome = match deal.la_vola {
+            Some(v) if won.winner != v => Some(DealOutcome::LaVolaLost),
+            Some(_) if won.last => Some(DealOutcome::LaVolaWon),
+            None if won.last && deal_winner(&winners, state.players()).is_some() => Some(DealOutcome::Won),
+            None if won.last => Some(DealOutcome::NoWinner),
+            _ => None,
+        };
         events.push(Event::TrickWon {
-            trick_number,
-            winner,
-            card: winning,
-            reason,
-            plays: trick.plays.iter().map(|&(seat, card)| Play { seat, card }).collect(),
+            trick_number: won.number,
+            winner: won.winner,
+            card: won.card,
+            reason: won.reason,
+            plays: won.plays,
         });
-        let mut winners: Vec<Seat> = deal.tricks.iter().map(|t| t.winner).collect();
-        winners.push(winner);
-        match deal.la_vola {
-            Some(v) if winner != v => {
-                events.extend(self.end_deal(state, deal, DealOutcome::LaVolaLost, &winners));
-            }
-            Some(_) if trick_number == HAND => {
-                events.extend(self.end_deal(state, deal, DealOutcome::LaVolaWon, &winners));
-            }
-            None if trick_number == HAND => {
-                let outcome = if deal_winner(&winners, state.players()).is_some() {
-                    DealOutcome::Won
-                } else {
-                    DealOutcome::NoWinner
-                };
-                events.extend(self.end_deal(state, deal, outcome, &winners));
-            }
-            _ => {}
+        if let Some(outcome) = outcome {
+            events.extend(self.end_deal(state, deal, outcome, &winners));
         }
         Ok(events)
     }
@@ -1042,11 +1050,95 @@ impl PolsktPass {
             let sources: Vec<(Account, i64)> = std::iter::once((Account::Pot, after.balance(Account::Pot)))
                 .chain(after.bets().into_iter().map(|(b, a)| (Account::Bet(b), a)))
                 .collect();
-            let shares = share_out(&sources, &state.table.order_from(deal.forehand));
+            let shares = share_out(&sources, &state.table.order_from(deal.forehand()));
             let books = books_after(&after, players, &shares);
             events.push(Event::MatchEnded { winners: match_winners(&books.balances), payments: shares, books });
         }
         events
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Evolving
+
+/// How the match ended: the highest balance, one seat's or shared.
+fn match_explanation(winners: &[Seat], ledger: &Ledger) -> Text {
+    let who = seats_text(winners);
+    let best = winners.first().map_or(0, |&s| ledger.balance(Account::Seat(s)));
+    if winners.len() == 1 {
+        Text::new(
+            format!("Plats {who} vann med högst saldo, {best}."),
+            format!("Seat {who} won with the highest balance, {best}."),
+        )
+    } else {
+        Text::new(
+            format!("Platserna {who} delar segern med saldot {best} var."),
+            format!("Seats {who} share the win with a balance of {best} each."),
+        )
+    }
+}
+
+/// The facts of a deal in play: the cut, the cards, the bidding and the tricks.
+fn evolve_deal(deal: &mut Deal, table: &seat::Table, event: &Event) {
+    let hands = &mut deal.play.hands;
+    match event {
+        Event::PackCut { seat, at, shown_card, cutter_took } => {
+            let at = (*at).min(deal.deck.len());
+            deal.pack = deal.deck[at..].iter().chain(&deal.deck[..at]).copied().collect();
+            if *cutter_took {
+                take_card(&mut deal.pack, *shown_card);
+                hands[*seat].push(*shown_card);
+            }
+            deal.cut = Some(CutRecord { at, shown_card: *shown_card, cutter_took: *cutter_took });
+        }
+        Event::CardsDealt { hands: dealt, turned_card, .. } => {
+            for (s, hand) in dealt.iter().enumerate() {
+                for &c in hand {
+                    take_card(&mut deal.pack, c);
+                }
+                hands[s].extend_from_slice(hand);
+                sort_hand(&mut hands[s]);
+            }
+            take_card(&mut deal.pack, *turned_card);
+            deal.dealt = dealt.clone();
+            deal.turned_card = Some(*turned_card);
+            deal.phase = TablePhase::TurnedCard;
+        }
+        Event::TurnedCardTaken { seat, card, .. } => {
+            hands[*seat].push(*card);
+            sort_hand(&mut hands[*seat]);
+            deal.turned_taken = true;
+        }
+        Event::TurnedCardLeft { .. } => {
+            deal.phase = TablePhase::Bidding;
+            deal.rounds = vec![Auction::new(table.order_from(deal.forehand()))];
+        }
+        Event::BidMade { seat, round, call, suit } => {
+            if let Some(r) = deal.rounds.last_mut() {
+                r.record(*seat, CallRecord { seat: *seat, round: *round, call: *call, suit: *suit });
+            }
+            if !call.declares() && deal.rounds.len() == 1 && deal.rounds[0].is_complete() {
+                deal.rounds.push(Auction::new(table.order_from(deal.forehand())));
+            }
+        }
+        Event::TrumpsSet { trumps, declarers, from, .. } => {
+            deal.trumps = Some(*trumps);
+            deal.trumps_from = Some(*from);
+            deal.declarers = declarers.clone();
+            let six = hands.iter().any(|h| h.len() > HAND);
+            deal.phase = if six { TablePhase::Discarding } else { TablePhase::Playing };
+        }
+        Event::CardDiscarded { seat, card } => {
+            take_card(&mut hands[*seat], *card);
+            deal.discards.push((*seat, *card));
+            if hands.iter().all(|h| h.len() <= HAND) {
+                deal.phase = TablePhase::Playing;
+            }
+        }
+        Event::LaVolaAnnounced { seat } => deal.la_vola = Some(*seat),
+        Event::CardPlayed { seat, card } => deal.play.play(*seat, *card),
+        Event::TrickWon { winner, card, reason, .. } => deal.play.won(*winner, *card, *reason),
+        _ => {}
     }
 }
 
@@ -1090,54 +1182,25 @@ impl Rules for PolsktPass {
         Ok(State {
             table: seat::Table::new(players),
             options,
-            deals_started: 0,
+            deals: Deals::new(0),
             ledger: Ledger::new(),
             reported: Books { balances: vec![0; players], pot: 0, bets: Vec::new() },
             next_bet: 1,
-            deal: None,
-            winners: None,
         })
     }
 
     fn status(&self, state: &State) -> Status {
-        if let Some(winners) = &state.winners {
-            let who = seats_text(winners);
-            let best = winners.first().map_or(0, |&s| state.ledger.balance(Account::Seat(s)));
-            let explanation = if winners.len() == 1 {
-                Text::new(
-                    format!("Plats {who} vann med högst saldo, {best}."),
-                    format!("Seat {who} won with the highest balance, {best}."),
-                )
-            } else {
-                Text::new(
-                    format!("Platserna {who} delar segern med saldot {best} var."),
-                    format!("Seats {who} share the win with a balance of {best} each."),
-                )
-            };
-            return Status::Finished { outcome: Outcome { winners: winners.clone(), explanation } };
-        }
-        let Some(deal) = state.deal.as_ref().filter(|d| d.phase != Phase::Over) else {
-            return Status::NeedsDeck { composition: composition(state.players()) };
-        };
-        let seats = match deal.phase {
-            Phase::Cutting => vec![deal.cutter],
-            Phase::TurnedCard => vec![deal.dealer],
-            Phase::Bidding => deal.bidding_turn().map(|(_, s)| s).into_iter().collect(),
-            Phase::Discarding => deal.to_discard.clone(),
-            Phase::Playing => vec![deal.trick.next_to_play(&state.table)],
-            Phase::Over => Vec::new(),
-        };
-        Status::ToAct { seats }
+        state.deals.status(|| composition(state.players()))
     }
 
     fn deal_number(&self, state: &State) -> u32 {
-        state.deals_started
+        state.deals.number
     }
 
     fn deal(&self, state: &State, deck: Vec<Card>) -> Result<Vec<Event>, RuleViolation> {
         let players = state.players();
-        let deal_number = state.deals_started + 1;
-        let dealer = (deal_number as usize - 1) % players;
+        let deal_number = state.deals.number + 1;
+        let dealer = state.deals.next_dealer;
         let books = state.books();
         let stake = state.options.stake;
         let payment = Payment::new(
@@ -1167,15 +1230,16 @@ impl Rules for PolsktPass {
     }
 
     fn decide(&self, state: &State, seat: Seat, command: &Command) -> Result<Vec<Event>, RuleViolation> {
-        let deal = state.deal.as_ref().expect("a seat acts only while a deal is in play");
+        let deal = state.deals.current()?;
         use Command as C;
-        let fits = match command {
-            C::Cut { .. } => deal.phase == Phase::Cutting,
-            C::TakeAce | C::LeaveAce => deal.phase == Phase::TurnedCard,
-            C::Accept | C::Pass | C::NameSuit { .. } | C::Wieder => deal.phase == Phase::Bidding,
-            C::Discard { .. } => deal.phase == Phase::Discarding,
-            C::LaVola | C::Play { .. } => deal.phase == Phase::Playing,
-        };
+        let fits = deal.phase
+            == match command {
+                C::Cut { .. } => TablePhase::Cutting,
+                C::TakeAce | C::LeaveAce => TablePhase::TurnedCard,
+                C::Accept | C::Pass | C::NameSuit { .. } | C::Wieder => TablePhase::Bidding,
+                C::Discard { .. } => TablePhase::Discarding,
+                C::LaVola | C::Play { .. } => TablePhase::Playing,
+            };
         if !fits {
             return Err(Self::wrong_phase(deal));
         }
@@ -1193,34 +1257,20 @@ impl Rules for PolsktPass {
     fn evolve(&self, state: &mut State, event: &Event) {
         let players = state.players();
         match event {
-            Event::DealStarted {
-                deal_number,
-                dealer,
-                cutter,
-                forehand,
-                deck,
-                books,
-                bet_in_play,
-                next_bet,
-                options,
-                ..
-            } => {
-                state.deals_started = *deal_number;
+            Event::DealStarted { deal_number, dealer, deck, books, bet_in_play, next_bet, options, .. } => {
                 // The deal carries what it inherits, so it can be replayed on its own.
                 state.options = options.clone();
                 state.ledger = ledger_from(books);
                 state.reported = books.clone();
                 state.next_bet = *next_bet;
-                state.deal = Some(Deal {
+                state.deals.next_dealer = state.table.next(*dealer);
+                let deal = Deal {
                     number: *deal_number,
                     dealer: *dealer,
-                    cutter: *cutter,
-                    forehand: *forehand,
                     deck: deck.clone(),
                     pack: deck.clone(),
                     cut: None,
                     dealt: vec![Vec::new(); players],
-                    hands: vec![Vec::new(); players],
                     turned_card: None,
                     turned_taken: false,
                     bet_in_play: *bet_in_play,
@@ -1228,95 +1278,17 @@ impl Rules for PolsktPass {
                     trumps: None,
                     trumps_from: None,
                     declarers: Vec::new(),
-                    to_discard: Vec::new(),
                     discards: Vec::new(),
-                    phase: Phase::Cutting,
-                    trick: Trick::led_by(*forehand),
-                    tricks: Vec::new(),
-                    tricks_taken: vec![0; players],
+                    phase: TablePhase::Cutting,
+                    play: TrickPlay::new(state.table, vec![Vec::new(); players], state.table.forehand(*dealer), HAND),
                     la_vola: None,
                     result: None,
-                });
+                };
+                state.deals.started(*deal_number, &[], deal);
             }
             Event::StakePaid { payment, books } => {
                 state.ledger.pay(payment);
                 state.reported = books.clone();
-            }
-            Event::PackCut { seat, at, shown_card, cutter_took } => {
-                let Some(deal) = state.deal.as_mut() else { return };
-                let at = (*at).min(deal.deck.len());
-                deal.pack = deal.deck[at..].iter().chain(&deal.deck[..at]).copied().collect();
-                if *cutter_took {
-                    take_card(&mut deal.pack, *shown_card);
-                    deal.hands[*seat].push(*shown_card);
-                }
-                deal.cut = Some(CutRecord { at, shown_card: *shown_card, cutter_took: *cutter_took });
-            }
-            Event::CardsDealt { hands, turned_card, .. } => {
-                let Some(deal) = state.deal.as_mut() else { return };
-                for (s, hand) in hands.iter().enumerate() {
-                    for &c in hand {
-                        take_card(&mut deal.pack, c);
-                    }
-                    deal.hands[s].extend_from_slice(hand);
-                    sort_hand(&mut deal.hands[s]);
-                }
-                take_card(&mut deal.pack, *turned_card);
-                deal.dealt = hands.clone();
-                deal.turned_card = Some(*turned_card);
-                deal.phase = Phase::TurnedCard;
-            }
-            Event::TurnedCardTaken { seat, card, .. } => {
-                let Some(deal) = state.deal.as_mut() else { return };
-                deal.hands[*seat].push(*card);
-                sort_hand(&mut deal.hands[*seat]);
-                deal.turned_taken = true;
-            }
-            Event::TurnedCardLeft { .. } => {
-                let Some(deal) = state.deal.as_mut() else { return };
-                deal.phase = Phase::Bidding;
-                deal.rounds = vec![Auction::new(state.table.order_from(deal.forehand))];
-            }
-            Event::BidMade { seat, round, call, suit } => {
-                let Some(deal) = state.deal.as_mut() else { return };
-                if let Some(r) = deal.rounds.last_mut() {
-                    r.record(*seat, CallRecord { seat: *seat, round: *round, call: *call, suit: *suit });
-                }
-                if !call.declares() && deal.rounds.len() == 1 && deal.rounds[0].is_complete() {
-                    deal.rounds.push(Auction::new(state.table.order_from(deal.forehand)));
-                }
-            }
-            Event::TrumpsSet { trumps, declarers, from, .. } => {
-                let Some(deal) = state.deal.as_mut() else { return };
-                deal.trumps = Some(*trumps);
-                deal.trumps_from = Some(*from);
-                deal.declarers = declarers.clone();
-                deal.to_discard = (0..players).filter(|&s| deal.hands[s].len() > HAND).collect();
-                deal.phase = if deal.to_discard.is_empty() { Phase::Playing } else { Phase::Discarding };
-            }
-            Event::CardDiscarded { seat, card } => {
-                let Some(deal) = state.deal.as_mut() else { return };
-                take_card(&mut deal.hands[*seat], *card);
-                deal.discards.push((*seat, *card));
-                deal.to_discard.retain(|s| s != seat);
-                if deal.to_discard.is_empty() {
-                    deal.phase = Phase::Playing;
-                }
-            }
-            Event::LaVolaAnnounced { seat } => {
-                if let Some(deal) = state.deal.as_mut() {
-                    deal.la_vola = Some(*seat);
-                }
-            }
-            Event::CardPlayed { seat, card } => {
-                let Some(deal) = state.deal.as_mut() else { return };
-                take_card(&mut deal.hands[*seat], *card);
-                deal.trick.plays.push((*seat, *card));
-            }
-            Event::TrickWon { trick_number, winner, card, reason, plays } => {
-                let Some(deal) = state.deal.as_mut() else { return };
-                let won = (*winner, *card, *reason);
-                trick::book_won(&mut deal.trick, &mut deal.tricks, &mut deal.tricks_taken, *trick_number, plays, won);
             }
             Event::DealEnded { outcome, winner, rule, amount_played_for, payments, explanation, books, .. } => {
                 for p in payments {
@@ -1326,8 +1298,8 @@ impl Rules for PolsktPass {
                     }
                 }
                 state.reported = books.clone();
-                let Some(deal) = state.deal.as_mut() else { return };
-                deal.phase = Phase::Over;
+                let Some(deal) = state.deals.deal.as_mut() else { return };
+                deal.phase = TablePhase::DealOver;
                 deal.result = Some(DealResult {
                     outcome: *outcome,
                     winner: *winner,
@@ -1340,40 +1312,40 @@ impl Rules for PolsktPass {
             Event::MatchEnded { payments, books, winners } => {
                 payments.iter().for_each(|p| state.ledger.pay(p));
                 state.reported = books.clone();
-                state.winners = Some(winners.clone());
+                state.deals.ended(winners, &match_explanation(winners, &state.ledger));
+            }
+            _ => {
+                let Some(deal) = state.deals.deal.as_mut() else { return };
+                evolve_deal(deal, &state.table, event);
             }
         }
     }
 
     fn legal_moves(&self, state: &State, seat: Seat) -> Vec<Command> {
-        if !self.status(state).to_act().contains(&seat) {
-            return Vec::new();
-        }
-        let Some(deal) = &state.deal else { return Vec::new() };
+        let Some(deal) = state.deals.acting(seat) else { return Vec::new() };
         use Command as C;
         match deal.phase {
-            Phase::Cutting => (MIN_CUT..=deal.deck.len() - MIN_CUT).map(|at| C::Cut { at }).collect(),
-            Phase::TurnedCard if deal.ace_choice_open() => vec![C::TakeAce, C::LeaveAce],
-            Phase::TurnedCard => Vec::new(),
-            Phase::Bidding => match deal.bidding_turn() {
+            TablePhase::Cutting => (MIN_CUT..=deal.deck.len() - MIN_CUT).map(|at| C::Cut { at }).collect(),
+            TablePhase::TurnedCard if deal.ace_choice_open() => vec![C::TakeAce, C::LeaveAce],
+            TablePhase::Bidding => match deal.bidding_turn() {
                 Some((1, _)) => vec![C::Accept, C::Pass],
                 Some(_) => {
                     let turned = deal.turned_suit();
                     Suit::ALL
                         .into_iter()
-                        .filter(|&s| seat == deal.forehand || Some(s) != turned)
+                        .filter(|&s| seat == deal.forehand() || Some(s) != turned)
                         .map(|suit| C::NameSuit { suit })
                         .chain([C::Wieder])
                         .collect()
                 }
                 None => Vec::new(),
             },
-            Phase::Discarding => {
-                trick::distinct(deal.hands[seat].clone()).into_iter().map(|card| C::Discard { card }).collect()
+            TablePhase::Discarding => {
+                trick::distinct(deal.play.hands[seat].clone()).into_iter().map(|card| C::Discard { card }).collect()
             }
-            Phase::Playing => {
+            TablePhase::Playing => {
                 let trumps = deal.trumps.expect("play has trumps");
-                let mut moves: Vec<C> = trick::distinct(playable(&deal.hands[seat], &deal.trick, trumps))
+                let mut moves: Vec<C> = trick::distinct(playable(&deal.play.hands[seat], &deal.play.trick, trumps))
                     .into_iter()
                     .map(|card| C::Play { card })
                     .collect();
@@ -1382,7 +1354,7 @@ impl Rules for PolsktPass {
                 }
                 moves
             }
-            Phase::Over => Vec::new(),
+            _ => Vec::new(),
         }
     }
 
@@ -1416,19 +1388,19 @@ impl Rules for PolsktPass {
 
     fn bot_move(&self, state: &State, seat: Seat, seed: u64) -> Option<Command> {
         let moves = self.legal_moves(state, seat);
-        let deal = state.deal.as_ref()?;
+        let deal = state.deals.deal.as_ref()?;
         let pick = |moves: &[Command]| moves.get((seed % moves.len().max(1) as u64) as usize).cloned();
-        let hand = &deal.hands[seat];
+        let hand = &deal.play.hands[seat];
         let trump_count = |suit: Suit| hand.iter().filter(|&&c| is_trump(c, suit)).count();
         use Command as C;
         match deal.phase {
-            Phase::TurnedCard => {
+            TablePhase::TurnedCard => {
                 let suit = deal.turned_suit()?;
                 // A few trumps besides the ace make it worth declaring; now and then on a hunch.
                 let take = trump_count(suit) >= 2 || seed.is_multiple_of(5);
                 Some(if take { C::TakeAce } else { C::LeaveAce })
             }
-            Phase::Bidding => match deal.bidding_turn()? {
+            TablePhase::Bidding => match deal.bidding_turn()? {
                 (1, _) => {
                     let n = trump_count(deal.turned_suit()?);
                     // Declaring with three trumps is a gamble taken half the time.
@@ -1450,14 +1422,14 @@ impl Rules for PolsktPass {
                     })
                 }
             },
-            Phase::Discarding => {
+            TablePhase::Discarding => {
                 // Put away the weakest card outside the trumps.
                 let trumps = deal.trumps?;
                 hand.iter()
                     .min_by_key(|&&c| (is_trump(c, trumps), strength(c), c.suit()))
                     .map(|&card| C::Discard { card })
             }
-            Phase::Playing => {
+            TablePhase::Playing => {
                 if moves.contains(&C::LaVola) && seed.is_multiple_of(2) {
                     return Some(C::LaVola);
                 }

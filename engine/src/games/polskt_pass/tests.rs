@@ -58,7 +58,7 @@ impl Game {
     }
 
     fn deal_ref(&self) -> &Deal {
-        self.state.deal.as_ref().unwrap()
+        self.state.deals.deal.as_ref().unwrap()
     }
 
     fn books(&self) -> Books {
@@ -241,7 +241,7 @@ fn the_player_on_the_dealers_right_cuts_and_shows_the_bottom_card_of_the_lifted_
     let mut g = Game::new(4, no_bets());
     let deck = decks::from_rank(Rank::NINE);
     g.deal(deck.clone());
-    assert_eq!(g.deal_ref().cutter, 3);
+    assert_eq!(g.deal_ref().cutter(), 3);
     assert_eq!(g.to_act(), [3]);
     assert_eq!(g.legal(3), (3..=21).map(|at| C::Cut { at }).collect::<Vec<_>>());
     assert_eq!(g.refused(1, C::Cut { at: 12 }).rule, core::TURN);
@@ -289,7 +289,7 @@ fn three_players_play_the_four_player_rules_with_24_cards() {
     let mut g = Game::new(3, no_bets());
     g.deal(decks::from_rank(Rank::NINE));
     let d = g.deal_ref();
-    assert_eq!((d.dealer, d.cutter, d.forehand), (0, 2, 1));
+    assert_eq!((d.dealer, d.cutter(), d.forehand()), (0, 2, 1));
     assert_eq!(g.refused(1, C::Cut { at: 5 }).rule, core::TURN);
     let events = g.ok(2, C::Cut { at: 5 });
     let Event::CardsDealt { hands, undealt, .. } = &events[1] else { panic!() };
@@ -318,13 +318,13 @@ fn a_turned_jack_is_taken_by_the_dealer_who_declares_alone_without_bidding() {
     );
     assert_eq!(events.len(), 4);
     // No bidding: the dealer, holding six, puts one away before forehand leads.
-    assert_eq!(g.deal_ref().phase, Phase::Discarding);
+    assert_eq!(g.deal_ref().phase, TablePhase::Discarding);
     assert_eq!(g.to_act(), [0]);
-    assert_eq!(g.deal_ref().hands[0].len(), 6);
+    assert_eq!(g.deal_ref().play.hands[0].len(), 6);
     assert_eq!(g.refused(0, C::Accept).rule, core::PHASE);
     assert_eq!(g.refused(1, C::Play { card: card("9H") }).rule, core::TURN);
     g.ok(0, C::Discard { card: card("JD") });
-    assert_eq!(g.deal_ref().phase, Phase::Playing);
+    assert_eq!(g.deal_ref().phase, TablePhase::Playing);
     assert_eq!(g.to_act(), [1], "forehand leads");
     // The turned card is public, but where it went after the discard is not told.
     let view = view_json(&g.state, Viewer::Seat(2));
@@ -346,8 +346,8 @@ fn a_jack_shown_at_the_cut_goes_to_the_cutter_and_both_declare() {
     let Event::TrumpsSet { trumps, declarers, rule: r, .. } = &events[3] else { panic!() };
     assert_eq!((*trumps, declarers.as_slice(), r.as_str()), (Suit::Hearts, &[0, 3][..], rule::TWO_DECLARERS));
     let d = g.deal_ref();
-    assert!(d.hands[3].contains(&card("JD")) && d.hands[3].len() == 6);
-    assert!(d.hands[0].contains(&card("9H")) && d.hands[0].len() == 6);
+    assert!(d.play.hands[3].contains(&card("JD")) && d.play.hands[3].len() == 6);
+    assert!(d.play.hands[0].contains(&card("9H")) && d.play.hands[0].len() == 6);
     // Both put a card away, in either order, each seeing only its own.
     assert_eq!(g.to_act(), [0, 3]);
     assert_eq!(g.refused(1, C::Discard { card: card("JC") }).rule, core::TURN);
@@ -370,7 +370,7 @@ fn a_jack_shown_at_the_cut_goes_to_the_cutter_and_both_declare() {
 fn a_turned_ace_is_the_dealers_choice_when_the_cutter_took_nothing() {
     let hands = ["AD KD QD TD 9D", "JC JS 9H KH QH", "AS KS QS TS 9S", "AC KC QC TC 9C"];
     let mut g = dealt(4, &hands, "AH", "TH", no_bets());
-    assert_eq!(g.deal_ref().phase, Phase::TurnedCard);
+    assert_eq!(g.deal_ref().phase, TablePhase::TurnedCard);
     assert_eq!(g.to_act(), [0]);
     assert_eq!(g.legal(0), [C::TakeAce, C::LeaveAce]);
     assert_eq!(g.refused(1, C::LeaveAce).rule, core::TURN);
@@ -390,9 +390,9 @@ fn a_turned_ace_is_the_dealers_choice_when_the_cutter_took_nothing() {
         events,
         [Event::TurnedCardLeft { card: card("AH"), why: LeaveReason::AceDeclined, rule: rule::MAY_TAKE_ACE.into() }]
     );
-    assert_eq!(g.deal_ref().phase, Phase::Bidding);
+    assert_eq!(g.deal_ref().phase, TablePhase::Bidding);
     assert_eq!(g.to_act(), [1]);
-    assert_eq!(g.deal_ref().hands[0].len(), 5);
+    assert_eq!(g.deal_ref().play.hands[0].len(), 5);
 }
 
 #[test]
@@ -408,7 +408,7 @@ fn a_turned_ace_must_be_taken_when_the_cutter_took_a_jack() {
     let mut fresh = Game::new(4, no_bets());
     fresh.deal(deck_for(4, 0, &hands, "AH", "JD", 10));
     fresh.apply(events[..2].to_vec());
-    assert_eq!(fresh.deal_ref().phase, Phase::TurnedCard);
+    assert_eq!(fresh.deal_ref().phase, TablePhase::TurnedCard);
     assert!(fresh.legal(0).is_empty());
     let v = PolsktPass.decide(&fresh.state, 0, &C::TakeAce).unwrap_err();
     assert_eq!(v.rule, rule::MAY_TAKE_ACE);
@@ -441,7 +441,7 @@ fn any_other_turned_card_stays_and_forehand_opens_the_bidding() {
         }
     );
     // The first to accept ends the bidding: nobody holds six, so forehand leads at once.
-    assert_eq!(g.deal_ref().phase, Phase::Playing);
+    assert_eq!(g.deal_ref().phase, TablePhase::Playing);
     assert_eq!(g.to_act(), [1]);
     assert_eq!(g.refused(3, C::Pass).rule, core::TURN);
     let view = view_json(&g.state, Viewer::Spectator);
@@ -501,12 +501,21 @@ fn passing_twice_all_round_is_a_round_pass_and_the_deal_moves_on() {
     assert_eq!(g.refused(1, C::Pass).rule, core::PHASE);
     g.deal(decks::from_rank(Rank::NINE));
     let d = g.deal_ref();
-    assert_eq!((d.dealer, d.cutter, d.forehand), (1, 0, 2));
+    assert_eq!((d.dealer, d.cutter(), d.forehand()), (1, 0, 2));
     assert_eq!(g.books().pot, 20);
 }
 
 // -----------------------------------------------------------------------------------------
 // Play
+
+#[test]
+fn a_jack_led_is_a_trump_lead_on_the_table() {
+    let mut g = declared(&STRONG, 1, no_bets());
+    g.play(1, "JS");
+    assert_eq!(view_json(&g.state, Viewer::Spectator)["trick"]["led_suit"], json!("hearts"));
+    // Seat 2 holds spades but no trumps: anything goes.
+    assert_eq!(g.legal(2).len(), 5);
+}
 
 #[test]
 fn forehand_leads_and_suit_must_be_followed_with_the_jacks_counting_as_trumps() {
@@ -558,7 +567,7 @@ fn forehand_leads_and_suit_must_be_followed_with_the_jacks_counting_as_trumps() 
 fn the_first_to_two_tricks_wins_when_nobody_takes_three_and_the_failed_declarer_pays_a_bet() {
     let mut g = declared(&MIXED, 2, no_bets());
     let events = play_mixed(&mut g);
-    assert_eq!(g.deal_ref().tricks_taken, [0, 2, 1, 2]);
+    assert_eq!(g.deal_ref().play.taken, [0, 2, 1, 2]);
     let (outcome, winner, r, payments, amount) = ended(&events);
     assert_eq!((outcome, winner, r.as_str(), amount), (DealOutcome::Won, Some(1), rule::FIRST_TO_TWO, 10));
     assert_eq!(flows(&payments), [pay(Pot, S(1), 10), pay(S(2), Bet(1), 10)]);
@@ -591,8 +600,8 @@ fn a_declarer_who_wins_takes_the_pot_and_pays_nothing() {
     let (outcome, winner, r, payments, _) = ended(&events);
     assert_eq!((outcome, winner, r.as_str()), (DealOutcome::Won, Some(1), rule::THREE_TRICKS));
     // The deal was settled after three tricks, but all five are played.
-    assert_eq!(g.deal_ref().tricks.len(), 5);
-    assert_eq!(g.deal_ref().tricks_taken[1], 5);
+    assert_eq!(g.deal_ref().play.tricks.len(), 5);
+    assert_eq!(g.deal_ref().play.taken[1], 5);
     assert_eq!(flows(&payments), [pay(Pot, S(1), 10)]);
     assert_eq!(payments[0].rule, rule::WINNER_TAKES);
     assert!(g.books().bets.is_empty());
@@ -694,7 +703,7 @@ fn five_players_with_a_trick_each_have_no_winner_but_the_declarer_still_pays() {
     let mut g = Game::new(5, no_bets());
     g.inherit(Books { balances: vec![-25, 0, 0, 0, 0], pot: 0, bets: vec![BetRecord { bet: 1, amount: 25 }] }, 2);
     g.deal(deck_for(5, 0, &FIVE, "QH", "KH", 10));
-    assert_eq!(g.deal_ref().cutter, 4);
+    assert_eq!(g.deal_ref().cutter(), 4);
     g.ok(4, C::Cut { at: 10 });
     g.ok(1, C::Accept);
     g.trick("9C JD TC KC AC");
@@ -702,7 +711,7 @@ fn five_players_with_a_trick_each_have_no_winner_but_the_declarer_still_pays() {
     g.trick("TS JS AS 8S 9S");
     g.trick("8H JC KS 9H TH");
     let events = g.trick("KD AD QS QC 8C");
-    assert_eq!(g.deal_ref().tricks_taken, [1, 1, 1, 1, 1]);
+    assert_eq!(g.deal_ref().play.taken, [1, 1, 1, 1, 1]);
     let (outcome, winner, r, payments, amount) = ended(&events);
     assert_eq!((outcome, winner, r.as_str(), amount), (DealOutcome::NoWinner, None, rule::NO_WINNER, 35));
     assert_eq!(flows(&payments), [pay(S(1), Bet(2), 35)]);
@@ -789,7 +798,7 @@ fn a_lost_trick_ends_la_vola_at_once_as_a_round_pass() {
     let (outcome, winner, r, payments, _) = ended(&events);
     assert_eq!((outcome, winner, r.as_str()), (DealOutcome::LaVolaLost, None, rule::LA_VOLA_LOST));
     assert!(payments.is_empty(), "no payment, not even from the declarer");
-    assert_eq!(g.deal_ref().tricks.len(), 3);
+    assert_eq!(g.deal_ref().play.tricks.len(), 3);
     assert!(matches!(PolsktPass.status(&g.state), Status::NeedsDeck { .. }));
     assert_eq!(g.books().pot, 10);
     g.deal(decks::from_rank(Rank::NINE));

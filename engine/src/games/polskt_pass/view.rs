@@ -1,7 +1,7 @@
 //! What each viewer is shown: views, redacted events and the secrets behind them.
 
 use super::*;
-use crate::trick::play::CurrentTrick;
+use crate::trick::PlayView;
 
 /// Where the match stands, as the table shows it.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -141,10 +141,6 @@ pub struct Table {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(nullable = false))]
     pub bidding: Option<Bidding>,
-    /// The cards each seat holds, counted, by seat; absent before the first deal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub hand_sizes: Option<Vec<usize>>,
     /// The seats holding six cards that have still to put one away; absent before the first
     /// deal.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -160,24 +156,6 @@ pub struct Table {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(nullable = false))]
     pub undealt: Option<usize>,
-    /// Tricks each seat has taken this deal, by seat; absent before the first deal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub tricks_taken: Option<Vec<u32>>,
-    /// Tricks won so far this deal; absent before the first deal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub tricks_played: Option<usize>,
-    /// The trick being played (empty between tricks and before the first lead); absent before
-    /// the first deal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub trick: Option<CurrentTrick>,
-    /// The last trick won this deal; null until the first trick is won; absent before the first
-    /// deal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<TrickRecord>))]
-    pub last_trick: Option<Option<TrickRecord>>,
     /// The seat that announced la vola (to take all five tricks); null unless one did; absent
     /// before the first deal.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -198,11 +176,6 @@ pub struct Table {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(value_type = Option<Card>))]
     pub discard: Option<Option<Card>>,
-    /// Every seat's hand (the cards not yet played or put away), by seat; only in the deal's
-    /// record.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub hands: Option<Vec<Vec<Card>>>,
     /// Each seat's five cards as they were dealt (empty before the cards are dealt), by seat;
     /// only in the deal's record.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -213,128 +186,72 @@ pub struct Table {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(nullable = false))]
     pub discards: Option<Vec<Play>>,
-    /// Every trick won this deal, in order; only in the deal's record.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub tricks: Option<Vec<TrickRecord>>,
+    /// The card play of the deal: hand sizes, tricks taken and played, the trick on the table
+    /// (whose led suit is trumps when a jack is led) and the last trick; in the deal's record
+    /// every hand (the cards not yet played or put away) and every trick.
+    #[serde(flatten)]
+    pub play: PlayView,
 }
 
 impl PolsktPass {
     pub(super) fn render_view(&self, state: &State, viewer: Viewer) -> Table {
         let players = state.players();
-        let phase = if state.winners.is_some() {
-            TablePhase::Finished
-        } else {
-            match &state.deal {
-                None => TablePhase::WaitingForDeal,
-                Some(d) => match d.phase {
-                    Phase::Cutting => TablePhase::Cutting,
-                    Phase::TurnedCard => TablePhase::TurnedCard,
-                    Phase::Bidding => TablePhase::Bidding,
-                    Phase::Discarding => TablePhase::Discarding,
-                    Phase::Playing => TablePhase::Playing,
-                    Phase::Over => TablePhase::DealOver,
-                },
-            }
-        };
+        let deal = state.deals.deal.as_ref();
+        let mine = deal.zip(viewer.seat_at(players));
+        let record = viewer == Viewer::Record;
         let books = state.books();
-        let mut table = Table {
-            phase,
+        let played_for = |d: &Deal| books.pot + d.bet_in_play.map_or(0, |b| state.ledger.balance(Account::Bet(b)));
+        let mut play = deal.map(|d| d.play.view(record)).unwrap_or_default();
+        if let (Some(trick), Some(d)) = (&mut play.trick, deal) {
+            trick.led_suit = d.trumps.and_then(|t| led_suit(&d.play.trick, t));
+        }
+        Table {
+            phase: state.deals.phase(),
             players,
             options: state.options.clone(),
-            deal_number: state.deals_started,
+            deal_number: state.deals.number,
             deals_total: state.deals_total(),
             to_act: self.status(state).to_act().to_vec(),
-            winners: state.winners.clone(),
-            balances: books.balances,
-            pot: books.pot,
-            bets: books.bets,
+            winners: state.deals.outcome.as_ref().map(|o| o.winners.clone()),
             seat: match viewer {
                 Viewer::Seat(s) => Some(s),
                 _ => None,
             },
-            dealer: None,
-            cutter: None,
-            forehand: None,
-            bet_in_play: None,
-            amount_played_for: None,
-            cut: None,
-            turned_card: None,
-            turned_card_taken: None,
-            ace_choice: None,
-            trumps: None,
-            trumps_from: None,
-            trumps_rule: None,
-            declarers: None,
-            bidding: None,
-            hand_sizes: None,
-            to_discard: None,
-            discarded: None,
-            undealt: None,
-            tricks_taken: None,
-            tricks_played: None,
-            trick: None,
-            last_trick: None,
-            la_vola: None,
-            result: None,
-            hand: None,
-            discard: None,
-            hands: None,
-            dealt_hands: None,
-            discards: None,
-            tricks: None,
-        };
-        let Some(deal) = &state.deal else { return table };
-        let bet = deal.bet_in_play.map(|b| state.ledger.balance(Account::Bet(b)));
-        table.dealer = Some(deal.dealer);
-        table.cutter = Some(deal.cutter);
-        table.forehand = Some(deal.forehand);
-        table.bet_in_play = Some(deal.bet_in_play);
-        if deal.phase != Phase::Over {
-            table.amount_played_for = Some(table.pot + bet.unwrap_or(0));
+            dealer: deal.map(|d| d.dealer),
+            cutter: deal.map(Deal::cutter),
+            forehand: deal.map(Deal::forehand),
+            bet_in_play: deal.map(|d| d.bet_in_play),
+            amount_played_for: deal.filter(|d| d.phase != TablePhase::DealOver).map(played_for),
+            cut: deal.map(|d| d.cut),
+            turned_card: deal.map(|d| d.turned_card),
+            turned_card_taken: deal.map(|d| d.turned_taken),
+            ace_choice: deal.map(Deal::ace_choice_open),
+            trumps: deal.map(|d| d.trumps),
+            trumps_from: deal.map(|d| d.trumps_from),
+            trumps_rule: deal.map(|d| d.trumps_from.map(|f| f.rule().to_string())),
+            declarers: deal.map(|d| d.declarers.clone()),
+            bidding: deal.map(|d| Bidding {
+                round: d.bidding_turn().map(|(r, _)| r),
+                next: d.bidding_turn().map(|(_, s)| s),
+                calls: d.calls().copied().collect(),
+            }),
+            to_discard: deal.map(Deal::to_discard),
+            discarded: deal.map(|d| d.discards.iter().map(|(s, _)| *s).collect()),
+            undealt: deal.map(|d| d.pack.len()),
+            la_vola: deal.map(|d| d.la_vola),
+            result: deal.map(|d| d.result.clone()),
+            hand: mine.map(|(d, s)| d.play.hands[s].clone()),
+            discard: mine.map(|(d, s)| d.discards.iter().find(|(t, _)| *t == s).map(|(_, c)| *c)),
+            // Everything but the undealt rest of the pack, which stays hidden for ever.
+            dealt_hands: deal.filter(|_| record).map(|d| d.dealt.clone()),
+            discards: deal
+                .filter(|_| record)
+                .map(|d| d.discards.iter().map(|&(seat, card)| Play { seat, card }).collect()),
+            play,
+            balances: books.balances,
+            pot: books.pot,
+            bets: books.bets,
         }
-        table.cut = Some(deal.cut);
-        table.turned_card = Some(deal.turned_card);
-        table.turned_card_taken = Some(deal.turned_taken);
-        table.ace_choice = Some(deal.ace_choice_open());
-        table.trumps = Some(deal.trumps);
-        table.trumps_from = Some(deal.trumps_from);
-        table.trumps_rule = Some(deal.trumps_from.map(|f| f.rule().to_string()));
-        table.declarers = Some(deal.declarers.clone());
-        table.bidding = Some(Bidding {
-            round: deal.bidding_turn().map(|(r, _)| r),
-            next: deal.bidding_turn().map(|(_, s)| s),
-            calls: deal.calls().copied().collect(),
-        });
-        table.hand_sizes = Some(deal.hands.iter().map(Vec::len).collect());
-        table.to_discard = Some(deal.to_discard.clone());
-        table.discarded = Some(deal.discards.iter().map(|(s, _)| *s).collect());
-        table.undealt = Some(deal.pack.len());
-        table.tricks_taken = Some(deal.tricks_taken.clone());
-        table.tricks_played = Some(deal.tricks.len());
-        table.trick = Some(CurrentTrick {
-            leader: deal.trick.leader,
-            plays: deal.trick.plays.iter().map(|&(seat, card)| Play { seat, card }).collect(),
-            led_suit: deal.trumps.and_then(|t| led_suit(&deal.trick, t)),
-        });
-        table.last_trick = Some(deal.tricks.last().cloned());
-        table.la_vola = Some(deal.la_vola);
-        table.result = Some(deal.result.clone());
-        match viewer {
-            Viewer::Seat(s) if s < players => {
-                table.hand = Some(deal.hands[s].clone());
-                table.discard = Some(deal.discards.iter().find(|(d, _)| *d == s).map(|(_, c)| *c));
-            }
-            Viewer::Record => {
-                // Everything but the undealt rest of the pack, which stays hidden for ever.
-                table.hands = Some(deal.hands.clone());
-                table.dealt_hands = Some(deal.dealt.clone());
-                table.discards = Some(deal.discards.iter().map(|&(seat, card)| Play { seat, card }).collect());
-                table.tricks = Some(deal.tricks.clone());
-            }
-            _ => {}
-        }
-        table
     }
 
     pub(super) fn redact_event(&self, _state: &State, event: &Event, viewer: Viewer, deal_over: bool) -> Value {
@@ -364,11 +281,12 @@ impl PolsktPass {
     }
 
     pub(super) fn secret_cards(&self, state: &State) -> Vec<(Card, Vec<Seat>)> {
-        let Some(deal) = &state.deal else { return Vec::new() };
+        let Some(deal) = &state.deals.deal else { return Vec::new() };
         let public = deal.public_cards();
-        let held = deal.hands.iter().enumerate().flat_map(|(s, h)| h.iter().map(move |&c| (c, vec![s])));
+        let mut secrets = deal.play.hand_secrets(|_, c| public.contains(&c));
         let discarded = deal.discards.iter().map(|&(s, c)| (c, vec![s]));
         let rest = deal.pack.iter().map(|&c| (c, Vec::new()));
-        held.chain(discarded).chain(rest).filter(|(c, _)| !public.contains(c)).collect()
+        secrets.extend(discarded.chain(rest).filter(|(c, _)| !public.contains(c)));
+        secrets
     }
 }
