@@ -19,13 +19,13 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::cards::{decks, is_permutation, rank_value, sort_hand, take_card, Card, Rank, Suit};
-use crate::game::{Outcome, Rules, SetupError, Status, Viewer};
+use crate::deals::{self, Deals, MatchPhase};
+use crate::game::{Rules, SetupError, Status, Viewer};
 use crate::ledger::{Account, Ledger, Payment};
 use crate::rules::{RuleViolation, Text};
 use crate::seat::{match_winners, seats_text, Seat, Table as Seating};
-use crate::trick;
+use crate::trick::{self, Play, Trick, WinReason};
 
-mod invariants;
 #[cfg(test)]
 mod tests;
 mod view;
@@ -179,27 +179,6 @@ pub enum Phase {
     Over,
 }
 
-/// One card on the table, identity included: the state keeps what the record hides.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Played {
-    pub seat: Seat,
-    pub card: Card,
-    pub blanked: bool,
-}
-
-/// Not the shared [`crate::trick::TrickRecord`]: a blanked card is played face down (so each
-/// play carries the flag), and a trick led by a blanked card and never trumped is won by no card
-/// (`card` is `None`, for a reason of this game's own).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TrickRecord {
-    pub number: usize,
-    pub leader: Seat,
-    pub plays: Vec<Played>,
-    pub winner: Seat,
-    pub card: Option<Card>,
-    pub reason: Won,
-}
-
 /// How one seat's turn in the buying round went.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -237,8 +216,8 @@ pub struct Deal {
     pub forehand: Seat,
     pub forced: bool,
     pub deck: Vec<Card>,
+    /// The hands as dealt: the record shows them, and a masked record each seat its own.
     pub dealt: Vec<Vec<Card>>,
-    pub hands: Vec<Vec<Card>>,
     pub talon: Vec<Card>,
     /// Face up beside the talon: the forced deal's trump card or the swinger's two cards.
     pub turned: Vec<Card>,
@@ -248,16 +227,18 @@ pub struct Deal {
     pub swinger: Option<Seat>,
     pub join_order: Vec<Seat>,
     pub join_calls: Vec<(Seat, bool)>,
-    pub in_play: Vec<bool>,
+    /// The hands thrown in; their seats sit the play out.
     pub folded: Vec<Vec<Card>>,
     pub buy_order: Vec<Seat>,
     pub buys: Vec<(Seat, BuyTurn)>,
     pub discards: Vec<Vec<Card>>,
     pub drawn: Vec<Vec<Card>>,
-    pub leader: Seat,
-    pub trick: Vec<Played>,
-    pub tricks: Vec<TrickRecord>,
-    pub tricks_taken: Vec<u32>,
+    /// The hands and the tricks. A blanked lead never trumped is booked as the trump it counts
+    /// as, won by the blanked card itself, which only this game's views and events hide.
+    pub play: trick::TrickPlay,
+    /// The cards played face down, in the order played: the trick component knows them only as
+    /// cards, and this game alone hides them and makes them worthless.
+    pub blanked: Vec<Play>,
     pub opening_balances: Vec<i64>,
     pub opening_pot: i64,
     /// Every payment since the deal started: stakes, then the settlement.
@@ -265,51 +246,68 @@ pub struct Deal {
     pub settlement: Option<Settlement>,
 }
 
-impl Deal {
-    fn players(&self) -> usize {
-        self.hands.len()
+impl deals::Deal for Deal {
+    type Phase = TablePhase;
+
+    fn to_act(&self) -> Vec<Seat> {
+        let seat = match self.phase {
+            Phase::Swinging => self.next_swing_speaker(),
+            Phase::ChoosingTrumps => self.swinger,
+            Phase::Joining => self.join_order.get(self.join_calls.len()).copied(),
+            Phase::Buying => self.buy_order.get(self.buys.len()).copied(),
+            Phase::Playing => Some(self.play.to_play()),
+            Phase::Over => None,
+        };
+        seat.into_iter().collect()
     }
 
-    fn blanked(&self) -> impl Iterator<Item = &Played> {
-        self.tricks.iter().flat_map(|t| &t.plays).chain(&self.trick).filter(|p| p.blanked)
+    fn is_live(&self) -> bool {
+        self.phase != Phase::Over
+    }
+
+    fn phase(&self) -> TablePhase {
+        match self.phase {
+            Phase::Swinging => TablePhase::Swinging,
+            Phase::ChoosingTrumps => TablePhase::ChoosingTrumps,
+            Phase::Joining => TablePhase::Joining,
+            Phase::Buying => TablePhase::Buying,
+            Phase::Playing => TablePhase::Playing,
+            Phase::Over => TablePhase::DealOver,
+        }
+    }
+}
+
+impl Deal {
+    fn players(&self) -> usize {
+        self.play.table.seats
+    }
+
+    fn is_blanked(&self, card: Card) -> bool {
+        self.blanked.iter().any(|p| p.card == card)
+    }
+
+    /// Playing for the pot: everyone in a forced deal, else the swinger and those who joined.
+    fn is_in(&self, seat: Seat) -> bool {
+        self.forced || self.swinger == Some(seat) || self.join_calls.contains(&(seat, true))
     }
 
     fn in_seats(&self) -> Vec<Seat> {
-        (0..self.players()).filter(|&s| self.in_play[s]).collect()
+        (0..self.players()).filter(|&s| self.is_in(s)).collect()
     }
 
     /// The player who may swing now.
-    fn next_swing_speaker(&self, table: &Seating) -> Option<Seat> {
+    fn next_swing_speaker(&self) -> Option<Seat> {
         match self.swing_calls.len() {
             0 => Some(self.forehand),
-            1 if !self.swing_calls[0].1 => Some(table.next(self.forehand)),
+            1 if !self.swing_calls[0].1 => Some(self.play.table.next(self.forehand)),
             _ => None,
         }
-    }
-
-    fn next_to_join(&self) -> Option<Seat> {
-        self.join_order.get(self.join_calls.len()).copied()
     }
 
     /// Everyone else passed and only the last speaker is left: the swinger may not take
     /// the pot without play.
     fn join_is_forced(&self) -> bool {
         self.join_calls.len() + 1 == self.join_order.len() && self.join_calls.iter().all(|&(_, joined)| !joined)
-    }
-
-    fn next_buyer(&self) -> Option<Seat> {
-        self.buy_order.get(self.buys.len()).copied()
-    }
-
-    fn trick_number(&self) -> usize {
-        self.tricks.len() + 1
-    }
-
-    fn next_to_play(&self, table: &Seating) -> Seat {
-        match self.trick.last() {
-            None => self.leader,
-            Some(last) => next_in(table, &self.in_play, last.seat),
-        }
     }
 
     fn balances_rebuilt(&self) -> Ledger {
@@ -330,9 +328,9 @@ pub struct RecordMask {
 
 impl RecordMask {
     fn of(deal: &Deal) -> RecordMask {
-        let face_up = deal.tricks.iter().flat_map(|t| &t.plays).chain(&deal.trick).filter(|p| !p.blanked);
+        let face_up = deal.play.played().map(|(_, c)| c).filter(|&c| !deal.is_blanked(c));
         RecordMask {
-            public: deal.turned.iter().copied().chain(face_up.map(|p| p.card)).collect(),
+            public: deal.turned.iter().copied().chain(face_up).collect(),
             known: (0..deal.players()).map(|s| deal.dealt[s].iter().chain(&deal.drawn[s]).copied().collect()).collect(),
         }
     }
@@ -348,12 +346,11 @@ pub struct State {
     pub table: Seating,
     pub options: Options,
     pub lowest_rank: u8,
-    pub deals_started: u32,
+    /// The match of deals. It keeps no scores: what the players won is in `ledger`.
+    pub deals: Deals<Deal>,
     pub ledger: Ledger,
-    pub deal: Option<Deal>,
     /// Masks of finished deals that had a blanked card, so their records stay masked later.
     pub masks: BTreeMap<u32, RecordMask>,
-    pub winners: Option<Vec<Seat>>,
 }
 
 impl State {
@@ -566,11 +563,6 @@ impl Event {
 // ---------------------------------------------------------------------------------------------
 // Rules that are pure functions, kept apart so tests can reach them directly
 
-/// The next seat after `seat` that plays for the pot.
-fn next_in(table: &Seating, in_play: &[bool], seat: Seat) -> Seat {
-    (1..=table.seats).map(|i| table.after(seat, i)).find(|&s| in_play[s]).unwrap_or(seat)
-}
-
 fn opening_ledger(balances: &[i64]) -> Ledger {
     let mut ledger = Ledger::new();
     let mut put = |from: Account, to: Account, amount: i64| {
@@ -593,39 +585,52 @@ fn opening_ledger(balances: &[i64]) -> Ledger {
     ledger
 }
 
-/// The trick's winner, with blanked cards: a blanked lead is a trump below the lowest, and a
-/// blanked card played to a started trick is worth nothing.
-pub fn trick_winner(plays: &[Played], trumps: Suit) -> (Seat, Option<Card>, Won) {
-    let best_trump = plays.iter().filter(|p| !p.blanked && p.card.is_suit(trumps)).max_by_key(|p| rank_value(p.card));
-    if let Some(p) = best_trump {
-        return (p.seat, Some(p.card), Won::HighestTrump);
+/// The trick's winner, with the cards `blanked` says were played face down: a blanked lead
+/// counts as a trump below the lowest (and wins as one if nobody trumps), and a blanked card
+/// played to a started trick is worth nothing.
+pub fn trick_winner(trick: &Trick, trumps: Suit, blanked: impl Fn(Card) -> bool) -> (Seat, Card, WinReason) {
+    let face_up = || trick.plays.iter().copied().filter(|&(_, c)| !blanked(c));
+    if let Some((seat, card)) = face_up().filter(|(_, c)| c.is_suit(trumps)).max_by_key(|&(_, c)| rank_value(c)) {
+        return (seat, card, WinReason::HighestTrump);
     }
-    let lead = plays.first().expect("a trick is won only once cards are in it");
-    if lead.blanked {
-        return (lead.seat, None, Won::BlankedLead);
+    let (leader, lead) = *trick.plays.first().expect("a trick is won only once cards are in it");
+    if blanked(lead) {
+        return (leader, lead, WinReason::HighestTrump);
     }
-    let led = lead.card.suit();
-    let best = plays
-        .iter()
-        .filter(|p| !p.blanked && p.card.suit() == led)
-        .max_by_key(|p| rank_value(p.card))
+    let (seat, card) = face_up()
+        .filter(|(_, c)| c.suit() == lead.suit())
+        .max_by_key(|&(_, c)| rank_value(c))
         .expect("the lead is of the suit led");
-    (best.seat, Some(best.card), Won::HighestOfSuitLed)
+    (seat, card, WinReason::HighestOfSuitLed)
+}
+
+/// A trick's winning card and why, as the events and views tell them: a blanked lead wins as
+/// no card, for a reason of its own.
+pub fn shown_win(card: Card, reason: WinReason, blanked: bool) -> (Option<Card>, Won) {
+    match (blanked, reason) {
+        (true, _) => (None, Won::BlankedLead),
+        (false, WinReason::HighestTrump) => (Some(card), Won::HighestTrump),
+        _ => (Some(card), Won::HighestOfSuitLed),
+    }
+}
+
+/// One card of a trick as the events (`shown` false) or a viewer show it: a blanked card only
+/// to whom `shown` names.
+fn seen(seat: Seat, card: Card, blanked: bool, shown: bool) -> TrickPlay {
+    TrickPlay { seat, card: (!blanked || shown).then_some(card), blanked }
 }
 
 /// Cards `hand` may play now: (face up, face down).
-pub fn playable(hand: &[Card], trick_number: usize, trick: &[Played], trumps: Suit) -> (Vec<Card>, Vec<Card>) {
-    if trick_number == 2 {
-        let held: Vec<Card> = hand.iter().copied().filter(|c| c.is_suit(trumps)).collect();
-        return if held.is_empty() {
-            (Vec::new(), trick::distinct(hand.to_vec()))
-        } else {
-            (trick::distinct(held), Vec::new())
-        };
+pub fn playable(hand: &[Card], trick_number: usize, trick: &Trick, trumps: Suit) -> (Vec<Card>, Vec<Card>) {
+    if trick_number != 2 {
+        return (trick::distinct(trick::follow_suit(hand, trick)), Vec::new());
     }
-    let led = trick.first().and_then(|p| p.card.suit());
-    let follow: Vec<Card> = hand.iter().copied().filter(|c| led.is_some_and(|s| c.is_suit(s))).collect();
-    (trick::distinct(if follow.is_empty() { hand.to_vec() } else { follow }), Vec::new())
+    let held: Vec<Card> = hand.iter().copied().filter(|c| c.is_suit(trumps)).collect();
+    if held.is_empty() {
+        (Vec::new(), trick::distinct(hand.to_vec()))
+    } else {
+        (trick::distinct(held), Vec::new())
+    }
 }
 
 /// Shares and payments for a played deal. Each trick wins a third of the pot (whole chips;
@@ -688,6 +693,20 @@ pub fn settle(pot: i64, in_play: &[Seat], tricks_taken: &[u32]) -> Settlement {
     Settlement { pot_before: pot, payments, rivet, pot_went_out: forfeits == 0 && next == 0, pot: next }
 }
 
+/// Who won the match, and with how much.
+fn match_won(winners: &[Seat], balances: &[i64]) -> Text {
+    let who = seats_text(winners);
+    let best = winners.first().map_or(0, |&s| balances[s]);
+    if winners.len() == 1 {
+        Text::new(format!("Plats {who} vann partiet med {best:+}."), format!("Seat {who} won the match with {best:+}."))
+    } else {
+        Text::new(
+            format!("Platserna {who} delar segern med {best:+} var."),
+            format!("Seats {who} share the win with {best:+} each."),
+        )
+    }
+}
+
 fn plural(n: u32) -> &'static str {
     if n == 1 {
         ""
@@ -708,22 +727,15 @@ fn forced_deal_refusal(what_sv: &str, what_en: &str) -> RuleViolation {
 }
 
 impl Svangknack {
-    fn decide_swing_round(
-        &self,
-        state: &State,
-        deal: &Deal,
-        seat: Seat,
-        swing: bool,
-    ) -> Result<Vec<Event>, RuleViolation> {
-        if deal.next_swing_speaker(&state.table) != Some(seat) {
-            return Err(RuleViolation::not_your_turn(seat));
-        }
+    // The turn guard (`game::check_turn`) let only the seat to act through: forehand or the
+    // next player here, the swinger choosing trumps, the next to join, buy or play below.
+    fn decide_swing_round(&self, state: &State, deal: &Deal, seat: Seat, swing: bool) -> Vec<Event> {
         if !swing {
             let mut events = vec![Event::SwingPassed { seat }];
             if deal.swing_calls.len() == 1 {
                 events.push(Event::NobodySwung { pot: state.pot() });
             }
-            return Ok(events);
+            return events;
         }
         let cards = deal.talon[..2].to_vec();
         let mut events = vec![Event::Swung { seat }, Event::CardsTurned { cards: cards.clone() }];
@@ -731,13 +743,10 @@ impl Svangknack {
             let suit = cards[0].suit().expect("a suited pack");
             events.push(Event::TrumpsChosen { seat, suit, automatic: true });
         }
-        Ok(events)
+        events
     }
 
     fn decide_trumps(&self, deal: &Deal, seat: Seat, suit: Suit) -> Result<Vec<Event>, RuleViolation> {
-        if deal.swinger != Some(seat) {
-            return Err(RuleViolation::not_your_turn(seat));
-        }
         if !deal.turned.iter().any(|c| c.is_suit(suit)) {
             let shown = deal.turned.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" och ");
             let shown_en = deal.turned.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" and ");
@@ -757,9 +766,6 @@ impl Svangknack {
     }
 
     fn decide_join(&self, deal: &Deal, seat: Seat, join: bool) -> Result<Vec<Event>, RuleViolation> {
-        if deal.next_to_join() != Some(seat) {
-            return Err(RuleViolation::not_your_turn(seat));
-        }
         let forced = deal.join_is_forced();
         let first = if join {
             Event::Joined { seat, forced }
@@ -771,26 +777,22 @@ impl Svangknack {
                 format!("Everyone else has passed, so you must knock: seat {swinger} swung and may never take the pot without play."),
             ));
         } else {
-            Event::Folded { deal_number: deal.number, seat, cards: deal.hands[seat].clone() }
+            Event::Folded { deal_number: deal.number, seat, cards: deal.play.hands[seat].clone() }
         };
         let mut events = vec![first];
         if deal.join_calls.len() + 1 == deal.join_order.len() && deal.talon.is_empty() {
             // Nothing to buy from: the buying round is over before it begins. Only a pack exactly
             // as large as the deal and the turned cards does this (none of whole ranks for up to
             // twelve players), but a deal replayed from elsewhere must not stall.
-            let mut in_play = deal.in_play.clone();
-            in_play[seat] = join;
             let swinger = deal.swinger.unwrap_or(seat);
-            let skipped = (0..deal.players()).map(|i| (swinger + i) % deal.players()).filter(|&s| in_play[s]).collect();
+            let order = deal.play.table.order_from(swinger);
+            let skipped = order.into_iter().filter(|&s| if s == seat { join } else { deal.is_in(s) }).collect();
             events.push(Event::TalonRanOut { skipped });
         }
         Ok(events)
     }
 
     fn decide_buy(&self, deal: &Deal, seat: Seat, discard: Option<&[Card]>) -> Result<Vec<Event>, RuleViolation> {
-        if deal.next_buyer() != Some(seat) {
-            return Err(RuleViolation::not_your_turn(seat));
-        }
         let Some(discard) = discard else {
             return Ok(self.after_buy(deal, Event::Stood { seat }, 0));
         };
@@ -801,8 +803,7 @@ impl Svangknack {
                 "You bought without putting any card away; a player who keeps the hand stands instead.",
             ));
         }
-        let hand = &deal.hands[seat];
-        if let Some(&c) = discard.iter().find(|c| !hand.contains(c)) {
+        if let Some(&c) = discard.iter().find(|c| !deal.play.hands[seat].contains(c)) {
             return Err(RuleViolation::card_not_held(c));
         }
         if let Some(&c) = discard.iter().enumerate().find(|(i, c)| discard[..*i].contains(c)).map(|(_, c)| c) {
@@ -846,21 +847,12 @@ impl Svangknack {
         card: Card,
         blank: bool,
     ) -> Result<Vec<Event>, RuleViolation> {
-        if deal.next_to_play(&state.table) != seat {
-            return Err(RuleViolation::not_your_turn(seat));
-        }
-        let hand = &deal.hands[seat];
-        if !hand.contains(&card) {
-            return Err(RuleViolation::card_not_held(card));
-        }
-        let Some(trumps) = deal.trumps else {
-            return Err(RuleViolation::wrong_phase(
-                "trumfkortet är inte vänt än",
-                "the trump card has not been turned yet",
-            ));
-        };
-        let number = deal.trick_number();
-        let (face_up, face_down) = playable(hand, number, &deal.trick, trumps);
+        deal.play.check_held(seat, card)?;
+        let trumps = deal.trumps.ok_or_else(|| {
+            RuleViolation::wrong_phase("trumfkortet är inte vänt än", "the trump card has not been turned yet")
+        })?;
+        let number = deal.play.number();
+        let (face_up, face_down) = playable(&deal.play.hands[seat], number, &deal.play.trick, trumps);
         let allowed = if blank { face_down.contains(&card) } else { face_up.contains(&card) };
         if !allowed {
             return Err(self.card_refusal(deal, seat, card, blank, trumps));
@@ -870,28 +862,22 @@ impl Svangknack {
         } else {
             Event::CardPlayed { seat, card }
         }];
-        let mut trick = deal.trick.clone();
-        trick.push(Played { seat, card, blanked: blank });
-        if trick.len() < deal.in_play.iter().filter(|&&i| i).count() {
+        let blanked = |c: Card| deal.is_blanked(c) || (blank && c == card);
+        let Some(done) = deal.play.completed_by(seat, card, &|t| trick_winner(t, trumps, blanked)) else {
             return Ok(events);
-        }
-        let (winner, winning, reason) = trick_winner(&trick, trumps);
+        };
+        let (winning, reason) = shown_win(done.card, done.reason, blanked(done.card));
         events.push(Event::TrickWon {
-            trick_number: number,
-            winner,
+            trick_number: done.number,
+            winner: done.winner,
             card: winning,
             reason,
-            plays: trick
-                .iter()
-                .map(|p| TrickPlay { seat: p.seat, card: (!p.blanked).then_some(p.card), blanked: p.blanked })
-                .collect(),
+            plays: done.plays.iter().map(|p| seen(p.seat, p.card, blanked(p.card), false)).collect(),
         });
-        if number < HAND {
+        if !done.last {
             return Ok(events);
         }
-        let mut tricks_taken = deal.tricks_taken.clone();
-        tricks_taken[winner] += 1;
-        let in_play = deal.in_seats();
+        let (in_play, tricks_taken) = (deal.in_seats(), done.taken);
         let s = settle(state.pot(), &in_play, &tricks_taken);
         let mut ledger = state.ledger.clone();
         s.payments.iter().for_each(|p| ledger.pay(p));
@@ -907,7 +893,7 @@ impl Svangknack {
             pot: s.pot,
             balances: balances.clone(),
         });
-        if state.deals_started >= state.deals_scheduled() && s.pot == 0 {
+        if state.deals.number >= state.deals_scheduled() && s.pot == 0 {
             events.push(Event::MatchEnded { winners: match_winners(&balances), balances });
         }
         Ok(events)
@@ -916,7 +902,7 @@ impl Svangknack {
     /// Why a card cannot be played now; names only the player's own cards.
     fn card_refusal(&self, deal: &Deal, seat: Seat, card: Card, blank: bool, trumps: Suit) -> RuleViolation {
         let (t_sv, t_en) = (trumps.name_sv(), trumps.name_en());
-        let number = deal.trick_number();
+        let number = deal.play.number();
         if number != 2 {
             if blank {
                 return RuleViolation::new(
@@ -925,7 +911,7 @@ impl Svangknack {
                     format!("You wanted to blank {card} in trick {number}, but cards are blanked only in the second trick; play it face up."),
                 );
             }
-            let led = deal.trick.first().and_then(|p| p.card.suit()).expect("only a started trick binds");
+            let led = deal.play.trick.led_suit().expect("only a started trick binds");
             return RuleViolation::new(
                 rule::FOLLOW_SUIT,
                 format!(
@@ -940,8 +926,8 @@ impl Svangknack {
                 ),
             );
         }
-        let leads = deal.trick.is_empty();
-        let has_trump = deal.hands[seat].iter().any(|c| c.is_suit(trumps));
+        let leads = deal.play.trick.is_empty();
+        let has_trump = deal.play.hands[seat].iter().any(|c| c.is_suit(trumps));
         match (leads, has_trump) {
             (true, true) => RuleViolation::new(
                 rule::TRUMP_LEAD,
@@ -967,7 +953,7 @@ impl Svangknack {
     }
 
     fn bot_choice(&self, deal: &Deal, seat: Seat, moves: &[Command], seed: u64) -> Command {
-        let hand = &deal.hands[seat];
+        let hand = &deal.play.hands[seat];
         let roll = seed % 100;
         let count = |suit: Suit| hand.iter().filter(|c| c.is_suit(suit)).count();
         let strength =
@@ -993,7 +979,7 @@ impl Svangknack {
             Phase::Joining => {
                 let trumps = deal.trumps.map_or(0, count);
                 // Few players in keeps the pot likely to go out, which is how a match ends.
-                let alone = deal.in_play.iter().filter(|&&i| i).count() < 2;
+                let alone = deal.in_seats().len() < 2;
                 if alone && ((trumps >= 1 && roll < 60) || roll < 10) {
                     Command::Join
                 } else {
@@ -1077,58 +1063,26 @@ impl Rules for Svangknack {
             table: Seating::new(players),
             options,
             lowest_rank,
-            deals_started: 0,
+            deals: Deals::new(0),
             ledger: Ledger::new(),
-            deal: None,
             masks: BTreeMap::new(),
-            winners: None,
         })
     }
 
     fn status(&self, state: &State) -> Status {
-        if let Some(winners) = &state.winners {
-            let who = seats_text(winners);
-            let best = winners.first().map_or(0, |&s| state.ledger.balance(Account::Seat(s)));
-            let explanation = if winners.len() == 1 {
-                Text::new(
-                    format!("Plats {who} vann partiet med {best:+}."),
-                    format!("Seat {who} won the match with {best:+}."),
-                )
-            } else {
-                Text::new(
-                    format!("Platserna {who} delar segern med {best:+} var."),
-                    format!("Seats {who} share the win with {best:+} each."),
-                )
-            };
-            return Status::Finished { outcome: Outcome { winners: winners.clone(), explanation } };
-        }
-        let Some(deal) = &state.deal else {
-            return Status::NeedsDeck { composition: state.pack() };
-        };
-        let seat = match deal.phase {
-            Phase::Over => return Status::NeedsDeck { composition: state.pack() },
-            Phase::Swinging => deal.next_swing_speaker(&state.table),
-            Phase::ChoosingTrumps => deal.swinger,
-            Phase::Joining => deal.next_to_join(),
-            Phase::Buying => deal.next_buyer(),
-            Phase::Playing => Some(deal.next_to_play(&state.table)),
-        };
-        Status::ToAct { seats: seat.into_iter().collect() }
+        state.deals.status(|| state.pack())
     }
 
     fn deal_number(&self, state: &State) -> u32 {
-        state.deals_started
+        state.deals.number
     }
 
     fn deal(&self, state: &State, deck: Vec<Card>) -> Result<Vec<Event>, RuleViolation> {
         let players = state.players();
-        let deal_number = state.deals_started + 1;
-        let dealer = (deal_number as usize - 1) % players;
+        let deal_number = state.deals.number + 1;
+        let dealer = state.deals.next_dealer;
         let forehand = state.table.forehand(dealer);
-        let mut hands = vec![Vec::with_capacity(HAND); players];
-        for (i, &card) in deck[..HAND * players].iter().enumerate() {
-            hands[state.table.after(dealer, 1 + i % players)].push(card);
-        }
+        let mut hands = deals::deal_singly(&state.table, dealer, &deck[..HAND * players]);
         hands.iter_mut().for_each(|h| sort_hand(h));
         let talon = deck[HAND * players..].to_vec();
         let pot = state.pot();
@@ -1179,10 +1133,10 @@ impl Rules for Svangknack {
 
     fn decide(&self, state: &State, seat: Seat, command: &Command) -> Result<Vec<Event>, RuleViolation> {
         use Command as C;
-        let deal = state.deal.as_ref().expect("a seat acts only while a deal is in play");
+        let deal = state.deals.current()?;
         match (deal.phase, command) {
-            (Phase::Swinging, C::Swing) => self.decide_swing_round(state, deal, seat, true),
-            (Phase::Swinging, C::Pass) => self.decide_swing_round(state, deal, seat, false),
+            (Phase::Swinging, C::Swing) => Ok(self.decide_swing_round(state, deal, seat, true)),
+            (Phase::Swinging, C::Pass) => Ok(self.decide_swing_round(state, deal, seat, false)),
             (Phase::Swinging, _) => Err(RuleViolation::wrong_phase(
                 "nu svänger eller passar förhand och spelaren till vänster om förhand",
                 "forehand and the player on forehand's left now swing or pass",
@@ -1238,24 +1192,21 @@ impl Rules for Svangknack {
             ..
         } = event
         {
-            if let Some(old) = state.deal.take() {
-                if old.blanked().next().is_some() {
-                    state.masks.insert(old.number, RecordMask::of(&old));
-                }
+            if let Some(old) = state.deals.deal.as_ref().filter(|d| !d.blanked.is_empty()) {
+                state.masks.insert(old.number, RecordMask::of(old));
             }
             // The deal carries what it inherits, so it can be replayed on its own.
-            state.deals_started = *deal_number;
             state.options = options.clone();
             state.lowest_rank = *lowest_rank;
             state.ledger = opening_ledger(balances);
-            state.deal = Some(Deal {
+            state.deals.next_dealer = table.next(*dealer);
+            let deal = Deal {
                 number: *deal_number,
                 dealer: *dealer,
                 forehand: *forehand,
                 forced: *forced,
                 deck: deck.clone(),
                 dealt: hands.clone(),
-                hands: hands.clone(),
                 talon: talon.clone(),
                 turned: Vec::new(),
                 trumps: None,
@@ -1264,28 +1215,26 @@ impl Rules for Svangknack {
                 swinger: None,
                 join_order: Vec::new(),
                 join_calls: Vec::new(),
-                in_play: vec![*forced; players],
                 folded: vec![Vec::new(); players],
                 buy_order: Vec::new(),
                 buys: Vec::new(),
                 discards: vec![Vec::new(); players],
                 drawn: vec![Vec::new(); players],
-                leader: *forehand,
-                trick: Vec::new(),
-                tricks: Vec::new(),
-                tricks_taken: vec![0; players],
+                play: trick::TrickPlay::new(table, hands.clone(), *forehand, HAND),
+                blanked: Vec::new(),
                 opening_balances: balances.clone(),
                 opening_pot: *pot,
                 payments: Vec::new(),
                 settlement: None,
-            });
+            };
+            state.deals.started(*deal_number, &[], deal);
             return;
         }
-        if let E::MatchEnded { winners, .. } = event {
-            state.winners = Some(winners.clone());
+        if let E::MatchEnded { winners, balances } = event {
+            state.deals.ended(winners, &match_won(winners, balances));
             return;
         }
-        let Some(deal) = state.deal.as_mut() else { return };
+        let Some(deal) = state.deals.deal.as_mut() else { return };
         match event {
             E::DealStarted { .. } | E::MatchEnded { .. } => {}
             E::StakesPaid { payments, .. } => {
@@ -1304,7 +1253,6 @@ impl Rules for Svangknack {
             E::Swung { seat } => {
                 deal.swing_calls.push((*seat, true));
                 deal.swinger = Some(*seat);
-                deal.in_play[*seat] = true;
                 deal.phase = Phase::ChoosingTrumps;
             }
             E::CardsTurned { cards } => {
@@ -1321,48 +1269,45 @@ impl Rules for Svangknack {
             E::Joined { seat, .. } | E::Folded { seat, .. } => {
                 let joined = matches!(event, E::Joined { .. });
                 deal.join_calls.push((*seat, joined));
-                if joined {
-                    deal.in_play[*seat] = true;
-                } else {
-                    deal.folded[*seat] = std::mem::take(&mut deal.hands[*seat]);
+                if !joined {
+                    deal.folded[*seat] = deal.play.sit_out(*seat);
                 }
                 if deal.join_calls.len() == deal.join_order.len() {
                     let swinger = deal.swinger.unwrap_or(*seat);
-                    deal.buy_order = table.order_from(swinger).into_iter().filter(|&s| deal.in_play[s]).collect();
-                    deal.leader = swinger;
+                    deal.buy_order = deal.play.seats_in_from(swinger);
+                    deal.play.trick = Trick::led_by(swinger);
                     deal.phase = Phase::Buying;
                 }
             }
             E::Bought { seat, discarded, drawn, .. } => {
+                let hand = &mut deal.play.hands[*seat];
                 for c in discarded {
-                    take_card(&mut deal.hands[*seat], *c);
+                    take_card(hand, *c);
                     deal.discards[*seat].push(*c);
                 }
                 for c in drawn {
                     take_card(&mut deal.talon, *c);
-                    deal.hands[*seat].push(*c);
+                    hand.push(*c);
                     deal.drawn[*seat].push(*c);
                 }
-                sort_hand(&mut deal.hands[*seat]);
+                sort_hand(hand);
                 deal.buys.push((*seat, BuyTurn::Bought(discarded.len())));
             }
             E::Stood { seat } => deal.buys.push((*seat, BuyTurn::Stood)),
             E::TalonRanOut { skipped } => deal.buys.extend(skipped.iter().map(|&s| (s, BuyTurn::Skipped))),
-            E::CardPlayed { seat, card } | E::CardBlanked { seat, card, .. } => {
-                take_card(&mut deal.hands[*seat], *card);
-                deal.trick.push(Played { seat: *seat, card: *card, blanked: matches!(event, E::CardBlanked { .. }) });
+            E::CardPlayed { seat, card } => deal.play.play(*seat, *card),
+            E::CardBlanked { seat, card, .. } => {
+                deal.play.play(*seat, *card);
+                deal.blanked.push(Play { seat: *seat, card: *card });
             }
-            E::TrickWon { trick_number, winner, card, reason, .. } => {
-                deal.tricks.push(TrickRecord {
-                    number: *trick_number,
-                    leader: deal.leader,
-                    plays: std::mem::take(&mut deal.trick),
-                    winner: *winner,
-                    card: *card,
-                    reason: *reason,
-                });
-                deal.tricks_taken[*winner] += 1;
-                deal.leader = *winner;
+            E::TrickWon { winner, card, reason, .. } => {
+                // A blanked lead is booked as the trump it counts as (see `trick_winner`).
+                let (card, reason) = match (card, reason) {
+                    (Some(c), Won::HighestOfSuitLed) => (*c, WinReason::HighestOfSuitLed),
+                    (Some(c), _) => (*c, WinReason::HighestTrump),
+                    (None, _) => (deal.play.trick.plays[0].1, WinReason::HighestTrump),
+                };
+                deal.play.won(*winner, card, reason);
             }
             E::DealSettled { pot_before, payments, rivet, pot_went_out, pot, .. } => {
                 for p in payments {
@@ -1386,10 +1331,7 @@ impl Rules for Svangknack {
 
     fn legal_moves(&self, state: &State, seat: Seat) -> Vec<Command> {
         use Command as C;
-        if !self.status(state).to_act().contains(&seat) {
-            return Vec::new();
-        }
-        let Some(deal) = &state.deal else { return Vec::new() };
+        let Some(deal) = state.deals.acting(seat) else { return Vec::new() };
         match deal.phase {
             Phase::Swinging => vec![C::Swing, C::Pass],
             Phase::ChoosingTrumps => {
@@ -1401,7 +1343,7 @@ impl Rules for Svangknack {
             Phase::Joining if deal.join_is_forced() => vec![C::Join],
             Phase::Joining => vec![C::Join, C::Pass],
             Phase::Buying => {
-                let hand = &deal.hands[seat];
+                let hand = &deal.play.hands[seat];
                 let mut moves = vec![C::Stand];
                 moves.extend(
                     subsets(hand).into_iter().filter(|d| d.len() <= deal.talon.len()).map(|discard| C::Buy { discard }),
@@ -1410,7 +1352,8 @@ impl Rules for Svangknack {
             }
             Phase::Playing => {
                 let Some(trumps) = deal.trumps else { return Vec::new() };
-                let (face_up, face_down) = playable(&deal.hands[seat], deal.trick_number(), &deal.trick, trumps);
+                let (face_up, face_down) =
+                    playable(&deal.play.hands[seat], deal.play.number(), &deal.play.trick, trumps);
                 face_up
                     .into_iter()
                     .map(|card| C::Play { card })
@@ -1425,7 +1368,7 @@ impl Rules for Svangknack {
         use Command as C;
         let mut moves = vec![C::Swing, C::Pass, C::Join, C::Stand, C::Buy { discard: Vec::new() }];
         moves.extend(Suit::ALL.into_iter().map(|suit| C::ChooseTrumps { suit }));
-        if let Some(hand) = state.deal.as_ref().and_then(|d| d.hands.get(seat)) {
+        if let Some(hand) = state.deals.deal.as_ref().and_then(|d| d.play.hands.get(seat)) {
             moves.extend(subsets(hand).into_iter().map(|discard| C::Buy { discard }));
             if let Some(&c) = hand.first() {
                 moves.push(C::Buy { discard: vec![c, c] });
@@ -1455,12 +1398,20 @@ impl Rules for Svangknack {
         self.redact_event(state, event, viewer, deal_over)
     }
 
+    /// A seat's own hand, thrown-in hand, discards and blanked cards; nobody's the talon.
     fn secrets(&self, state: &State) -> Vec<(Card, Vec<Seat>)> {
-        self.secret_cards(state)
+        let Some(deal) = &state.deals.deal else { return Vec::new() };
+        let mut secrets = deal.play.hand_secrets(|_, _| false);
+        for s in 0..deal.players() {
+            secrets.extend(deal.folded[s].iter().chain(&deal.discards[s]).map(|&c| (c, vec![s])));
+        }
+        secrets.extend(deal.talon.iter().map(|&c| (c, Vec::new())));
+        secrets.extend(deal.blanked.iter().map(|p| (p.card, vec![p.seat])));
+        secrets
     }
 
     fn check_invariants(&self, state: &State) -> Result<(), String> {
-        self.check_books(state)
+        check_books(state)
     }
 
     fn bot_move(&self, state: &State, seat: Seat, seed: u64) -> Option<Command> {
@@ -1469,12 +1420,136 @@ impl Rules for Svangknack {
             0 => None,
             1 => Some(moves[0].clone()),
             _ => {
-                let deal = state.deal.as_ref()?;
+                let deal = state.deals.acting(seat)?;
                 let choice = self.bot_choice(deal, seat, &moves, seed);
                 Some(if moves.contains(&choice) { choice } else { moves[0].clone() })
             }
         }
     }
+}
+
+/// The books balance: what the generic tests check after every event.
+fn check_books(state: &State) -> Result<(), String> {
+    state.deals.check_books()?;
+    state.ledger.check()?;
+    let players = state.players();
+    let balances = state.ledger.seats(players);
+    if let Some(outcome) = &state.deals.outcome {
+        if state.pot() != 0 || state.deals.number < state.deals_scheduled() {
+            return Err(format!("the match ended after {} deals with {} in the pot", state.deals.number, state.pot()));
+        }
+        if outcome.winners != match_winners(&balances) {
+            return Err(format!("winners {:?} are not the seats furthest ahead in {balances:?}", outcome.winners));
+        }
+    }
+    let Some(deal) = &state.deals.deal else {
+        return if state.ledger.total() == 0 && state.pot() == 0 {
+            Ok(())
+        } else {
+            Err("chips moved before any deal".into())
+        };
+    };
+    if deal.number != state.deals.number || deal.dealer != (deal.number as usize - 1) % players {
+        return Err(format!("deal {} dealt by seat {} after {} deals", deal.number, deal.dealer, state.deals.number));
+    }
+    // The books: what the deal opened with plus its payments is what the ledger holds.
+    let rebuilt = deal.balances_rebuilt();
+    if rebuilt.seats(players) != balances || rebuilt.balance(Account::Pot) != state.pot() {
+        return Err(format!("the ledger {balances:?} / {} differs from the deal's payments", state.pot()));
+    }
+    if opening_ledger(&deal.opening_balances).balance(Account::Pot) != deal.opening_pot {
+        return Err("the deal's opening pot is not what the seats had paid in".into());
+    }
+    if deal.forced != (deal.opening_pot == 0) {
+        return Err(format!(
+            "deal {} forced = {} with an opening pot of {}",
+            deal.number, deal.forced, deal.opening_pot
+        ));
+    }
+    if deal.payments.iter().any(|p| p.amount <= 0) {
+        return Err("a payment of nothing or less".into());
+    }
+
+    // Every card is in exactly one place, and the play keeps its books.
+    let pack = state.pack();
+    if !is_permutation(&deal.deck, &pack) {
+        return Err("the recorded deck is not the pack".into());
+    }
+    let (play, trumps) = (&deal.play, deal.trumps);
+    if trumps.is_none() && !play.tricks.is_empty() {
+        return Err("a trick without trumps".into());
+    }
+    let outside = deal.folded.iter().chain(&deal.discards).flatten().chain(&deal.talon).chain(&deal.turned);
+    let winner = |t: &Trick| trick_winner(t, trumps.expect("tricks have trumps"), |c| deal.is_blanked(c));
+    play.check(&pack, &outside.copied().collect::<Vec<_>>(), |_| HAND, &winner)?;
+    let expected_turned = match (deal.forced, deal.swinger) {
+        (true, _) => 1,
+        (false, Some(_)) => 2,
+        _ => 0,
+    };
+    // Between the swing (or the forced deal's start) and the turning of the cards.
+    let not_yet = deal.turned.is_empty() && trumps.is_none() && play.tricks.is_empty() && play.trick.is_empty();
+    if deal.turned.len() != expected_turned && !not_yet {
+        return Err(format!("{} cards turned up", deal.turned.len()));
+    }
+    if trumps.is_some_and(|t| !deal.turned.iter().any(|c| c.is_suit(t))) {
+        return Err("trumps are not the suit of a turned card".into());
+    }
+
+    // Who is in, and what they hold.
+    for s in 0..players {
+        if deal.discards[s].len() != deal.drawn[s].len() {
+            return Err(format!("seat {s} put away {} cards but drew {}", deal.discards[s].len(), deal.drawn[s].len()));
+        }
+        let folded = deal.join_calls.contains(&(s, false));
+        let sits_out = play.out.contains(&s);
+        if folded != sits_out || (folded && deal.is_in(s)) || deal.folded[s].len() != if folded { HAND } else { 0 } {
+            return Err(format!("seat {s} threw in {} cards", deal.folded[s].len()));
+        }
+    }
+    if deal.swinger.is_some()
+        && deal.phase != Phase::ChoosingTrumps
+        && deal.phase != Phase::Joining
+        && deal.in_seats().len() < 2
+    {
+        return Err("the swinger plays alone".into());
+    }
+    let second: Vec<(Seat, Card)> = match play.tricks.get(1) {
+        Some(t) => t.plays.iter().map(|p| (p.seat, p.card)).collect(),
+        None if play.number() == 2 => play.trick.plays.clone(),
+        None => Vec::new(),
+    };
+    if deal.blanked.iter().any(|p| p.card.suit() == trumps || !second.contains(&(p.seat, p.card))) {
+        return Err("a trump was blanked, or a card blanked outside the second trick".into());
+    }
+    match deal.phase {
+        Phase::Over if deal.settlement.is_none() && (deal.swinger.is_some() || deal.forced) => {
+            return Err("a played deal ended without a settlement".into())
+        }
+        Phase::Over if deal.settlement.is_some() && play.tricks.len() != HAND => {
+            return Err("the deal was settled before its three tricks".into())
+        }
+        Phase::Playing | Phase::Over
+            if !deal.forced && deal.swinger.is_some() && deal.buys.len() != deal.buy_order.len() =>
+        {
+            return Err("play started before everyone in had their turn to buy".into())
+        }
+        Phase::Swinging | Phase::ChoosingTrumps | Phase::Joining | Phase::Buying
+            if !play.tricks.is_empty() || !play.trick.is_empty() =>
+        {
+            return Err("cards were played before the play".into())
+        }
+        _ => {}
+    }
+    if deal.forced && !deal.buys.is_empty() {
+        return Err("somebody bought in a forced deal".into());
+    }
+    if let Some(s) = &deal.settlement {
+        if s.pot != state.pot() {
+            return Err(format!("the settlement left {} in the pot but it holds {}", s.pot, state.pot()));
+        }
+    }
+    Ok(())
 }
 
 /// Every non-empty set of cards from `hand`, each in the hand's order.

@@ -40,7 +40,7 @@ fn view_json(state: &State, viewer: Viewer) -> Value {
 
 impl Match {
     fn d(&self) -> &Deal {
-        self.state.deal.as_ref().unwrap()
+        self.state.deals.deal.as_ref().unwrap()
     }
 
     fn pot(&self) -> i64 {
@@ -458,7 +458,7 @@ fn if_forehand_swings_and_all_pass_the_dealer_must_join() {
     m.ok(2, C::Swing);
     let folded = m.ok(3, C::Pass);
     assert_eq!(folded, [E::Folded { deal_number: 2, seat: 3, cards: cards("9D QS KS") }]);
-    assert!(m.d().hands[3].is_empty() && !m.d().in_play[3]);
+    assert!(m.d().play.hands[3].is_empty() && !m.d().is_in(3));
     m.ok(0, C::Pass);
     // Seat 1 deals and speaks last: with everyone else out it must knock.
     assert_eq!(m.to_act(), [1]);
@@ -532,7 +532,7 @@ fn those_in_buy_once_each_from_the_swinger_clockwise() {
         events,
         [E::Bought { deal_number: 2, seat: 2, count: 2, discarded: cards("7H 6S"), drawn: cards("6C 7C") }]
     );
-    assert_eq!(m.d().hands[2], cards("6C 7C AH"));
+    assert_eq!(m.d().play.hands[2], cards("6C 7C AH"));
     let others = Svangknack.redact(&m.state, &events[0], Viewer::Seat(3), false);
     assert_eq!(
         others,
@@ -545,7 +545,7 @@ fn those_in_buy_once_each_from_the_swinger_clockwise() {
     assert_eq!(m.ok(3, C::Stand), [E::Stood { seat: 3 }]);
     m.ok(0, buy("TC 8C 9C"));
     assert_eq!(m.d().drawn[0][..2], cards("8S 9S"));
-    assert_eq!(m.d().hands[0].len(), 3);
+    assert_eq!(m.d().play.hands[0].len(), 3);
     // The swinger leads the first trick, any card.
     assert_eq!(m.d().phase, Phase::Playing);
     assert_eq!(m.to_act(), [2]);
@@ -573,16 +573,16 @@ fn when_the_talon_runs_out_the_rest_cannot_buy() {
         m.ok(seat, if (3..=5).contains(&seat) { C::Join } else { C::Pass });
     }
     assert_eq!(m.d().buy_order, [2, 3, 4, 5]);
-    let three = m.d().hands[2].clone();
+    let three = m.d().play.hands[2].clone();
     m.ok(2, C::Buy { discard: three });
     assert_eq!(m.d().talon.len(), 1);
     // Seat 3 wants two but only one is left.
-    let two = m.d().hands[3][..2].to_vec();
+    let two = m.d().play.hands[3][..2].to_vec();
     let refusal = m.refused(3, C::Buy { discard: two });
     assert_eq!(refusal.rule, rule::TALON_OUT);
     assert!(refusal.explanation.en.contains("holds only 1"));
     assert!(Svangknack.legal_moves(&m.state, 3).iter().all(|c| !matches!(c, C::Buy { discard } if discard.len() > 1)));
-    let one = m.d().hands[3][..1].to_vec();
+    let one = m.d().play.hands[3][..1].to_vec();
     let events = m.ok(3, C::Buy { discard: one });
     assert!(matches!(events[1], E::TalonRanOut { ref skipped } if skipped == &[4, 5]));
     assert_eq!(m.d().phase, Phase::Playing);
@@ -637,30 +637,36 @@ fn the_winner_of_the_first_trick_must_lead_a_trump() {
 
 #[test]
 fn a_blanked_lead_wins_unless_someone_trumps_and_blanked_followers_are_worthless() {
-    let p = |seat, code: &str, blanked| Played { seat, card: card(code), blanked };
+    // Each play as (seat, card, blanked); the winner as the events and views tell it.
+    let won = |plays: &[(Seat, &str, bool)]| {
+        let trick = Trick { leader: plays[0].0, plays: plays.iter().map(|&(s, c, _)| (s, card(c))).collect() };
+        let blanked: Vec<Card> = plays.iter().filter(|p| p.2).map(|p| card(p.1)).collect();
+        let (seat, c, reason) = trick_winner(&trick, Suit::Hearts, |c| blanked.contains(&c));
+        let (c, reason) = shown_win(c, reason, blanked.contains(&c));
+        (seat, c, reason)
+    };
     // Nobody trumps: the blanked lead wins, whatever the others blanked.
-    let trick = [p(1, "6C", true), p(2, "AD", true), p(3, "AC", true)];
-    assert_eq!(trick_winner(&trick, Suit::Hearts), (1, None, Won::BlankedLead));
+    assert_eq!(won(&[(1, "6C", true), (2, "AD", true), (3, "AC", true)]), (1, None, Won::BlankedLead));
     // The lowest trump beats a blanked lead.
-    let trick = [p(1, "6C", true), p(2, "7H", false), p(3, "AC", true)];
-    assert_eq!(trick_winner(&trick, Suit::Hearts), (2, Some(card("7H")), Won::HighestTrump));
+    assert_eq!(won(&[(1, "6C", true), (2, "7H", false), (3, "AC", true)]), (2, Some(card("7H")), Won::HighestTrump));
     // A trump lead followed by blanks: the leader wins.
-    let trick = [p(1, "6H", false), p(2, "AS", true), p(3, "AC", true)];
-    assert_eq!(trick_winner(&trick, Suit::Hearts), (1, Some(card("6H")), Won::HighestTrump));
+    assert_eq!(won(&[(1, "6H", false), (2, "AS", true), (3, "AC", true)]), (1, Some(card("6H")), Won::HighestTrump));
     // Ordinary tricks: highest trump, else highest of the suit led.
-    let trick = [p(1, "KC", false), p(2, "AC", false), p(3, "6H", false)];
-    assert_eq!(trick_winner(&trick, Suit::Hearts).0, 3);
-    let trick = [p(1, "KC", false), p(2, "AC", false), p(3, "AS", false)];
-    assert_eq!(trick_winner(&trick, Suit::Hearts), (2, Some(card("AC")), Won::HighestOfSuitLed));
+    assert_eq!(won(&[(1, "KC", false), (2, "AC", false), (3, "6H", false)]).0, 3);
+    assert_eq!(
+        won(&[(1, "KC", false), (2, "AC", false), (3, "AS", false)]),
+        (2, Some(card("AC")), Won::HighestOfSuitLed)
+    );
 }
 
 #[test]
 fn the_blank_rules_as_pure_functions() {
     let hearts = Suit::Hearts;
     let hand = cards("6H 9C AS");
-    assert_eq!(playable(&hand, 2, &[], hearts), (cards("6H"), vec![]));
-    assert_eq!(playable(&cards("9C AS"), 2, &[], hearts), (vec![], cards("9C AS")));
-    let led = [Played { seat: 0, card: card("KC"), blanked: false }];
+    let new = Trick::led_by(0);
+    assert_eq!(playable(&hand, 2, &new, hearts), (cards("6H"), vec![]));
+    assert_eq!(playable(&cards("9C AS"), 2, &new, hearts), (vec![], cards("9C AS")));
+    let led = Trick { leader: 0, plays: vec![(0, card("KC"))] };
     assert_eq!(playable(&hand, 1, &led, hearts), (cards("9C"), vec![]));
     assert_eq!(playable(&hand, 3, &led, hearts), (cards("9C"), vec![]));
     assert_eq!(playable(&cards("6H AS"), 3, &led, hearts).0, cards("6H AS"));
@@ -733,9 +739,9 @@ fn the_match_ends_when_the_pot_goes_out_after_the_scheduled_deals() {
             rng.shuffle(&mut deck);
             m.deal(deck.clone());
             let events = m.finish_deal();
-            let after = m.state.deals_started >= 6 && m.pot() == 0;
+            let after = m.state.deals.number >= 6 && m.pot() == 0;
             assert_eq!(events.iter().any(|e| matches!(e, E::MatchEnded { .. })), after);
-            assert!(m.state.deals_started < 200, "seed {seed}: no end in sight");
+            assert!(m.state.deals.number < 200, "seed {seed}: no end in sight");
         }
         let balances = m.balances();
         assert_eq!(balances.iter().sum::<i64>(), 0);
@@ -827,7 +833,7 @@ fn check_log(players: usize, options: &Value, book: &Rulebook, log: &[Value]) {
         assert_eq!(state.pot() % 3, 0, "the pot always divides by three");
         match &event {
             E::StakesPaid { payments, .. } => {
-                let forehand = state.deal.as_ref().unwrap().forehand;
+                let forehand = state.deals.deal.as_ref().unwrap().forehand;
                 let from: Vec<Account> = payments.iter().map(|p| p.from).collect();
                 assert_eq!(from, (0..3).map(|i| Account::Seat((forehand + i) % players)).collect::<Vec<_>>());
                 assert!(payments.iter().all(|p| p.amount == stake));
@@ -840,7 +846,7 @@ fn check_log(players: usize, options: &Value, book: &Rulebook, log: &[Value]) {
                 assert!(payments.iter().all(|p| book.rule(&p.rule).is_some()));
                 assert_eq!(rivet.is_some(), tricks_taken.contains(&3));
                 assert_eq!(*pot_went_out, *pot == 0);
-                let due = state.deals_started >= state.deals_scheduled() && *pot == 0;
+                let due = state.deals.number >= state.deals_scheduled() && *pot == 0;
                 ended = due;
                 let this_deal: Vec<_> = blanked.iter().copied().filter(|b| b.0 == number).collect();
                 check_records(&state, &deals, &this_deal);
@@ -852,13 +858,13 @@ fn check_log(players: usize, options: &Value, book: &Rulebook, log: &[Value]) {
             _ => {}
         }
     }
-    assert!(state.winners.is_some() && ended);
+    assert!(state.deals.outcome.is_some() && ended);
     assert_eq!(state.pot(), 0);
     check_records(&state, &deals, &blanked);
 }
 
 fn check_records(state: &State, deals: &[(u32, Vec<Event>)], blanked: &[(u32, Seat, Card)]) {
-    let current = state.deal.as_ref().unwrap().number;
+    let current = state.deals.deal.as_ref().unwrap().number;
     for (number, events) in deals {
         let here: Vec<(Seat, Card)> = blanked.iter().filter(|b| b.0 == *number).map(|b| (b.1, b.2)).collect();
         let Some(&(first_owner, _)) = here.first() else { continue };

@@ -216,21 +216,9 @@ pub enum TablePhase {
     Finished,
 }
 
-impl TablePhase {
-    fn of(state: &State) -> TablePhase {
-        if state.winners.is_some() {
-            return TablePhase::Finished;
-        }
-        match state.deal.as_ref().map(|d| d.phase) {
-            None => TablePhase::WaitingForDeal,
-            Some(Phase::Swinging) => TablePhase::Swinging,
-            Some(Phase::ChoosingTrumps) => TablePhase::ChoosingTrumps,
-            Some(Phase::Joining) => TablePhase::Joining,
-            Some(Phase::Buying) => TablePhase::Buying,
-            Some(Phase::Playing) => TablePhase::Playing,
-            Some(Phase::Over) => TablePhase::DealOver,
-        }
-    }
+impl MatchPhase for TablePhase {
+    const WAITING_FOR_DEAL: TablePhase = TablePhase::WaitingForDeal;
+    const FINISHED: TablePhase = TablePhase::Finished;
 }
 
 /// What a seat said when it could swing.
@@ -341,135 +329,92 @@ impl Svangknack {
         full
     }
 
-    pub(super) fn secret_cards(&self, state: &State) -> Vec<(Card, Vec<Seat>)> {
-        let Some(deal) = &state.deal else { return Vec::new() };
-        let mut secrets = Vec::new();
-        for s in 0..deal.players() {
-            for &c in deal.hands[s].iter().chain(&deal.folded[s]).chain(&deal.discards[s]) {
-                secrets.push((c, vec![s]));
-            }
-        }
-        secrets.extend(deal.talon.iter().map(|&c| (c, Vec::new())));
-        secrets.extend(deal.blanked().map(|p| (p.card, vec![p.seat])));
-        secrets
-    }
-
     /// The state as `viewer` sees it; `record_of` is the seat whose deal record this is, which
     /// shows it the cards it held itself where a blanked card masks the rest.
     pub(super) fn render(&self, state: &State, viewer: Viewer, record_of: Option<Seat>) -> Table {
         let players = state.players();
-        let status = self.status(state);
+        let deal = state.deals.deal.as_ref();
+        let own = |s: Seat| viewer == Viewer::Seat(s) || (viewer == Viewer::Record && record_of == Some(s));
+        let seen_by = |d: &Deal, &(seat, card): &(Seat, Card)| seen(seat, card, d.is_blanked(card), own(seat));
+        let mine = deal.zip(match viewer {
+            Viewer::Seat(s) if s < players => Some(s),
+            _ => None,
+        });
+        let record = deal.filter(|_| viewer == Viewer::Record);
+        let every = |cards: &[Vec<Card>]| -> Vec<Vec<Option<Card>>> {
+            cards.iter().map(|hand| hand.iter().copied().map(Some).collect()).collect()
+        };
         let mut v = Table {
-            phase: TablePhase::of(state),
+            phase: state.deals.phase(),
             players,
             options: state.options.clone(),
             lowest_rank: state.lowest_rank,
             pack_size: pack_size(state.lowest_rank),
             stake: state.options.stake,
-            deal_number: state.deals_started,
+            deal_number: state.deals.number,
             deals_scheduled: state.deals_scheduled(),
             pot: state.pot(),
             balances: state.ledger.seats(players),
-            to_act: status.to_act().to_vec(),
-            winners: state.winners.clone(),
+            to_act: self.status(state).to_act().to_vec(),
+            winners: state.deals.outcome.as_ref().map(|o| o.winners.clone()),
             seat: match viewer {
                 Viewer::Seat(s) => Some(s),
                 _ => None,
             },
-            dealer: None,
-            forehand: None,
-            forced: None,
-            trumps: None,
-            turned_cards: None,
-            swinger: None,
-            swing_calls: None,
-            join_calls: None,
-            in_play: None,
-            folded: None,
-            buy_order: None,
-            buys: None,
-            talon_count: None,
-            hand_sizes: None,
-            trick_number: None,
-            trick: None,
-            tricks: None,
-            tricks_taken: None,
-            settlement: None,
-            hand: None,
-            blanked: None,
-            discards: None,
-            thrown_in: None,
-            deck: None,
-            hands_dealt: None,
-            hands: None,
-            talon: None,
-            drawn: None,
-        };
-        let Some(deal) = &state.deal else { return v };
-        let own = |s: Seat| viewer == Viewer::Seat(s) || (viewer == Viewer::Record && record_of == Some(s));
-        v.dealer = Some(deal.dealer);
-        v.forehand = Some(deal.forehand);
-        v.forced = Some(deal.forced);
-        v.trumps = Some(deal.trumps);
-        v.turned_cards = Some(deal.turned.clone());
-        v.swinger = Some(deal.swinger);
-        v.swing_calls = Some(deal.swing_calls.iter().map(|&(seat, swung)| SwingCall { seat, swung }).collect());
-        v.join_calls = Some(deal.join_calls.iter().map(|&(seat, joined)| JoinCall { seat, joined }).collect());
-        v.in_play = Some(deal.in_seats());
-        v.folded = Some((0..players).filter(|&s| deal.join_calls.contains(&(s, false))).collect());
-        v.buy_order = Some(deal.buy_order.clone());
-        v.buys = Some(deal.buys.iter().map(|&(seat, turn)| BuyCall { seat, turn }).collect());
-        v.talon_count = Some(deal.talon.len());
-        v.hand_sizes = Some(deal.hands.iter().map(Vec::len).collect());
-        v.trick_number = Some(deal.trick_number().min(HAND));
-        v.trick = Some(CurrentTrick { leader: deal.leader, plays: plays_seen(&deal.trick, &own) });
-        v.tricks = Some(
-            deal.tricks
-                .iter()
-                .map(|t| TrickSeen {
-                    number: t.number,
-                    leader: t.leader,
-                    plays: plays_seen(&t.plays, &own),
-                    winner: t.winner,
-                    card: t.card,
-                    reason: t.reason,
-                })
-                .collect(),
-        );
-        v.tricks_taken = Some(deal.tricks_taken.clone());
-        v.settlement = Some(deal.settlement.clone());
-        match viewer {
-            Viewer::Seat(s) if s < players => {
-                v.hand = Some(deal.hands[s].clone());
-                v.discards = Some(SeatCards::Own(deal.discards[s].clone()));
-                v.thrown_in = Some(SeatCards::Own(deal.folded[s].clone()));
-                v.blanked = Some(deal.blanked().filter(|p| p.seat == s).map(|p| p.card).collect());
-            }
-            Viewer::Record => {
-                let every = |cards: &Vec<Vec<Card>>| -> Vec<Vec<Option<Card>>> {
-                    cards.iter().map(|hand| hand.iter().copied().map(Some).collect()).collect()
+            dealer: deal.map(|d| d.dealer),
+            forehand: deal.map(|d| d.forehand),
+            forced: deal.map(|d| d.forced),
+            trumps: deal.map(|d| d.trumps),
+            turned_cards: deal.map(|d| d.turned.clone()),
+            swinger: deal.map(|d| d.swinger),
+            swing_calls: deal.map(|d| d.swing_calls.iter().map(|&(seat, swung)| SwingCall { seat, swung }).collect()),
+            join_calls: deal.map(|d| d.join_calls.iter().map(|&(seat, joined)| JoinCall { seat, joined }).collect()),
+            in_play: deal.map(Deal::in_seats),
+            folded: deal.map(|d| d.play.out.clone()),
+            buy_order: deal.map(|d| d.buy_order.clone()),
+            buys: deal.map(|d| d.buys.iter().map(|&(seat, turn)| BuyCall { seat, turn }).collect()),
+            talon_count: deal.map(|d| d.talon.len()),
+            hand_sizes: deal.map(|d| d.play.hands.iter().map(Vec::len).collect()),
+            trick_number: deal.map(|d| d.play.number().min(HAND)),
+            trick: deal.map(|d| CurrentTrick {
+                leader: d.play.trick.leader,
+                plays: d.play.trick.plays.iter().map(|p| seen_by(d, p)).collect(),
+            }),
+            tricks: deal.map(|d| {
+                let seen_trick = |t: &trick::TrickRecord| {
+                    let (card, reason) = shown_win(t.card, t.reason, d.is_blanked(t.card));
+                    let plays = t.plays.iter().map(|p| seen_by(d, &(p.seat, p.card))).collect();
+                    TrickSeen { number: t.number, leader: t.leader, plays, winner: t.winner, card, reason }
                 };
-                v.deck = Some(deal.deck.iter().copied().map(Some).collect());
-                v.hands_dealt = Some(every(&deal.dealt));
-                v.hands = Some(every(&deal.hands));
-                v.talon = Some(deal.talon.iter().copied().map(Some).collect());
-                v.thrown_in = Some(SeatCards::EverySeat(every(&deal.folded)));
-                v.discards = Some(SeatCards::EverySeat(every(&deal.discards)));
-                v.drawn = Some(every(&deal.drawn));
-                if deal.blanked().next().is_some() {
-                    let mask = RecordMask::of(deal);
-                    let as_seen = record_of.map_or(Viewer::Record, Viewer::Seat);
-                    v.mask(&|c| mask.shows(c, as_seen));
-                }
-            }
-            _ => {}
+                d.play.tricks.iter().map(seen_trick).collect()
+            }),
+            tricks_taken: deal.map(|d| d.play.taken.clone()),
+            settlement: deal.map(|d| d.settlement.clone()),
+            hand: mine.map(|(d, s)| d.play.hands[s].clone()),
+            blanked: mine.map(|(d, s)| d.blanked.iter().filter(|p| p.seat == s).map(|p| p.card).collect()),
+            discards: mine
+                .map(|(d, s)| SeatCards::Own(d.discards[s].clone()))
+                .or_else(|| record.map(|d| SeatCards::EverySeat(every(&d.discards)))),
+            thrown_in: mine
+                .map(|(d, s)| SeatCards::Own(d.folded[s].clone()))
+                .or_else(|| record.map(|d| SeatCards::EverySeat(every(&d.folded)))),
+            deck: record.map(|d| d.deck.iter().copied().map(Some).collect()),
+            hands_dealt: record.map(|d| every(&d.dealt)),
+            hands: record.map(|d| every(&d.play.hands)),
+            talon: record.map(|d| d.talon.iter().copied().map(Some).collect()),
+            drawn: record.map(|d| every(&d.drawn)),
+        };
+        if let Some(d) = record.filter(|d| !d.blanked.is_empty()) {
+            let mask = RecordMask::of(d);
+            let as_seen = record_of.map_or(Viewer::Record, Viewer::Seat);
+            v.mask(&|c| mask.shows(c, as_seen));
         }
         v
     }
 
     pub(super) fn record_mask(&self, state: &State, deal_number: u32) -> Option<RecordMask> {
-        match &state.deal {
-            Some(d) if d.number == deal_number => d.blanked().next().is_some().then(|| RecordMask::of(d)),
+        match &state.deals.deal {
+            Some(d) if d.number == deal_number => (!d.blanked.is_empty()).then(|| RecordMask::of(d)),
             _ => state.masks.get(&deal_number).cloned(),
         }
     }
@@ -483,16 +428,4 @@ fn mask_cards(value: &mut Value, shows: &dyn Fn(Card) -> bool) {
         Value::Object(map) => map.values_mut().for_each(|i| mask_cards(i, shows)),
         _ => {}
     }
-}
-
-/// The cards of a trick as a viewer sees them: a blanked card only by its owner.
-fn plays_seen(plays: &[Played], sees_blanked: &dyn Fn(Seat) -> bool) -> Vec<TrickPlay> {
-    plays
-        .iter()
-        .map(|p| TrickPlay {
-            seat: p.seat,
-            card: (!p.blanked || sees_blanked(p.seat)).then_some(p.card),
-            blanked: p.blanked,
-        })
-        .collect()
 }
