@@ -183,6 +183,10 @@ impl Live {
     async fn next(&mut self) -> Option<Bytes> {
         loop {
             if let Some(line) = self.queue.pop_front() {
+                if self.queue.is_empty() {
+                    // An idle stream keeps no room for messages it has sent.
+                    self.queue = VecDeque::new();
+                }
                 return Some(line);
             }
             if self.over {
