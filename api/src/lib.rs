@@ -67,7 +67,7 @@ impl Application {
             metrics,
             limiter: ratelimit::RateLimiter::new(settings.rate_limits),
             db_wait,
-            hub: live::Hub::new(&settings.database_url),
+            hub: live::Hub::new(&settings.database_url, settings.pool_size as usize),
         });
         let keys = web::Data::new(
             Keys::new(&settings.jwt_secret, settings.token_ttl_secs)
