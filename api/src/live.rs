@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
 use diesel::prelude::*;
-use tokio::sync::watch;
+use tokio::sync::{watch, Semaphore};
 use uuid::Uuid;
 
 /// The channel the events trigger notifies.
@@ -28,6 +28,8 @@ pub struct Hub {
     streams: Mutex<HashMap<Uuid, watch::Sender<i64>>>,
     open: AtomicUsize,
     listening: AtomicBool,
+    /// Turns to read a match's events for a stream: as many as the pool has connections.
+    pub reads: Semaphore,
 }
 
 /// An open stream's claim on its match's news; dropping it closes the claim.
@@ -38,12 +40,13 @@ pub struct Subscription {
 }
 
 impl Hub {
-    pub fn new(database_url: &str) -> Arc<Hub> {
+    pub fn new(database_url: &str, connections: usize) -> Arc<Hub> {
         Arc::new(Hub {
             database_url: database_url.to_string(),
             streams: Mutex::new(HashMap::new()),
             open: AtomicUsize::new(0),
             listening: AtomicBool::new(false),
+            reads: Semaphore::new(connections.max(1)),
         })
     }
 

@@ -3,6 +3,7 @@ use api::{telemetry, Application};
 
 #[actix_web::main]
 async fn main() -> std::io::Result<()> {
+    api::map_large_allocations();
     telemetry::init();
     let settings = Settings::from_env().unwrap_or_else(|e| fail(&e));
     let app = Application::build(&settings).unwrap_or_else(|e| fail(&e));

@@ -14,7 +14,7 @@ use uuid::Uuid;
 
 use super::viewer_of;
 use crate::auth::Caller;
-use crate::commands::{load_with, with_db};
+use crate::commands::{load_with, with_db_in_turn};
 use crate::live::Subscription;
 use crate::matches::MatchPhase;
 use crate::problem::{ApiError, Problem};
@@ -101,9 +101,9 @@ pub async fn stream(
     // Heard of before the first read, so that nothing appended in between is missed.
     let subscription = state.hub.subscribe(id);
     let (viewer, first) = {
-        let state = state.clone();
+        let (state, hub) = (state.clone(), state.hub.clone());
         let caller_seat = query.seat;
-        with_db(&state.clone(), move || {
+        with_db_in_turn(&state.clone(), &hub.reads, move || {
             let mut conn = state.pool.get()?;
             let loaded = load_with(&mut conn, &state, id)?;
             let (viewer, _) = viewer_of(&loaded, &caller, caller_seat)?;
@@ -183,6 +183,10 @@ impl Live {
     async fn next(&mut self) -> Option<Bytes> {
         loop {
             if let Some(line) = self.queue.pop_front() {
+                if self.queue.is_empty() {
+                    // An idle stream keeps no room for messages it has sent.
+                    self.queue = VecDeque::new();
+                }
                 return Some(line);
             }
             if self.over {
@@ -202,7 +206,7 @@ impl Live {
                 }
             }
             let (state, id, viewer, since) = (self.state.clone(), self.id, self.viewer, self.last);
-            let read = with_db(&state.clone(), move || {
+            let read = with_db_in_turn(&state.clone(), &self.state.hub.reads, move || {
                 let mut conn = state.pool.get()?;
                 let loaded = load_with(&mut conn, &state, id)?;
                 let rows = store::read(&mut conn, id, since, PAGE)?;
