@@ -203,17 +203,21 @@ impl<D: Deal> Deals<D> {
 
 /// The two [`Rules`](crate::game::Rules) methods every game on [`Deals`] writes alike, for a
 /// state whose `deals` field is the match and the pack each deal is dealt from: `status` (the
-/// match is over, a deal is being played, or the next wants this pack) and `deal_number`.
+/// match is over, a deal is being played, or the next wants this pack) and `deal_number`. The
+/// pack is a function, or `|state| …` for a pack that depends on the match (its player count).
 #[macro_export]
 macro_rules! status_of_deals {
-    ($pack:expr) => {
-        fn status(&self, state: &Self::State) -> $crate::game::Status {
-            state.deals.status($pack)
+    (|$state:ident| $pack:expr) => {
+        fn status(&self, $state: &Self::State) -> $crate::game::Status {
+            $state.deals.status(|| $pack)
         }
 
         fn deal_number(&self, state: &Self::State) -> u32 {
             state.deals.number
         }
+    };
+    ($pack:expr) => {
+        $crate::status_of_deals!(|state| ($pack)());
     };
 }
 

@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use crate::cards::{decks, rank_value, sorted, take_card, Card, Rank, Suit};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
-use crate::game::{hide_cards, Rules, SetupError, Status, Viewer};
+use crate::game::{hide_cards, Rules, SetupError, Viewer};
 use crate::random::Rng;
 use crate::rules::{RuleViolation, ScoreTerm, Text};
 use crate::seat::{self, Seat};
@@ -1446,13 +1446,7 @@ impl Rules for Femhundra {
         Ok(State { players, options, deals: Deals::new(scorers) })
     }
 
-    fn status(&self, state: &State) -> Status {
-        state.deals.status(|| pack(state.players))
-    }
-
-    fn deal_number(&self, state: &State) -> u32 {
-        state.deals.number
-    }
+    crate::status_of_deals!(|state| pack(state.players));
 
     fn deal(&self, state: &State, deck: Vec<Card>) -> Result<Vec<Event>, RuleViolation> {
         let n = state.players;

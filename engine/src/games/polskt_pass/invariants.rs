@@ -47,9 +47,7 @@ impl PolsktPass {
         // Every card is in exactly one place, and each seat holds what it was dealt, one more
         // for a card taken until it is put away, less the cards it played.
         let pack = composition(players);
-        if !is_permutation(&deal.deck, &pack) {
-            return Err("the recorded deck is not the pack".into());
-        }
+        deals::check_deck(&deal.deck, &pack)?;
         let cutter_took = deal.cut.is_some_and(|c| c.cutter_took);
         let extra = |s: Seat| {
             usize::from(s == deal.dealer && deal.turned_taken) + usize::from(s == deal.cutter() && cutter_took)

@@ -14,9 +14,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::bidding::Auction;
-use crate::cards::{decks, is_permutation, sort_hand, take_card, Card, Rank, Suit};
+use crate::cards::{decks, sort_hand, take_card, Card, Rank, Suit};
 use crate::deals::{self, Deals, MatchPhase};
-use crate::game::{Rules, SetupError, Status, Viewer};
+use crate::game::{Rules, SetupError, Viewer};
 use crate::ledger::{Account, Ledger, Payment};
 use crate::rules::{RuleViolation, Text};
 use crate::seat::{self, match_winners, seats_text, Seat};
@@ -1189,13 +1189,7 @@ impl Rules for PolsktPass {
         })
     }
 
-    fn status(&self, state: &State) -> Status {
-        state.deals.status(|| composition(state.players()))
-    }
-
-    fn deal_number(&self, state: &State) -> u32 {
-        state.deals.number
-    }
+    crate::status_of_deals!(|state| composition(state.players()));
 
     fn deal(&self, state: &State, deck: Vec<Card>) -> Result<Vec<Event>, RuleViolation> {
         let players = state.players();

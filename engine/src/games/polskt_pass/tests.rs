@@ -2,8 +2,10 @@
 //! tests every game passes are in `tests/every_game.rs`.
 
 use super::*;
+use crate::cards::is_permutation;
 use crate::cards::{card, cards};
 use crate::game::erase;
+use crate::game::Status;
 use crate::rules::core;
 use crate::rules::Rulebook;
 use crate::simulate::{random_matches, Driver, Plan};

@@ -20,7 +20,7 @@ use serde_json::{json, Value};
 
 use crate::cards::{decks, is_permutation, rank_value, sort_hand, take_card, Card, Rank, Suit};
 use crate::deals::{self, Deals, MatchPhase};
-use crate::game::{Rules, SetupError, Status, Viewer};
+use crate::game::{Rules, SetupError, Viewer};
 use crate::ledger::{Account, Ledger, Payment};
 use crate::rules::{RuleViolation, Text};
 use crate::seat::{match_winners, seats_text, Seat, Table as Seating};
@@ -1069,13 +1069,7 @@ impl Rules for Svangknack {
         })
     }
 
-    fn status(&self, state: &State) -> Status {
-        state.deals.status(|| state.pack())
-    }
-
-    fn deal_number(&self, state: &State) -> u32 {
-        state.deals.number
-    }
+    crate::status_of_deals!(|state| state.pack());
 
     fn deal(&self, state: &State, deck: Vec<Card>) -> Result<Vec<Event>, RuleViolation> {
         let players = state.players();

@@ -5,6 +5,7 @@ use super::Command as C;
 use super::Event as E;
 use super::*;
 use crate::cards::{card, cards};
+use crate::game::Status;
 use crate::game::{cards_in, erase};
 use crate::rules::core;
 use crate::rules::Rulebook;

@@ -33,9 +33,7 @@ impl Tarot {
             return Err(format!("the deal in play is {} but {} were started", deal.number, state.deals.number));
         }
         let pack = decks::tarot78();
-        if !is_permutation(&deal.deck, &pack) {
-            return Err("the recorded deck is not the tarot pack".into());
-        }
+        deals::check_deck(&deal.deck, &pack)?;
         let l = layout(players);
         if deal.dog.len() != l.dog || deal.dealt.iter().any(|h| h.len() != l.hand) {
             return Err("the deal does not have the layout of its player count".into());

@@ -18,9 +18,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::bidding::Auction;
-use crate::cards::{decks, is_permutation, take_card, Card, Rank, Suit};
+use crate::cards::{decks, take_card, Card, Rank, Suit};
 use crate::deals::{self, Deals, MatchPhase};
-use crate::game::{Outcome, Rules, SetupError, Status, Viewer};
+use crate::game::{Outcome, Rules, SetupError, Viewer};
 use crate::rules::{RuleViolation, ScoreTerm};
 use crate::seat::{match_winners, Seat, Table as Seating};
 pub use crate::trick::{Play, WinReason};
@@ -1277,13 +1277,7 @@ impl Rules for Tarot {
         Ok(State { table: Seating::counter_clockwise(players), options, deals_played: 0, deals: Deals::new(players) })
     }
 
-    fn status(&self, state: &State) -> Status {
-        state.deals.status(decks::tarot78)
-    }
-
-    fn deal_number(&self, state: &State) -> u32 {
-        state.deals.number
-    }
+    crate::status_of_deals!(decks::tarot78);
 
     fn deal(&self, state: &State, deck: Vec<Card>) -> Result<Vec<Event>, RuleViolation> {
         let players = state.players();

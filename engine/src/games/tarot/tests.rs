@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::cards::{card, cards, is_permutation};
+use crate::game::Status;
 use crate::game::{check_turn, erase};
 use crate::rules::core;
 use crate::rules::Rulebook;
