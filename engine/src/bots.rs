@@ -316,7 +316,8 @@ pub fn basic_card(
     }
 }
 
-/// A rough count of the tricks a hand takes: aces, guarded kings and queens, long trumps. For
+/// A rough count of the tricks a hand takes: aces, guarded kings and queens, long trumps (or,
+/// without trumps, a long suit headed by the ace or king). For
 /// `players` at the table; short hands count for less, since fewer rounds are played.
 pub fn estimate_tricks(hand: &[Card], trumps: Option<Suit>, players: usize) -> f64 {
     let mut tricks = 0.0;
@@ -338,6 +339,10 @@ pub fn estimate_tricks(hand: &[Card], trumps: Option<Suit>, players: usize) -> f
             }
             if has(12) && (3..=4).contains(&n) {
                 tricks += 0.25 * crowd;
+            }
+            // Without trumps nobody can stop a long suit once its top cards have gone.
+            if trumps.is_none() && n >= 5 && (has(14) || has(13)) {
+                tricks += (n - 4) as f64 * 0.7;
             }
         }
     }

@@ -3,7 +3,7 @@
 use engine::bots::{self, Level};
 use engine::cards::{decks, Card};
 use engine::game::{Rules, Status};
-use engine::games::{plump::Plump, spader::Spader};
+use engine::games::{fyrmanswhist::Fyrmanswhist, plump::Plump, spader::Spader};
 use engine::random::Rng;
 
 /// Two matches dealt from decks that differ only in two cards swapped between seats 1 and 2:
@@ -58,6 +58,7 @@ fn strong_bot_cannot_read_hidden_cards() {
     for seed in 0..6 {
         compared += cannot_read_hidden_cards(&Plump, seed);
         compared += cannot_read_hidden_cards(&Spader, seed);
+        compared += cannot_read_hidden_cards(&Fyrmanswhist, seed);
     }
     assert!(compared >= 30, "only {compared} decisions compared");
 }

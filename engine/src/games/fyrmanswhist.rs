@@ -11,6 +11,7 @@ use std::ops::RangeInclusive;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
+use crate::bots;
 use crate::cards::{decks, rank_value, sorted, Card, Suit};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
 use crate::game::{Rules, SetupError, Viewer};
@@ -584,38 +585,10 @@ fn score_deal(state: &State, deal: &Deal, tricks_taken: [u8; SEATS]) -> Vec<Even
 // ---------------------------------------------------------------------------------------------
 // The bot
 
-/// A rough count of the tricks a hand takes on its own without trumps: aces, guarded kings and
-/// queens, and the length of a suit headed by the ace or king.
-fn estimate_tricks(hand: &[Card]) -> f64 {
-    let mut tricks = 0.0;
-    for suit in Suit::ALL {
-        let ranks: Vec<u8> = hand.iter().filter(|c| c.is_suit(suit)).map(|&c| rank_value(c)).collect();
-        let n = ranks.len();
-        let has = |r: u8| ranks.contains(&r);
-        if has(14) {
-            tricks += 1.0;
-        }
-        if has(13) && n >= 2 {
-            tricks += if has(14) { 0.9 } else { 0.6 };
-        }
-        if has(12) && n >= 3 {
-            tricks += 0.4;
-        }
-        if n >= 5 && (has(14) || has(13)) {
-            tricks += (n - 4) as f64 * 0.6;
-        }
-    }
-    tricks
-}
-
-fn bot_bottom_card(hand: &[Card], rng: &mut Rng) -> Card {
-    if rng.below(6) == 0 {
-        return hand[rng.below(hand.len())];
-    }
-    // An average hand holds about a quarter of the table's 13 tricks; ask for spel above that.
-    let threshold = 3.0 + 0.5 * rng.below(3) as f64;
-    let want = if estimate_tricks(hand) >= threshold { Contract::Spel } else { Contract::Pass };
-    // The lowest card of the colour gives the least away once it is shown.
+/// The bottom card a bot chooses: red (spel) on a hand worth `threshold` tricks on its own or
+/// more, else black (pass); the lowest card of that colour, which gives least away once shown.
+fn bottom_card(hand: &[Card], threshold: f64) -> Card {
+    let want = if bots::estimate_tricks(hand, None, SEATS) >= threshold { Contract::Spel } else { Contract::Pass };
     let lowest = |c: Contract| {
         hand.iter().copied().filter(|&x| Contract::asked_by(x) == c).min_by_key(|&x| (rank_value(x), x.suit()))
     };
@@ -623,52 +596,16 @@ fn bot_bottom_card(hand: &[Card], rng: &mut Rng) -> Card {
     lowest(want).or_else(|| lowest(other)).expect("a player chooses from a full hand")
 }
 
-fn bot_play(deal: &Deal, seat: Seat, rng: &mut Rng) -> Card {
-    let legal = deal.play.following(seat);
-    if legal.len() == 1 || rng.below(5) == 0 {
-        return legal[rng.below(legal.len())];
-    }
-    let by_rank = |c: &Card| (rank_value(*c), c.suit());
-    let highest = |cards: &[Card]| cards.iter().copied().max_by_key(by_rank);
-    let lowest = |cards: &[Card]| cards.iter().copied().min_by_key(by_rank);
-    let (high, low) = (highest(&legal).expect("legal"), lowest(&legal).expect("legal"));
-    // In spel both sides want tricks; in pass both sides want to lose them.
-    let wants_tricks = deal.contract == Some(Contract::Spel);
-    let Some(led) = deal.play.trick.led_suit() else {
-        return if wants_tricks { high } else { low };
-    };
-    if !legal.iter().any(|c| c.is_suit(led)) {
-        // A discard never wins: shed what is least (spel) or most (pass) likely to win later.
-        return if wants_tricks { low } else { high };
-    }
-    let (best_seat, best) = deal
-        .play
-        .trick
-        .plays
-        .iter()
-        .filter(|(_, c)| c.is_suit(led))
-        .max_by_key(|(_, c)| rank_value(*c))
-        .copied()
-        .expect("the lead is of the suit led");
+/// In spel both sides want tricks; in pass both sides want to lose them.
+fn basic_card(deal: &Deal, seat: Seat) -> Option<Card> {
+    let aim = if deal.contract == Some(Contract::Spel) { bots::Aim::Take } else { bots::Aim::Duck };
     let last = deal.play.trick.plays.len() == SEATS - 1;
-    let over: Vec<Card> = legal.iter().copied().filter(|&c| rank_value(c) > rank_value(best)).collect();
-    let under: Vec<Card> = legal.iter().copied().filter(|&c| rank_value(c) < rank_value(best)).collect();
-    if wants_tricks {
-        if TABLE.side(best_seat) == TABLE.side(seat) || over.is_empty() {
-            low
-        } else if last {
-            lowest(&over).expect("not empty")
-        } else {
-            high
-        }
-    } else if let Some(duck) = highest(&under) {
-        duck
-    } else if last {
-        high
-    } else {
-        low
-    }
+    let partner = Some(TABLE.partner(seat));
+    bots::basic_card(&deal.play.following(seat), &deal.play.trick, None, seat, partner, last, aim)
 }
+
+/// An average hand holds about 2.3 tricks by `bots::estimate_tricks` without trumps.
+const SPEL_THRESHOLD: f64 = 2.5;
 
 // ---------------------------------------------------------------------------------------------
 // Rules
@@ -879,13 +816,54 @@ impl Rules for Fyrmanswhist {
         Ok(())
     }
 
+    /// The test bot: the basic bot with some noise, so that random matches see every kind of
+    /// bottom card and play.
     fn bot_move(&self, state: &State, seat: Seat, seed: u64) -> Option<Command> {
         let deal = state.deals.acting(seat)?;
         let mut rng = Rng::new(seed);
+        let legal = deal.play.following(seat);
+        let hand = &deal.play.hands[seat];
         match deal.contract {
-            None => Some(Command::ChooseBottomCard { card: bot_bottom_card(&deal.play.hands[seat], &mut rng) }),
-            Some(_) => Some(Command::Play { card: bot_play(deal, seat, &mut rng) }),
+            None if rng.below(6) == 0 => Some(Command::ChooseBottomCard { card: hand[rng.below(hand.len())] }),
+            None => {
+                let threshold = SPEL_THRESHOLD - 0.5 + 0.5 * rng.below(3) as f64;
+                Some(Command::ChooseBottomCard { card: bottom_card(hand, threshold) })
+            }
+            Some(_) if rng.below(5) == 0 => Some(Command::Play { card: legal[rng.below(legal.len())] }),
+            Some(_) => basic_card(deal, seat).map(|card| Command::Play { card }),
         }
+    }
+
+    fn bot_levels(&self) -> bots::Levels {
+        bots::Levels::ALL
+    }
+
+    fn basic_move(&self, state: &State, seat: Seat, _rng: &mut Rng) -> Option<Command> {
+        let deal = state.deals.acting(seat)?;
+        match deal.contract {
+            None => Some(Command::ChooseBottomCard { card: bottom_card(&deal.play.hands[seat], SPEL_THRESHOLD) }),
+            Some(_) => basic_card(deal, seat).map(|card| Command::Play { card }),
+        }
+    }
+
+    /// During the play, the deal as `seat` knows it: its own hand, the cards played, the shown
+    /// bottom cards still held; the other hands dealt afresh and the bottom cards never shown
+    /// forgotten. Before the play the strong bot chooses its bottom card as the basic one does.
+    fn determinize(&self, state: &State, seat: Seat, rng: &mut Rng) -> Option<State> {
+        let deal = state.deals.live().filter(|d| d.contract.is_some())?;
+        let known: Vec<(Seat, Card)> =
+            deal.shown_in_hand().iter().enumerate().filter_map(|(s, c)| c.map(|c| (s, c))).collect();
+        let mut world = state.clone();
+        let w = world.deals.live_mut()?;
+        bots::resample_play(&mut w.play, seat, &decks::standard52(), &[], &known, &mut [], rng);
+        w.deck = w.play.hands.iter().flatten().copied().chain(w.play.played().map(|(_, c)| c)).collect();
+        w.bottom = std::array::from_fn(|s| if s == seat { w.bottom[s] } else { w.shown[s] });
+        Some(world)
+    }
+
+    fn standing(&self, state: &State, seat: Seat) -> f64 {
+        let side = TABLE.side(seat);
+        (state.deals.scores[side] - state.deals.scores[1 - side]) as f64
     }
 }
 
@@ -1549,19 +1527,13 @@ mod tests {
     #[test]
     fn the_bot_asks_for_spel_with_a_strong_hand_and_pass_with_a_weak_one() {
         let strong = long_suits()[0].clone();
-        assert!(estimate_tricks(&strong) > 4.0);
         let weak = cards("2C 3C 4C 5C 2D 3D 4D 5D 2H 3H 4H 2S 3S");
-        assert_eq!(estimate_tricks(&weak), 0.0);
-        let (mut red, mut black) = (0, 0);
-        for seed in 0..60 {
-            let mut rng = Rng::new(seed);
-            let c = bot_bottom_card(&strong, &mut rng);
-            assert!(strong.contains(&c));
-            red += (Contract::asked_by(c) == Contract::Spel) as usize;
-            let c = bot_bottom_card(&weak, &mut Rng::new(seed));
-            black += (Contract::asked_by(c) == Contract::Pass) as usize;
-        }
-        assert!(red >= 40 && black >= 40, "red {red}, black {black}");
+        let c = bottom_card(&strong, SPEL_THRESHOLD);
+        assert_eq!((Contract::asked_by(c), c), (Contract::Spel, card("2D")), "the lowest red card");
+        assert_eq!(bottom_card(&weak, SPEL_THRESHOLD), card("2C"), "the lowest black card");
+        // A hand of one colour can only ask for what it holds.
+        assert_eq!(bottom_card(&cards("AH KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H"), SPEL_THRESHOLD), card("2H"));
+        assert_eq!(bottom_card(&cards("AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S"), SPEL_THRESHOLD), card("2S"));
     }
 
     // --- the rulebook -------------------------------------------------------------------------
