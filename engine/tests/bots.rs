@@ -1,32 +1,37 @@
 //! The bots: a strong bot works from what its seat may see, and it beats the others.
 
 use engine::bots::{self, Level};
-use engine::cards::{decks, Card};
+use engine::cards::Card;
 use engine::game::{Rules, Status};
 use engine::games::{fyrmanswhist::Fyrmanswhist, plump::Plump, spader::Spader};
 use engine::random::Rng;
 
-/// Two matches dealt from decks that differ only in two cards swapped between seats 1 and 2:
-/// seat 0 cannot tell them apart, so at every turn of seat 0 before either card is played, its
-/// strong bot makes the same move from the same seed in both. The other seats play basic moves
-/// chosen in the first match.
+/// Two matches dealt from decks that differ only in two cards swapped between the hands of
+/// seats 1 and 2: seat 0 cannot tell them apart, so at every turn of seat 0 before either card
+/// is played, its strong bot makes the same move from the same seed in both. The other seats
+/// play basic moves chosen in the first match.
 fn cannot_read_hidden_cards<R: Rules>(rules: &R, deck_seed: u64) -> usize {
-    let mut deck = decks::standard52();
+    let players = 4.clamp(*rules.player_counts().start(), *rules.player_counts().end());
+    let mut a = rules.setup(players, R::Options::default()).unwrap();
+    let Status::NeedsDeck { composition: mut deck } = rules.status(&a) else { panic!("a new match needs a deck") };
     Rng::new(deck_seed).shuffle(&mut deck);
-    // Dealt singly from the dealer's left (seat 1 for the first deal): deck[0] goes to seat 1
-    // and deck[1] to seat 2.
-    let swapped: [Card; 2] = [deck[0], deck[1]];
-    let mut other = deck.clone();
-    other.swap(0, 1);
-    let mut a = rules.setup(4, R::Options::default()).unwrap();
-    let mut b = rules.setup(4, R::Options::default()).unwrap();
-    assert!(matches!(rules.status(&a), Status::NeedsDeck { .. }));
-    for e in rules.deal(&a, deck).unwrap() {
+    let mut b = a.clone();
+    for e in rules.deal(&a, deck.clone()).unwrap() {
         rules.evolve(&mut a, &e);
     }
+    // A card only seat 1 knows and one only seat 2 knows, found from the game's own secrets.
+    let secrets = rules.secrets(&a);
+    let held_by = |seat: usize| secrets.iter().find(|(_, seats)| seats == &[seat]).map(|(c, _)| *c);
+    let (Some(one), Some(two)) = (held_by(1), held_by(2)) else { panic!("seats 1 and 2 hold no secret cards") };
+    let swapped = [one, two];
+    let at = |card: Card| deck.iter().position(|&c| c == card).unwrap();
+    let mut other = deck.clone();
+    other.swap(at(one), at(two));
     for e in rules.deal(&b, other).unwrap() {
         rules.evolve(&mut b, &e);
     }
+    let moved = rules.secrets(&b);
+    assert!(moved.contains(&(one, vec![2])) && moved.contains(&(two, vec![1])), "the swap did not cross the hands");
     let mut rng = Rng::new(deck_seed);
     let mut compared = 0;
     for _ in 0..200 {
