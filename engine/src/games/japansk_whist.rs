@@ -10,6 +10,7 @@ use std::ops::RangeInclusive;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
+use crate::bots::{self, Aim};
 use crate::cards::{decks, rank_value, sorted, Card, Suit};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
 use crate::game::{Rules, SetupError, Viewer};
@@ -835,13 +836,67 @@ impl Rules for JapanskWhist {
         Ok(())
     }
 
+    /// The test bot: the basic bot with some noise, so that random matches see every contract
+    /// and many kinds of play.
     fn bot_move(&self, state: &State, seat: Seat, seed: u64) -> Option<Command> {
         let deal = state.deals.acting(seat)?;
         let mut rng = Rng::new(seed);
+        let choices = choices(state.options.pass_and_sang);
+        let legal = deal.legal(seat);
         Some(match deal.contract {
-            None => bot_contract(deal, seat, &state.options, &mut rng).command(),
-            Some(_) => Command::Play { card: bot_play(deal, seat, &mut rng) },
+            None if rng.below(4) == 0 => choices[rng.below(choices.len())].command(),
+            Some(_) if rng.below(5) == 0 => Command::Play { card: legal[rng.below(legal.len())] },
+            _ => return self.basic_move(state, seat, &mut rng),
         })
+    }
+
+    fn bot_levels(&self) -> bots::Levels {
+        bots::Levels::ALL
+    }
+
+    fn basic_move(&self, state: &State, seat: Seat, _rng: &mut Rng) -> Option<Command> {
+        let deal = state.deals.acting(seat)?;
+        let Some(contract) = deal.contract else { return Some(basic_contract(deal, seat, &state.options).command()) };
+        let aim = if contract == Contract::Pass { Aim::Duck } else { Aim::Take };
+        let (trick, last) = (&deal.play.trick, !deal.play.trick.is_empty());
+        bots::basic_card(&deal.legal(seat), trick, deal.trumps(), seat, None, last, aim)
+            .map(|card| Command::Play { card })
+    }
+
+    /// The deal as `seat` knows it: the open cards, the cards played and its own hand once picked
+    /// up; the face-down cards and the hands it has not seen dealt afresh. A seat that failed to
+    /// follow after the pick-up has shown its hand lacks that suit.
+    fn determinize(&self, state: &State, seat: Seat, rng: &mut Rng) -> Option<State> {
+        let mut world = state.clone();
+        let deal = world.deals.live_mut()?;
+        let other = TABLE.next(seat);
+        let hands: Vec<Seat> = if deal.picked_up { vec![other] } else { vec![seat, other] };
+        let mut seen: Vec<Card> = deal.piles.iter().flatten().filter_map(|p| p.open).collect();
+        seen.extend(deal.play.played().map(|(_, c)| c));
+        if deal.picked_up {
+            seen.extend(&deal.play.hands[seat]);
+        }
+        let pool: Vec<Card> = decks::standard52().into_iter().filter(|c| !seen.contains(c)).collect();
+        let (after, table) = (deal.play.tricks.get(1..).unwrap_or_default(), Trick::led_by(other));
+        let void = bots::voids(SEATS, after, if deal.picked_up { &deal.play.trick } else { &table });
+        let hidden: Vec<(Seat, usize)> = (0..SEATS)
+            .flat_map(|s| (0..PILES).map(move |i| (s, i)))
+            .filter(|&(s, i)| deal.piles[s][i].hidden.is_some())
+            .collect();
+        let mut sizes: Vec<(usize, [bool; 4])> = hands.iter().map(|&s| (deal.play.hands[s].len(), void[s])).collect();
+        sizes.extend(hidden.iter().map(|_| (1, [false; 4])));
+        let mut dealt = bots::redeal(&pool, &sizes, rng).into_iter();
+        for &s in &hands {
+            deal.play.hands[s] = sorted(dealt.next()?);
+        }
+        for ((s, i), card) in hidden.into_iter().zip(dealt) {
+            deal.piles[s][i].hidden = card.first().copied();
+        }
+        Some(world)
+    }
+
+    fn standing(&self, state: &State, seat: Seat) -> f64 {
+        (state.deals.scores[seat] - state.deals.scores[TABLE.next(seat)]) as f64
     }
 }
 
@@ -849,51 +904,21 @@ impl Rules for JapanskWhist {
 // The bot
 
 /// Forehand's choice from the open cards it can see: the suit where its own open cards are
-/// strongest compared with the dealer's; with the variant, sang or pass on flat or weak cards.
-fn bot_contract(deal: &Deal, seat: Seat, options: &Options, rng: &mut Rng) -> Contract {
-    let strength = |s: Seat, suit: Suit| -> i32 {
-        deal.open_cards(s).iter().filter(|c| c.is_suit(suit)).map(|&c| 4 + i32::from(rank_value(c))).sum()
+/// strongest against the dealer's; with the variant, pass when its open cards are much the
+/// weaker, sang when no suit stands out and its cards are the stronger.
+fn basic_contract(deal: &Deal, seat: Seat, options: &Options) -> Contract {
+    let strength = |s: Seat, suit: Option<Suit>| -> i32 {
+        let counted = deal.open_cards(s).into_iter().filter(|c| suit.is_none_or(|t| c.is_suit(t)));
+        counted.map(|c| i32::from(rank_value(c)) + if suit.is_some() { 4 } else { 0 }).sum()
     };
     let dealer = TABLE.next(seat);
-    let (best, score) = Suit::ALL
-        .iter()
-        .map(|&suit| (suit, strength(seat, suit) - strength(dealer, suit)))
-        .max_by_key(|&(suit, v)| (v, suit))
-        .expect("four suits");
-    if options.pass_and_sang {
-        let mine: i32 = deal.open_cards(seat).iter().map(|&c| i32::from(rank_value(c))).sum();
-        let theirs: i32 = deal.open_cards(dealer).iter().map(|&c| i32::from(rank_value(c))).sum();
-        match rng.below(8) {
-            0 => return Contract::Sang,
-            1 => return Contract::Pass,
-            _ if mine + 15 < theirs => return Contract::Pass,
-            _ if score < 5 && mine > theirs => return Contract::Sang,
-            _ => {}
-        }
-    }
-    Contract::Trump { suit: best }
-}
-
-fn bot_play(deal: &Deal, seat: Seat, rng: &mut Rng) -> Card {
-    let legal = deal.legal(seat);
-    if legal.len() == 1 || rng.below(5) == 0 {
-        return legal[rng.below(legal.len())];
-    }
-    let trumps = deal.trumps();
-    let power = |c: Card| (u8::from(trumps.is_some_and(|t| c.is_suit(t))), rank_value(c));
-    let high = legal.iter().copied().max_by_key(|&c| power(c)).expect("legal");
-    let low = legal.iter().copied().min_by_key(|&c| power(c)).expect("legal");
-    let wants_tricks = deal.contract != Some(Contract::Pass);
-    if deal.play.trick.is_empty() {
-        return if wants_tricks { high } else { low };
-    }
-    let wins = |c: Card| deal.play.completed_by(seat, c, &deal.winner()).is_some_and(|w| w.winner == seat);
-    let winners: Vec<Card> = legal.iter().copied().filter(|&c| wins(c)).collect();
-    let losers: Vec<Card> = legal.iter().copied().filter(|&c| !wins(c)).collect();
-    if wants_tricks {
-        winners.iter().copied().min_by_key(|&c| power(c)).unwrap_or(low)
-    } else {
-        losers.iter().copied().max_by_key(|&c| power(c)).unwrap_or(high)
+    let edge = |suit: Suit| strength(seat, Some(suit)) - strength(dealer, Some(suit));
+    let best = Suit::ALL.into_iter().max_by_key(|&suit| (edge(suit), suit)).expect("four suits");
+    let (mine, theirs) = (strength(seat, None), strength(dealer, None));
+    match options.pass_and_sang {
+        true if mine + 15 < theirs => Contract::Pass,
+        true if edge(best) < 5 && mine > theirs => Contract::Sang,
+        _ => Contract::Trump { suit: best },
     }
 }
 
