@@ -221,6 +221,17 @@ macro_rules! status_of_deals {
     };
 }
 
+/// A book check (`Rules::check_invariants`): fails with the message unless the condition holds,
+/// as anyhow's `ensure!` does.
+#[macro_export]
+macro_rules! ensure {
+    ($holds:expr, $($message:tt)+) => {
+        if !$holds {
+            return Err(format!($($message)+));
+        }
+    };
+}
+
 /// A deal's recorded deck is the pack it was dealt from, shuffled.
 pub fn check_deck(deck: &[Card], pack: &[Card]) -> Result<(), String> {
     match crate::cards::is_permutation(deck, pack) {

@@ -32,47 +32,17 @@ pub const DEFAULT_TARGET: i64 = 13;
 
 /// Rule ids, written out in full so that a grep for an id finds both its text and its uses.
 pub mod rule {
-    pub const PLAYERS: &str = "fyrmanswhist.deal.players";
-    pub const THIRTEEN_CARDS: &str = "fyrmanswhist.deal.thirteen-cards";
-    pub const NO_TRUMPS: &str = "fyrmanswhist.deal.no-trumps";
-
-    pub const BOTTOM_CHOOSE: &str = "fyrmanswhist.bottom.choose";
-    pub const BOTTOM_BLACK: &str = "fyrmanswhist.bottom.black-pass";
-    pub const BOTTOM_RED: &str = "fyrmanswhist.bottom.red-spel";
-
-    pub const SHOW_IN_TURN: &str = "fyrmanswhist.show.in-turn";
     pub const SHOW_FIRST_RED: &str = "fyrmanswhist.show.first-red";
     pub const SHOW_ALL_BLACK: &str = "fyrmanswhist.show.all-black";
-    pub const DECLARER: &str = "fyrmanswhist.show.declarer";
 
-    pub const LEAD_SPEL: &str = "fyrmanswhist.play.first-lead-spel";
-    pub const LEAD_PASS: &str = "fyrmanswhist.play.first-lead-pass";
     pub const FOLLOW_SUIT: &str = "fyrmanswhist.play.follow-suit";
-    pub const VOID: &str = "fyrmanswhist.play.void";
-    pub const TRICK_WINNER: &str = "fyrmanswhist.play.trick-winner";
-    pub const WINNER_LEADS: &str = "fyrmanswhist.play.winner-leads";
 
     pub const SPEL_WON: &str = "fyrmanswhist.score.spel-won";
     pub const SPEL_DEFEATED: &str = "fyrmanswhist.score.spel-defeated";
     pub const PASS: &str = "fyrmanswhist.score.pass";
     pub const LOSER_NOTHING: &str = "fyrmanswhist.score.loser-nothing";
 
-    pub const TARGET: &str = "fyrmanswhist.end.target";
-
-    pub const SIMULTANEOUS_REVEAL: &str = "fyrmanswhist.variant.simultaneous-reveal";
-    pub const OPTION_TARGET: &str = "fyrmanswhist.variant.target";
-
-    pub const PARTNERSHIPS: &str = "fyrmanswhist.house.partnerships";
-    pub const DEALER: &str = "fyrmanswhist.house.dealer";
-    pub const ONE_AT_A_TIME: &str = "fyrmanswhist.house.one-at-a-time";
-    pub const CHOOSE_TOGETHER: &str = "fyrmanswhist.house.choose-together";
-    pub const CHOICE_FINAL: &str = "fyrmanswhist.house.choice-final";
-    pub const ONE_COLOUR: &str = "fyrmanswhist.house.one-colour-hand";
-    pub const SHOWING_AUTOMATIC: &str = "fyrmanswhist.house.showing-automatic";
-    pub const SHOWN_PUBLIC: &str = "fyrmanswhist.house.shown-card-public";
-    pub const UNSHOWN_SECRET: &str = "fyrmanswhist.house.unshown-secret";
     pub const SIMULTANEOUS_DECLARER: &str = "fyrmanswhist.house.simultaneous-declarer";
-    pub const TARGET_REACHED: &str = "fyrmanswhist.house.target-reached";
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -241,11 +211,8 @@ impl deals::Deal for Deal {
     type Phase = Phase;
 
     fn to_act(&self) -> Vec<Seat> {
-        match self.contract {
-            None => (0..SEATS).filter(|&s| self.bottom[s].is_none()).collect(),
-            Some(_) if self.play.is_over() => Vec::new(),
-            Some(_) => vec![self.play.to_play()],
-        }
+        let choosing = || (0..SEATS).filter(|&s| self.bottom[s].is_none()).collect();
+        self.play.to_act_after(self.contract.is_none().then(choosing))
     }
 
     fn is_live(&self) -> bool {
@@ -253,11 +220,8 @@ impl deals::Deal for Deal {
     }
 
     fn phase(&self) -> Phase {
-        match self.contract {
-            None => Phase::ChoosingBottomCards,
-            Some(_) if self.play.is_over() => Phase::DealOver,
-            Some(_) => Phase::Playing,
-        }
+        let choosing = self.contract.is_none().then_some(Phase::ChoosingBottomCards);
+        self.play.stage(choosing, Phase::Playing, Phase::DealOver)
     }
 }
 

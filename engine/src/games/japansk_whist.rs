@@ -13,6 +13,7 @@ use serde_json::{json, Value};
 use crate::bots::{self, Aim};
 use crate::cards::{decks, rank_value, sorted, Card, Suit};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
+use crate::ensure;
 use crate::game::{Rules, SetupError, Viewer};
 use crate::random::Rng;
 use crate::rules::{RuleViolation, ScoreTerm, Text};
@@ -33,43 +34,19 @@ pub const DEFAULT_TARGET: i64 = 13;
 
 /// Rule ids, written out in full so that a grep for an id finds both its text and its uses.
 pub mod rule {
-    pub const PLAYERS: &str = "japansk-whist.deal.players";
-    pub const PILES: &str = "japansk-whist.deal.piles";
-    pub const HAND: &str = "japansk-whist.deal.hand";
-
-    pub const FOREHAND_CHOOSES: &str = "japansk-whist.trump.forehand-chooses";
     pub const TRUMP_ONLY: &str = "japansk-whist.trump.trump-only";
 
     pub const FIRST_LEAD: &str = "japansk-whist.play.first-lead";
     pub const FIRST_ANSWER: &str = "japansk-whist.play.first-answer";
-    pub const PICK_UP: &str = "japansk-whist.play.pick-up";
     pub const SOURCES: &str = "japansk-whist.play.sources";
     pub const FOLLOW_SUIT: &str = "japansk-whist.play.follow-suit";
-    pub const VOID: &str = "japansk-whist.play.void";
-    pub const TRICK_WINNER: &str = "japansk-whist.play.trick-winner";
-    pub const WINNER_LEADS: &str = "japansk-whist.play.winner-leads";
-    pub const TURN_UP: &str = "japansk-whist.play.turn-up";
 
     pub const ODD_TRICKS: &str = "japansk-whist.score.odd-tricks";
     pub const EVEN: &str = "japansk-whist.score.even";
     pub const LOSER_NOTHING: &str = "japansk-whist.score.loser-nothing";
 
-    pub const TARGET: &str = "japansk-whist.end.target";
-
     pub const DEFENDER_DOUBLE: &str = "japansk-whist.variant.defender-double";
-    pub const CHOICES: &str = "japansk-whist.variant.pass-or-sang";
     pub const PASS: &str = "japansk-whist.variant.pass";
-    pub const SANG: &str = "japansk-whist.variant.sang";
-    pub const OPTION_TARGET: &str = "japansk-whist.variant.target";
-
-    pub const DEALER: &str = "japansk-whist.house.dealer";
-    pub const DEAL_ORDER: &str = "japansk-whist.house.deal-order";
-    pub const NO_PEEKING: &str = "japansk-whist.house.no-peeking";
-    pub const PICK_UP_AUTOMATIC: &str = "japansk-whist.house.pick-up-automatic";
-    pub const HIDDEN_UNKNOWN: &str = "japansk-whist.house.hidden-unknown";
-    pub const PASS_WINNER: &str = "japansk-whist.house.pass-winner";
-    pub const DOUBLE_ONLY_WHEN_TRUMPS_CHOSEN: &str = "japansk-whist.house.double-scope";
-    pub const TARGET_REACHED: &str = "japansk-whist.house.target-reached";
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -177,11 +154,7 @@ impl deals::Deal for Deal {
     type Phase = Phase;
 
     fn to_act(&self) -> Vec<Seat> {
-        match self.contract {
-            None => vec![self.forehand()],
-            Some(_) if self.play.is_over() => Vec::new(),
-            Some(_) => vec![self.play.to_play()],
-        }
+        self.play.to_act_after(self.contract.is_none().then(|| vec![self.forehand()]))
     }
 
     fn is_live(&self) -> bool {
@@ -189,11 +162,7 @@ impl deals::Deal for Deal {
     }
 
     fn phase(&self) -> Phase {
-        match self.contract {
-            None => Phase::ChoosingTrump,
-            Some(_) if self.play.is_over() => Phase::DealOver,
-            Some(_) => Phase::Playing,
-        }
+        self.play.stage(self.contract.is_none().then_some(Phase::ChoosingTrump), Phase::Playing, Phase::DealOver)
     }
 }
 
@@ -798,14 +767,11 @@ impl Rules for JapanskWhist {
         state.deals.check_books()?;
         let (scores, target) = (&state.deals.scores, state.options.target);
         if let Some(o) = &state.deals.outcome {
-            if !matches!(o.winners[..], [w] if scores[w] >= target && scores[TABLE.next(w)] < target) {
-                return Err(format!("winners {:?} with scores {scores:?} and target {target}", o.winners));
-            }
+            let won = matches!(o.winners[..], [w] if scores[w] >= target && scores[TABLE.next(w)] < target);
+            ensure!(won, "winners {:?} with scores {scores:?} and target {target}", o.winners);
         }
         let Some(deal) = &state.deals.deal else { return Ok(()) };
-        if deal.piles.iter().any(|ps| ps.len() != PILES) {
-            return Err("a seat has other than ten piles".into());
-        }
+        ensure!(deal.piles.iter().all(|ps| ps.len() == PILES), "a seat has other than ten piles");
         let pack = decks::standard52();
         deals::check_deck(&deal.deck, &pack)?;
         let on_table: Vec<Vec<Card>> =
@@ -814,25 +780,18 @@ impl Rules for JapanskWhist {
         deal.play.check(&pack, &on_table.concat(), |s| TRICKS - on_table[s].len(), &deal.winner())?;
         let played = deal.play.tricks.len();
         // The pick-up follows the first trick's last card within the same decision.
-        if (deal.picked_up && played == 0) || (!deal.picked_up && played > 1) {
-            return Err(format!("hands picked up: {} after {played} tricks", deal.picked_up));
-        }
+        let in_step = if deal.picked_up { played > 0 } else { played <= 1 };
+        ensure!(in_step, "hands picked up: {} after {played} tricks", deal.picked_up);
         for s in 0..SEATS {
-            if !deal.picked_up && deal.play.hands[s].len() != HAND {
-                return Err(format!("seat {s} played from a hand it has not picked up"));
-            }
+            ensure!(deal.picked_up || deal.play.hands[s].len() == HAND, "seat {s} played from a hand not picked up");
             // A seat plays one card a trick, so at most one pile waits for its hidden card.
             let bare = deal.piles[s].iter().filter(|p| p.hidden.is_some() && p.open.is_none()).count();
-            if bare > 1 {
-                return Err(format!("seat {s} has {bare} piles whose hidden card should have been turned up"));
-            }
+            ensure!(bare <= 1, "seat {s} has {bare} piles whose hidden card should have been turned up");
         }
-        if deal.contract.is_none() && (!deal.play.trick.is_empty() || played > 0) {
-            return Err("cards were played before the contract was chosen".into());
-        }
-        if deal.play.first_leader() != deal.forehand() {
-            return Err(format!("seat {} led the first trick instead of forehand", deal.play.first_leader()));
-        }
+        let started = deal.contract.is_some() || deal.play.played().next().is_none();
+        ensure!(started, "cards were played before the contract was chosen");
+        let leader = deal.play.first_leader();
+        ensure!(leader == deal.forehand(), "seat {leader} led the first trick instead of forehand");
         Ok(())
     }
 

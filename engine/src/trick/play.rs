@@ -143,6 +143,27 @@ impl TrickPlay {
         self.tricks.len() == self.tricks_per_deal
     }
 
+    /// Who acts in a deal whose card play follows a first step (a bidding, a choice of trumps):
+    /// the seats `before` names while that step lasts, then the seat to play, and nobody once
+    /// the last trick is won.
+    pub fn to_act_after(&self, before: Option<Vec<Seat>>) -> Vec<Seat> {
+        match before {
+            Some(seats) => seats,
+            None if self.is_over() => Vec::new(),
+            None => vec![self.to_play()],
+        }
+    }
+
+    /// Such a deal's phase in the game's own terms: `before` while the first step lasts, then
+    /// `playing`, then `over`.
+    pub fn stage<P>(&self, before: Option<P>, playing: P, over: P) -> P {
+        match before {
+            Some(phase) => phase,
+            None if self.is_over() => over,
+            None => playing,
+        }
+    }
+
     /// Tricks taken by each partnership, seats 0 and 2 against 1 and 3.
     pub fn side_tricks(&self) -> [u32; 2] {
         [self.taken[0] + self.taken[2], self.taken[1] + self.taken[3]]
