@@ -62,6 +62,11 @@ fn play(game: &'static dyn engine::game::Game, players: usize, test: Level, othe
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().is_some_and(|a| a == "--list") {
+        // The games with a strong bot of their own: what scripts/bots plays by default.
+        engine::playable().iter().filter(|g| g.bot_levels().strong).for_each(|g| println!("{}", g.id()));
+        return;
+    }
     let flag = |name: &str| {
         args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).map(|v| v.parse::<u64>().unwrap())
     };
