@@ -3,7 +3,7 @@
 use engine::bots::{self, Level};
 use engine::cards::Card;
 use engine::game::{Rules, Status};
-use engine::games::{fyrmanswhist::Fyrmanswhist, japansk_whist::JapanskWhist, plump::Plump, spader::Spader};
+use engine::games::{fyrmanswhist::Fyrmanswhist, japansk_whist::JapanskWhist, plump::Plump, spader::Spader, whist::Whist};
 use engine::random::Rng;
 
 /// Two matches dealt from decks that differ only in two cards swapped between the hands of
@@ -75,6 +75,7 @@ fn strong_bot_cannot_read_hidden_cards() {
     compare(&Spader);
     compare(&Fyrmanswhist);
     compare(&JapanskWhist);
+    compare(&Whist);
 }
 
 /// Plays one whole match: `strong_seats` at strong, the others at `other`; the strong seat's (or

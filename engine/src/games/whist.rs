@@ -12,6 +12,7 @@ use std::ops::RangeInclusive;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::bots;
 use crate::cards::{decks, is_permutation, rank_value, sorted, Card, Suit};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
 use crate::game::{Rules, SetupError, Status, Viewer};
@@ -789,6 +790,32 @@ fn bot_play(deal: &Deal, seat: Seat, partnerships: bool, rng: &mut Rng) -> Card 
     cheapest(&winning).expect("not empty")
 }
 
+/// The basic bot's card: every seat plays to take tricks (the partnership's, or its own à la
+/// guerre), leading as the test bot does without its noise (set trumps: the top of the longest
+/// suit; else a plain ace, else low from the longest plain suit) and following with
+/// `bots::basic_card`, which lets a partner's winning card stand.
+fn basic_play(deal: &Deal, seat: Seat, partnerships: bool) -> Option<Card> {
+    let legal = deal.play.following(seat);
+    let trick = &deal.play.trick;
+    if trick.is_empty() {
+        let hand = &deal.play.hands[seat];
+        let len = |s: Option<Suit>| hand.iter().filter(|c| c.suit() == s).count();
+        if deal.trumps.is_none() {
+            return legal.iter().copied().max_by_key(|&c| (len(c.suit()), rank_value(c)));
+        }
+        let plain: Vec<Card> = legal.iter().copied().filter(|&c| !cost(c, deal.trumps).0).collect();
+        let pool = if plain.is_empty() { legal } else { plain };
+        return pool
+            .iter()
+            .copied()
+            .find(|&c| rank_value(c) == 14)
+            .or_else(|| pool.iter().copied().min_by_key(|&c| (std::cmp::Reverse(len(c.suit())), rank_value(c))));
+    }
+    let partner = partnerships.then(|| TABLE.partner(seat));
+    let last = trick.plays.len() + 1 == SEATS;
+    bots::basic_card(&legal, trick, deal.trumps, seat, partner, last, bots::Aim::Take)
+}
+
 // ---------------------------------------------------------------------------------------------
 // Rules
 
@@ -1012,6 +1039,49 @@ impl Rules for Whist {
         let deal = state.deals.acting(seat)?;
         let mut rng = Rng::new(seed);
         Some(Command::Play { card: bot_play(deal, seat, state.options.variant.partnerships(), &mut rng) })
+    }
+
+    fn bot_levels(&self) -> bots::Levels {
+        bots::Levels::ALL
+    }
+
+    fn basic_move(&self, state: &State, seat: Seat, _rng: &mut Rng) -> Option<Command> {
+        let deal = state.deals.acting(seat)?;
+        basic_play(deal, seat, state.options.variant.partnerships()).map(|card| Command::Play { card })
+    }
+
+    /// The deal as `seat` knows it: its own hand, the cards played, the turned card while the
+    /// dealer holds it; the other hands dealt afresh (see [`bots::resample_play`]). The hands as
+    /// dealt, which honours are scored from, are rebuilt from the new hands and the cards played.
+    fn determinize(&self, state: &State, seat: Seat, rng: &mut Rng) -> Option<State> {
+        let deal = state.deals.live()?;
+        let known: Vec<(Seat, Card)> = deal.trump_card_held().map(|c| (deal.dealer, c)).into_iter().collect();
+        let mut world = state.clone();
+        let w = world.deals.live_mut()?;
+        bots::resample_play(&mut w.play, seat, &decks::standard52(), &[], &known, &mut [], rng);
+        let played: Vec<(Seat, Card)> = w.play.played().collect();
+        w.dealt = std::array::from_fn(|s| {
+            let own = played.iter().filter(|(p, _)| *p == s).map(|(_, c)| *c);
+            sorted(w.play.hands[s].iter().copied().chain(own).collect())
+        });
+        // Not the deck as dealt (which nobody may see), but the same cards.
+        w.deck = w.dealt.iter().flatten().copied().collect();
+        Some(world)
+    }
+
+    /// Partnerships: rubber points less the other side's, and the trick points of the game in
+    /// progress (a whole game's worth counted as two rubber points), so that a deal that wins no
+    /// game still tells a better play from a worse. À la guerre: points less the others' mean.
+    fn standing(&self, state: &State, seat: Seat) -> f64 {
+        let scores = &state.deals.scores;
+        if !state.options.variant.partnerships() {
+            let others: i64 = (0..SEATS).filter(|&s| s != seat).map(|s| scores[s]).sum();
+            return scores[seat] as f64 - others as f64 / (SEATS - 1) as f64;
+        }
+        let side = side_of(seat);
+        let tp = state.trick_points;
+        let game = state.options.variant.game() as f64;
+        (scores[side] - scores[1 - side]) as f64 + 2.0 * (tp[side] - tp[1 - side]) as f64 / game
     }
 }
 
