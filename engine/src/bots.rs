@@ -178,32 +178,44 @@ pub fn voids<'a>(seats: usize, tricks: impl IntoIterator<Item = &'a TrickRecord>
 /// depends only on which cards are unseen and on `rng`, never on where they really are. When the
 /// voids cannot be met in a few tries they are relaxed rather than failing.
 pub fn redeal(pool: &[Card], piles: &[(usize, [bool; 4])], rng: &mut Rng) -> Vec<Vec<Card>> {
+    let sizes: Vec<usize> = piles.iter().map(|p| p.0).collect();
+    redeal_where(pool, &sizes, |pile, c| c.suit().is_none_or(|s| !piles[pile].1[s as usize]), rng)
+}
+
+/// [`redeal`] for games where what a seat has shown it lacks is not a suit (a card it could
+/// not beat with, say): pile `p` takes card `c` only if `allowed(p, c)`, relaxed as a last
+/// resort like the voids.
+pub fn redeal_where(
+    pool: &[Card],
+    sizes: &[usize],
+    allowed: impl Fn(usize, Card) -> bool,
+    rng: &mut Rng,
+) -> Vec<Vec<Card>> {
     let mut pool = pool.to_vec();
     pool.sort();
-    assert_eq!(pool.len(), piles.iter().map(|p| p.0).sum::<usize>(), "pool and pile sizes differ");
-    let allowed = |pile: usize, c: Card| c.suit().is_none_or(|s| !piles[pile].1[s as usize]);
+    assert_eq!(pool.len(), sizes.iter().sum::<usize>(), "pool and pile sizes differ");
     for attempt in 0..24 {
         let mut cards = pool.clone();
         rng.shuffle(&mut cards);
         // The most constrained cards first: those fewest piles may take.
-        cards.sort_by_key(|&c| (0..piles.len()).filter(|&p| allowed(p, c)).count());
-        let mut out: Vec<Vec<Card>> = piles.iter().map(|p| Vec::with_capacity(p.0)).collect();
+        cards.sort_by_key(|&c| (0..sizes.len()).filter(|&p| allowed(p, c)).count());
+        let mut out: Vec<Vec<Card>> = sizes.iter().map(|&n| Vec::with_capacity(n)).collect();
         let relax = attempt == 23;
         let mut ok = true;
         for c in cards {
             let open: Vec<usize> =
-                (0..piles.len()).filter(|&p| out[p].len() < piles[p].0 && (relax || allowed(p, c))).collect();
+                (0..sizes.len()).filter(|&p| out[p].len() < sizes[p] && (relax || allowed(p, c))).collect();
             if open.is_empty() {
                 ok = false;
                 break;
             }
             // Weighted by room left, so that every consistent deal is about as likely.
-            let room: usize = open.iter().map(|&p| piles[p].0 - out[p].len()).sum();
+            let room: usize = open.iter().map(|&p| sizes[p] - out[p].len()).sum();
             let mut pick = rng.below(room);
             let p = *open
                 .iter()
                 .find(|&&p| {
-                    let r = piles[p].0 - out[p].len();
+                    let r = sizes[p] - out[p].len();
                     if pick < r {
                         true
                     } else {

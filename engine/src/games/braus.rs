@@ -13,6 +13,7 @@ use std::ops::RangeInclusive;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::bots;
 use crate::cards::{decks, is_permutation, sorted, Card, Rank, Suit};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
 use crate::game::{Rules, SetupError, Status, Viewer};
@@ -673,15 +674,22 @@ fn score_deal(state: &State, deal: &Deal) -> Vec<Event> {
 // ---------------------------------------------------------------------------------------------
 // The bot
 
-/// Leads a card nobody else can beat if it holds one (a trick of its own), else a worthless
-/// card, which draws the others' cards of the order, else its lowest card. Following, it
-/// plays the lowest card that surely wins, else the lowest card it may, since a card played
-/// over its partner's or under a later player's is spent for nothing.
+/// The test bot: the basic bot's card, but now and then any card it may play, so that random
+/// matches see every kind of trick.
 fn bot_play(deal: &Deal, seat: Seat, rng: &mut Rng) -> Card {
     let legal = deal.playable(seat);
     if legal.len() == 1 || rng.below(6) == 0 {
         return legal[rng.below(legal.len())];
     }
+    basic_play(deal, seat)
+}
+
+/// Leads a card nobody else can beat if it holds one (a trick of its own), else a worthless
+/// card, which draws the others' cards of the order, else its lowest card. Following, it
+/// plays the lowest card that surely wins, else the lowest card it may, since a card played
+/// over its partner's or under a later player's is spent for nothing.
+fn basic_play(deal: &Deal, seat: Seat) -> Card {
+    let legal = deal.playable(seat);
     let mut gone: Vec<Card> = deal.play.played().map(|(_, c)| c).collect();
     gone.extend(deal.set_aside_cards());
     gone.extend_from_slice(&deal.play.hands[seat]);
@@ -697,6 +705,42 @@ fn bot_play(deal: &Deal, seat: Seat, rng: &mut Rng) -> Card {
     }
 }
 
+/// What the play has shown everyone about the hands: the strongest card of the order each seat
+/// may still hold (one that stood over held nothing above the card before it, and cards are
+/// never drawn), and whether it may still hold a seven (forehand and every trick's winner lay
+/// all theirs down at once).
+fn shown_limits(deal: &Deal) -> ([u8; SEATS], [bool; SEATS]) {
+    let mut most = [u8::MAX; SEATS];
+    let mut sevens = [true; SEATS];
+    sevens[deal.forehand()] = false;
+    // Every seat in turn after the leader either played or stood over the card on top.
+    let mut note = |leader: Seat, plays: &[(Seat, Card)], turns: usize| {
+        let mut top = None;
+        for s in (0..turns).map(|i| TABLE.after(leader, i)) {
+            match plays.iter().find(|(p, _)| *p == s) {
+                Some(&(_, c)) => top = Some(c),
+                None => {
+                    if let Some(top) = top {
+                        most[s] = most[s].min(strength(top).unwrap_or(0));
+                    }
+                }
+            }
+        }
+    };
+    let pairs = |plays: &[Play]| -> Vec<(Seat, Card)> { plays.iter().map(|p| (p.seat, p.card)).collect() };
+    for t in deal.play.tricks.iter().filter(|t| t.reason == WinReason::HighestCard) {
+        sevens[t.winner] = false;
+        note(t.leader, &pairs(&t.plays), SEATS);
+    }
+    for t in &deal.set_aside {
+        note(t.leader, &pairs(&t.plays), SEATS);
+    }
+    let on_table = &deal.play.trick;
+    note(on_table.leader, &on_table.plays, on_table.plays.len() + deal.stood_over.len());
+    (most, sevens)
+}
+
+// ---------------------------------------------------------------------------------------------
 // ---------------------------------------------------------------------------------------------
 // Rules
 
@@ -905,6 +949,50 @@ impl Rules for Braus {
     fn bot_move(&self, state: &State, seat: Seat, seed: u64) -> Option<Command> {
         let deal = state.deals.acting(seat)?;
         Some(Command::Play { card: bot_play(deal, seat, &mut Rng::new(seed)) })
+    }
+
+    fn bot_levels(&self) -> bots::Levels {
+        bots::Levels::ALL
+    }
+
+    fn basic_move(&self, state: &State, seat: Seat, _rng: &mut Rng) -> Option<Command> {
+        let deal = state.deals.acting(seat)?;
+        Some(Command::Play { card: basic_play(deal, seat) })
+    }
+
+    /// The deal as `seat` knows it: its own hand, the cards played and set aside; the other
+    /// hands dealt afresh from the rest, keeping their sizes and what the play has shown of them
+    /// (no card above one they stood over, no seven once they laid theirs down).
+    fn determinize(&self, state: &State, seat: Seat, rng: &mut Rng) -> Option<State> {
+        let deal = state.deals.live()?;
+        let (most, sevens) = shown_limits(deal);
+        let played: Vec<Card> = deal.play.played().map(|(_, c)| c).chain(deal.set_aside_cards()).collect();
+        let seen: Vec<Card> = deal.play.hands[seat].iter().chain(&played).copied().collect();
+        let pool: Vec<Card> = pack().into_iter().filter(|c| !seen.contains(c)).collect();
+        let others: Vec<Seat> = (0..SEATS).filter(|&s| s != seat).collect();
+        let sizes: Vec<usize> = others.iter().map(|&s| deal.play.hands[s].len()).collect();
+        let may_hold = |pile: usize, c: Card| {
+            let s = others[pile];
+            if is_seven(c) {
+                sevens[s]
+            } else {
+                strength(c).unwrap_or(0) <= most[s]
+            }
+        };
+        let dealt = bots::redeal_where(&pool, &sizes, may_hold, rng);
+        let mut world = state.clone();
+        let w = world.deals.live_mut()?;
+        for (&s, hand) in others.iter().zip(dealt) {
+            w.play.hands[s] = sorted(hand);
+        }
+        // Not the deck as dealt (which nobody may see), but the same cards.
+        w.deck = w.play.hands.iter().flatten().copied().chain(played).collect();
+        Some(world)
+    }
+
+    fn standing(&self, state: &State, seat: Seat) -> f64 {
+        let side = side_of(seat);
+        (state.deals.scores[side] - state.deals.scores[1 - side]) as f64
     }
 }
 
