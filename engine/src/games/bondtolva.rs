@@ -37,11 +37,9 @@ pub const DEFAULT_FALL_TO: i64 = 7;
 pub mod rule {
     pub const PLAYERS: &str = "bondtolva.deal.players";
     pub const ORDER: &str = "bondtolva.deal.order";
-    pub const HANDS: &str = "bondtolva.deal.hands";
     pub const STOCK: &str = "bondtolva.deal.stock";
 
     pub const FIRST_LEAD: &str = "bondtolva.stock.first-lead";
-    pub const ANY_CARD: &str = "bondtolva.stock.any-card";
     pub const TRICK_WINNER: &str = "bondtolva.stock.trick-winner";
     pub const DRAW: &str = "bondtolva.stock.draw";
     pub const WINNER_LEADS: &str = "bondtolva.stock.winner-leads";
@@ -51,32 +49,22 @@ pub mod rule {
     pub const TRUMPS: &str = "bondtolva.marriage.trumps";
     pub const TJOG: &str = "bondtolva.marriage.tjog";
     pub const ONE_AT_A_TIME: &str = "bondtolva.marriage.one-at-a-time";
-    pub const TWO_AT_MOST: &str = "bondtolva.marriage.two-at-most";
-    pub const NOT_AFTER_STOCK: &str = "bondtolva.marriage.not-after-stock";
 
     pub const FOLLOW_SUIT: &str = "bondtolva.end-play.follow-suit";
     pub const OVERTAKE: &str = "bondtolva.end-play.overtake";
     pub const MUST_TRUMP: &str = "bondtolva.end-play.must-trump";
-    pub const FREE: &str = "bondtolva.end-play.free";
 
     pub const LAST_TRICK: &str = "bondtolva.score.last-trick";
     pub const MATADORS: &str = "bondtolva.score.matadors";
     pub const EYES: &str = "bondtolva.score.eyes";
     pub const NO_GAME: &str = "bondtolva.score.no-game";
 
-    pub const EXACTLY: &str = "bondtolva.end.exactly";
     pub const FALL: &str = "bondtolva.end.fall";
 
     pub const OPTION_TARGET: &str = "bondtolva.variant.target";
-    pub const OPTION_FALL_TO: &str = "bondtolva.variant.fall-to";
 
     pub const DEALER: &str = "bondtolva.house.dealer";
-    pub const SHOWN: &str = "bondtolva.house.shown";
     pub const SAME_SUIT_ONCE: &str = "bondtolva.house.same-suit-once";
-    pub const MAY_DECLINE: &str = "bondtolva.house.may-decline";
-    pub const NO_CLOSING: &str = "bondtolva.house.no-closing";
-    pub const PROTOCOL_AT_END: &str = "bondtolva.house.protocol-at-end";
-    pub const BOTH_EXACTLY: &str = "bondtolva.house.both-exactly";
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -39,12 +39,9 @@ pub const DEFAULT_TARGET: i64 = 6;
 pub mod rule {
     pub const PLAYERS: &str = "braus.deal.players";
     pub const PACK: &str = "braus.deal.pack";
-    pub const NINE_CARDS: &str = "braus.deal.nine-cards";
 
-    pub const MAKDORAR: &str = "braus.rank.makdorar";
     pub const ORDER: &str = "braus.rank.order";
     pub const SUITS: &str = "braus.rank.suits";
-    pub const WORTHLESS: &str = "braus.rank.worthless";
 
     pub const SEVENS_FOREHAND: &str = "braus.sevens.forehand";
     pub const SEVENS_WINNER: &str = "braus.sevens.winner";
@@ -52,11 +49,8 @@ pub mod rule {
 
     pub const LEAD: &str = "braus.play.lead";
     pub const HIGHER: &str = "braus.play.higher";
-    pub const STAND_OVER: &str = "braus.play.stand-over";
     pub const TRICK_WINNER: &str = "braus.play.trick-winner";
     pub const WINNER_LEADS: &str = "braus.play.winner-leads";
-    pub const NOBODY: &str = "braus.play.nobody";
-    pub const SIX_TRICKS: &str = "braus.play.six-tricks";
 
     pub const RITA: &str = "braus.score.rita";
     pub const JAN: &str = "braus.score.jan";
@@ -65,19 +59,10 @@ pub mod rule {
     pub const LOSER_NOTHING: &str = "braus.score.loser-nothing";
 
     pub const TARGET: &str = "braus.end.target";
-    pub const PISSMUNKAR: &str = "braus.end.pissmunkar";
 
     pub const OPTION_TARGET: &str = "braus.variant.target";
 
     pub const DEALER: &str = "braus.house.dealer";
-    pub const SHUFFLE: &str = "braus.house.shuffle";
-    pub const BEATS_WORTHLESS: &str = "braus.house.beats-worthless";
-    pub const STAND_OVER_AUTOMATIC: &str = "braus.house.stand-over-automatic";
-    pub const SEVENS_STOP_AT_SIX: &str = "braus.house.sevens-stop-at-six";
-    pub const LEADER_WITHOUT_CARDS: &str = "braus.house.leader-without-cards";
-    pub const CARDS_RUN_OUT: &str = "braus.house.cards-run-out";
-    pub const KING_OF_CLUBS_NOT_WON: &str = "braus.house.king-of-clubs-not-won";
-    pub const JAN_RUN: &str = "braus.house.jan-run";
     pub const RECORD: &str = "braus.house.record";
 }
 

@@ -46,7 +46,6 @@ pub mod rule {
     pub const ANTE: &str = "femkort.stakes.ante";
     pub const STAKE_AGAIN: &str = "femkort.stakes.again";
 
-    pub const FIVE_EACH: &str = "femkort.deal.five-each";
     pub const THREE_THEN_TWO: &str = "femkort.deal.three-then-two";
 
     pub const FIRST_LEAD: &str = "femkort.play.first-lead";
@@ -55,20 +54,14 @@ pub mod rule {
     pub const OVERTAKE: &str = "femkort.play.overtake";
     pub const WINNER_LEADS: &str = "femkort.play.winner-leads";
 
-    pub const FIRST_FOUR: &str = "femkort.pot.first-four";
     pub const LAST_TRICK: &str = "femkort.pot.last-trick";
 
-    pub const OFFER_ANY_TIME: &str = "femkort.offer.any-time";
     pub const OFFER_CLOSED: &str = "femkort.offer.before-last-trick";
     pub const ANSWER: &str = "femkort.offer.answer";
-    pub const REDEAL: &str = "femkort.offer.redeal";
 
     pub const FIRST_DEALER: &str = "femkort.house.first-dealer";
-    pub const OVERTAKE_HIGHEST: &str = "femkort.house.overtake-highest";
     pub const OFFER_ONCE: &str = "femkort.house.offer-once";
     pub const OFFER_PAUSES: &str = "femkort.house.offer-pauses";
-    pub const REDEAL_DEALER: &str = "femkort.house.redeal-dealer";
-    pub const THROWN_IN_HIDDEN: &str = "femkort.house.thrown-in-hidden";
     pub const UNDEALT: &str = "femkort.house.undealt";
     pub const MATCH_END: &str = "femkort.house.match-end";
     pub const WINNERS: &str = "femkort.house.winners";

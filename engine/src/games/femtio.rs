@@ -28,15 +28,9 @@ pub const DEFAULT_TARGET: i64 = 50;
 /// Rule ids, written out in full so that a grep for an id finds both its text and its uses.
 pub mod rule {
     pub const PLAYERS: &str = "femtio.deal.players";
-    pub const EVEN_HANDS: &str = "femtio.deal.even-hands";
-    pub const SET_ASIDE: &str = "femtio.deal.set-aside";
 
     pub const ANY_ORDER: &str = "femtio.arrange.any-order";
-    pub const FACE_DOWN: &str = "femtio.arrange.face-down";
 
-    pub const TURN_UP: &str = "femtio.play.turn-up";
-    pub const NO_CHOICE: &str = "femtio.play.no-choice";
-    pub const HIGHEST: &str = "femtio.play.highest-of-suit-led";
     pub const WINNER_LEADS: &str = "femtio.play.winner-leads";
 
     pub const TRICK_POINT: &str = "femtio.score.trick-point";
@@ -46,13 +40,10 @@ pub mod rule {
     pub const LAST_TRICK: &str = "femtio.end.last-trick";
 
     pub const DEALER: &str = "femtio.house.dealer";
-    pub const TOP_FIRST: &str = "femtio.house.first-placed-on-top";
-    pub const TOGETHER: &str = "femtio.house.arrange-together";
     pub const PLACED_STAYS: &str = "femtio.house.placed-stays";
     pub const LAST_CARD: &str = "femtio.house.last-card";
     pub const PLAY_AFTER: &str = "femtio.house.play-after-arranging";
     pub const NO_TRUMPS: &str = "femtio.house.no-trumps";
-    pub const SET_ASIDE_SHOWN: &str = "femtio.house.set-aside-shown";
     pub const OPTION_TARGET: &str = "femtio.house.target";
 }
 

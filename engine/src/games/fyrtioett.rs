@@ -39,13 +39,9 @@ pub mod rule {
     pub const PLAYERS: &str = "fyrtioett.deal.players";
     pub const PACK: &str = "fyrtioett.deal.pack";
     pub const PACKETS: &str = "fyrtioett.deal.packets";
-    pub const COUNTER_CLOCKWISE: &str = "fyrtioett.deal.counter-clockwise";
-    pub const HEARTS_TRUMPS: &str = "fyrtioett.deal.hearts-trumps";
     pub const DEALER_ROTATES: &str = "fyrtioett.deal.dealer-rotates";
 
     pub const BID_ORDER: &str = "fyrtioett.bid.order";
-    pub const BID_WORTH: &str = "fyrtioett.bid.worth";
-    pub const BID_ELEVEN: &str = "fyrtioett.bid.eleven";
     pub const THROW_IN: &str = "fyrtioett.bid.throw-in";
 
     pub const FIRST_LEAD: &str = "fyrtioett.play.first-lead";
@@ -54,7 +50,6 @@ pub mod rule {
     pub const TRICK_WINNER: &str = "fyrtioett.play.trick-winner";
     pub const WINNER_LEADS: &str = "fyrtioett.play.winner-leads";
 
-    pub const KEEPER: &str = "fyrtioett.score.keeper";
     pub const MADE: &str = "fyrtioett.score.made";
     pub const FAILED: &str = "fyrtioett.score.failed";
 
@@ -67,12 +62,7 @@ pub mod rule {
     pub const PARTNERSHIPS: &str = "fyrtioett.house.partnerships";
     pub const FIRST_DEALER: &str = "fyrtioett.house.first-dealer";
     pub const BID_RANGE: &str = "fyrtioett.house.bid-range";
-    pub const BIDS_PUBLIC: &str = "fyrtioett.house.bids-public";
     pub const LAST_BIDDER: &str = "fyrtioett.house.last-bidder";
-    pub const ANY_TOTAL: &str = "fyrtioett.house.any-total";
-    pub const THROWN_IN_RECORD: &str = "fyrtioett.house.thrown-in-record";
-    pub const NEGATIVE_SCORES: &str = "fyrtioett.house.negative-scores";
-    pub const REACHING: &str = "fyrtioett.house.reaching";
     pub const TIE_PLAYS_ON: &str = "fyrtioett.house.tie-plays-on";
 }
 

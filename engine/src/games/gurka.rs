@@ -42,7 +42,6 @@ pub mod rule {
 
     pub const ANTE: &str = "gurka.stakes.ante";
 
-    pub const SIX_EACH: &str = "gurka.deal.six-each";
     pub const ROTATION: &str = "gurka.deal.rotation";
 
     pub const LEAD: &str = "gurka.play.lead";
@@ -51,25 +50,17 @@ pub mod rule {
     pub const LOWEST: &str = "gurka.play.lowest";
     pub const ACE: &str = "gurka.play.ace";
     pub const TRICK_WINNER: &str = "gurka.play.trick-winner";
-    pub const FIVE_TRICKS: &str = "gurka.play.five-tricks";
 
     pub const LAST_CARD: &str = "gurka.score.last-card";
     pub const VALUES: &str = "gurka.score.values";
     pub const TIES: &str = "gurka.score.ties";
 
-    pub const OUT: &str = "gurka.out.limit";
     pub const BUY_IN: &str = "gurka.out.buy-in";
     pub const RESTART: &str = "gurka.out.restart";
     pub const POT: &str = "gurka.out.pot";
 
     pub const FIRST_DEALER: &str = "gurka.house.first-dealer";
-    pub const ANY_LOWEST: &str = "gurka.house.any-lowest";
-    pub const ONLY_ACES: &str = "gurka.house.only-aces";
-    pub const SIT_OUT: &str = "gurka.house.sit-out";
     pub const BUY_IN_NOW: &str = "gurka.house.buy-in-now";
-    pub const BUY_INS: &str = "gurka.house.buy-ins";
-    pub const WORST_IN: &str = "gurka.house.worst-in";
-    pub const NOBODY_LEFT: &str = "gurka.house.nobody-left";
     pub const UNDEALT: &str = "gurka.house.undealt";
 }
 

@@ -33,7 +33,6 @@ pub const MAX_HAND: usize = DECK_SIZE / MIN_PLAYERS;
 pub mod rule {
     pub const PLAYERS: &str = "plump.deal.players";
     pub const FIRST_DEAL: &str = "plump.deal.first-deal";
-    pub const FEWER_EACH_DEAL: &str = "plump.deal.fewer-each-deal";
     pub const DEALER_ROTATES: &str = "plump.deal.dealer-rotates";
     pub const ONE_AT_A_TIME: &str = "plump.deal.one-at-a-time";
 
@@ -43,7 +42,6 @@ pub mod rule {
 
     pub const BID_ORDER: &str = "plump.bidding.order";
     pub const BID_RANGE: &str = "plump.bidding.range";
-    pub const FREE_TOTAL: &str = "plump.bidding.free-total";
 
     pub const FIRST_LEAD: &str = "plump.play.first-lead";
     pub const FOLLOW_SUIT: &str = "plump.play.follow-suit";
@@ -57,17 +55,10 @@ pub mod rule {
 
     pub const MATCH_WINNER: &str = "plump.end.winner";
 
-    pub const BACK_UP: &str = "plump.variant.back-up";
     pub const LAST_BIDDER: &str = "plump.variant.last-bidder-restricted";
-    pub const SIMULTANEOUS: &str = "plump.variant.simultaneous-bids";
     pub const NOT_BOTH: &str = "plump.variant.not-both";
 
     pub const NOTHING_TO_TURN: &str = "plump.house.nothing-to-turn";
-    pub const TURNED_CARD_STAYS: &str = "plump.house.turned-card-stays";
-    pub const SET_ASIDE_UNSEEN: &str = "plump.house.set-aside-unseen";
-    pub const BIDS_FINAL: &str = "plump.house.bids-final";
-    pub const SIMULTANEOUS_REVEAL: &str = "plump.house.simultaneous-reveal";
-    pub const LAST_BIDDER_SEAT: &str = "plump.house.last-bidder-seat";
     pub const TIES_SHARE: &str = "plump.house.ties-share";
 }
 

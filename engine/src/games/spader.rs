@@ -35,17 +35,13 @@ pub mod rule {
     pub const PARTNERSHIPS: &str = "spader.deal.partnerships";
     pub const DEALER: &str = "spader.deal.dealer";
     pub const THIRTEEN_CARDS: &str = "spader.deal.thirteen-cards";
-    pub const SPADES_TRUMPS: &str = "spader.deal.spades-trumps";
 
     pub const REDEAL_CONDITIONS: &str = "spader.redeal.conditions";
 
     pub const BID_ORDER: &str = "spader.bid.order";
-    pub const BID_BOTH_STAND: &str = "spader.bid.both-stand";
     pub const BID_RANGE: &str = "spader.bid.range";
-    pub const BID_NIL: &str = "spader.bid.nil";
     pub const BID_NIL_SEAT: &str = "spader.bid.nil-seat";
     pub const BID_NIL_PARTNER: &str = "spader.bid.nil-partner";
-    pub const BID_SIDE_NIL: &str = "spader.bid.side-nil";
 
     pub const BLIND_ELIGIBLE: &str = "spader.blind-nil.eligible";
     pub const BLIND_BEFORE_LOOKING: &str = "spader.blind-nil.before-looking";
@@ -65,12 +61,10 @@ pub mod rule {
     pub const WINNER_LEADS: &str = "spader.play.winner-leads";
 
     pub const SPADES_NOT_BROKEN: &str = "spader.lead.spades-not-broken";
-    pub const SPADES_BROKEN: &str = "spader.lead.spades-broken";
 
     pub const BID_MADE: &str = "spader.score.bid-made";
     pub const OVERTRICKS: &str = "spader.score.overtricks";
     pub const BID_FAILED: &str = "spader.score.bid-failed";
-    pub const NIL_TRICKS_COUNT: &str = "spader.score.nil-tricks-count";
     pub const NIL_MADE: &str = "spader.score.nil-made";
     pub const NIL_FAILED: &str = "spader.score.nil-failed";
     pub const BLIND_NIL_MADE: &str = "spader.score.blind-nil-made";
@@ -82,18 +76,9 @@ pub mod rule {
 
     pub const OPTION_BLIND_NIL: &str = "spader.options.blind-nil";
     pub const OPTION_REDEAL: &str = "spader.options.redeal";
-    pub const OPTION_SANDBAGGING: &str = "spader.options.sandbagging";
     pub const OPTION_TARGET: &str = "spader.options.target";
 
-    pub const ACE_NOT_COURT: &str = "spader.house.ace-not-court";
     pub const REDEAL_WHEN: &str = "spader.house.redeal-when";
-    pub const REDEAL_SAME_DEALER: &str = "spader.house.redeal-same-dealer";
-    pub const EITHER_PARTNER_BIDS: &str = "spader.house.either-partner-bids";
-    pub const BLIND_CHOICE_WHEN: &str = "spader.house.blind-nil-choice";
-    pub const BLIND_LOOKS_AFTER_BIDDING: &str = "spader.house.blind-nil-looks-after-bidding";
-    pub const EXCHANGE_ANY_TWO: &str = "spader.house.exchange-any-two";
-    pub const ONLY_SPADES_FIRST_TRICK: &str = "spader.house.only-spades-first-trick";
-    pub const SPADE_LEAD_BREAKS: &str = "spader.house.spade-lead-breaks";
     pub const SIDE_NIL_FAILED: &str = "spader.house.side-nil-failed";
     pub const TIE_PLAYS_ON: &str = "spader.house.tie-plays-on";
 }

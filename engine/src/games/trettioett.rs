@@ -50,38 +50,26 @@ pub mod rule {
     pub const TIE: &str = "trettioett.stakes.tie";
 
     pub const THREE_EACH: &str = "trettioett.deal.three-each";
-    pub const UPCARD: &str = "trettioett.deal.upcard";
-    pub const NEXT_DEALER: &str = "trettioett.deal.next-dealer";
 
     pub const ORDER: &str = "trettioett.turn.order";
     pub const DRAW: &str = "trettioett.turn.draw";
     pub const DISCARD: &str = "trettioett.turn.discard";
-    pub const STOCK_CARD_BACK: &str = "trettioett.turn.stock-card-back";
 
-    pub const SAME_SUIT: &str = "trettioett.hand.same-suit";
     pub const THIRTY_ONE: &str = "trettioett.hand.thirty-one";
-    pub const THREE_ACES: &str = "trettioett.hand.three-aces";
 
     pub const WINS_AT_ONCE: &str = "trettioett.win.thirty-one";
     pub const KNOCK: &str = "trettioett.knock.knock";
-    pub const LAST_ROUND: &str = "trettioett.knock.last-round";
     pub const SHOWDOWN: &str = "trettioett.knock.showdown";
 
     pub const KNOCKER_WINS_TIES: &str = "trettioett.variant.knocker-wins-ties";
-    pub const LIVES: &str = "trettioett.variant.lives";
     pub const LIVES_THIRTY_ONE: &str = "trettioett.variant.lives-thirty-one";
     pub const LIVES_LOWEST: &str = "trettioett.variant.lives-lowest";
-    pub const LIVES_OUT: &str = "trettioett.variant.lives-out";
     pub const LIVES_LAST: &str = "trettioett.variant.lives-last";
-    pub const TRIPS: &str = "trettioett.variant.trips";
 
     pub const FIRST_DEALER: &str = "trettioett.house.first-dealer";
     pub const DEAL_SINGLY: &str = "trettioett.house.deal-singly";
     pub const PILE_CARD_KEPT: &str = "trettioett.house.pile-card-kept";
     pub const KNOCK_ONCE: &str = "trettioett.house.knock-once";
-    pub const THIRTY_ONE_AUTOMATIC: &str = "trettioett.house.thirty-one-automatic";
-    pub const STOCK_OUT: &str = "trettioett.house.stock-out";
-    pub const ROUND_LIMIT: &str = "trettioett.house.round-limit";
     pub const ALL_TIED: &str = "trettioett.house.all-tied";
     pub const MATCH_END: &str = "trettioett.house.match-end";
     pub const WINNERS: &str = "trettioett.house.winners";

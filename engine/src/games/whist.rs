@@ -39,51 +39,29 @@ const RUBBER_BONUS: i64 = 2;
 pub mod rule {
     pub const PLAYERS: &str = "whist.deal.players";
     pub const THIRTEEN_CARDS: &str = "whist.deal.thirteen-cards";
-    pub const TURNED_TRUMP: &str = "whist.deal.turned-trump";
-    pub const TRUMP_CARD_PUBLIC: &str = "whist.deal.trump-card-public";
 
     pub const FIRST_LEAD: &str = "whist.play.first-lead";
     pub const FOLLOW_SUIT: &str = "whist.play.follow-suit";
-    pub const TRUMP_OR_DISCARD: &str = "whist.play.trump-or-discard";
     pub const TRICK_WINNER: &str = "whist.play.trick-winner";
     pub const WINNER_LEADS: &str = "whist.play.winner-leads";
 
     pub const ODD_TRICKS: &str = "whist.score.odd-tricks";
     pub const GAME: &str = "whist.score.game";
     pub const GAME_VALUE: &str = "whist.score.game-value";
-    pub const NEW_GAME: &str = "whist.score.new-game";
-    pub const RUBBER: &str = "whist.score.rubber";
     pub const RUBBER_BONUS: &str = "whist.score.rubber-bonus";
     pub const SETTLEMENT: &str = "whist.score.settlement";
 
-    pub const HONOURS: &str = "whist.honours.cards";
     pub const HONOURS_FOUR: &str = "whist.honours.four";
     pub const HONOURS_THREE: &str = "whist.honours.three";
     pub const NOT_OUT_ON_HONOURS: &str = "whist.honours.not-out-on-honours";
     pub const OTHER_SIDE_OUT: &str = "whist.honours.other-side-out";
 
-    pub const SHORT: &str = "whist.variant.short";
-    pub const LONG: &str = "whist.variant.long";
-    pub const AMERICAN: &str = "whist.variant.american";
-    pub const SATTRUMF: &str = "whist.variant.sattrumf";
-    pub const OPTION_HONOURS: &str = "whist.variant.honours";
-
-    pub const GUERRE: &str = "whist.guerre.all-against-all";
     pub const GUERRE_TRICKS: &str = "whist.guerre.tricks";
     pub const GUERRE_HONOURS: &str = "whist.guerre.honours";
-    pub const GUERRE_GAME: &str = "whist.guerre.game";
     pub const GUERRE_NOT_OUT_ON_HONOURS: &str = "whist.guerre.not-out-on-honours";
 
     pub const PARTNERSHIPS: &str = "whist.house.partnerships";
     pub const DEALER: &str = "whist.house.dealer";
-    pub const DEALT_FROM_FOREHAND: &str = "whist.house.dealt-from-forehand";
-    pub const HONOURS_AUTOMATIC: &str = "whist.house.honours-automatic";
-    pub const POINTS_BEYOND_GAME: &str = "whist.house.points-beyond-game";
-    pub const GAME_VALUE_LONGER: &str = "whist.house.game-value-longer-games";
-    pub const ONE_SHORT_OF_GAME: &str = "whist.house.one-short-of-game";
-    pub const ONE_RUBBER: &str = "whist.house.one-rubber";
-    pub const SATTRUMF_ANY_LEAD: &str = "whist.house.sattrumf-any-lead";
-    pub const GUERRE_TOGETHER: &str = "whist.house.guerre-counted-together";
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -39,31 +39,19 @@ const JOKER: Card = Card::Joker(0);
 pub mod rule {
     pub const PLAYERS: &str = "femhundra.deal.players";
     pub const PACK: &str = "femhundra.deal.pack";
-    pub const DEAL: &str = "femhundra.deal.packets";
 
     pub const BID_ORDER: &str = "femhundra.bid.order";
     pub const BID_TABLE: &str = "femhundra.bid.table";
     pub const BID_HIGHER: &str = "femhundra.bid.higher";
-    pub const BID_ONCE: &str = "femhundra.bid.once";
-    pub const BID_ROUNDS: &str = "femhundra.bid.rounds";
-    pub const PASS_FINAL: &str = "femhundra.bid.pass-final";
     pub const MISERE: &str = "femhundra.bid.misere";
-    pub const OPEN_MISERE: &str = "femhundra.bid.open-misere";
     pub const MISERE_AFTER_SEVEN: &str = "femhundra.bid.misere-after-seven";
     pub const ALL_PASS: &str = "femhundra.bid.all-pass";
 
     pub const CALL_PARTNER: &str = "femhundra.partner.call";
     pub const CALL_NOT_TRUMP: &str = "femhundra.partner.not-trump";
     pub const CALL_NOT_HELD: &str = "femhundra.partner.not-held";
-    pub const NO_CALL_IN_MISERE: &str = "femhundra.partner.none-in-misere";
-    pub const MISERE_PARTNER_OUT: &str = "femhundra.partner.misere-alone";
 
-    pub const WIDOW: &str = "femhundra.widow.take";
     pub const DISCARD: &str = "femhundra.widow.discard";
-
-    pub const JOKER_TRUMP: &str = "femhundra.cards.joker-trump";
-    pub const BOWERS: &str = "femhundra.cards.bowers";
-    pub const JOKER_NO_TRUMPS: &str = "femhundra.cards.joker-no-trumps";
 
     pub const FIRST_LEAD: &str = "femhundra.play.first-lead";
     pub const FOLLOW_SUIT: &str = "femhundra.play.follow-suit";
@@ -71,7 +59,6 @@ pub mod rule {
     pub const JOKER_SUIT_NOT_SHOWN_VOID: &str = "femhundra.play.joker-suit-not-void";
     pub const NO_SUIT_NAMED: &str = "femhundra.play.no-suit-named";
     pub const MISERE_JOKER: &str = "femhundra.play.misere-joker";
-    pub const OPEN_HAND: &str = "femhundra.play.open-hand";
     pub const TRICK_WINNER: &str = "femhundra.play.trick-winner";
 
     pub const MADE: &str = "femhundra.score.made";
@@ -81,21 +68,6 @@ pub mod rule {
     pub const MISERE_SET: &str = "femhundra.score.misere-set";
     pub const NO_DECLARER: &str = "femhundra.score.no-declarer";
     pub const STOP_AT_490: &str = "femhundra.score.stop-at-490";
-    pub const WIN: &str = "femhundra.score.win";
-    pub const WIN_TIE: &str = "femhundra.score.win-tie";
-    pub const BACK_DOOR: &str = "femhundra.score.back-door";
-
-    pub const HOUSE_JOKER_VOID: &str = "femhundra.house.joker-only-when-void";
-    pub const HOUSE_ALL_VOID: &str = "femhundra.house.joker-any-suit-when-void-in-all";
-    pub const HOUSE_OPEN_AFTER_LEAD: &str = "femhundra.house.open-after-lead";
-    pub const HOUSE_MISERE_MADE: &str = "femhundra.house.misere-made";
-    pub const HOUSE_CALL_BEFORE_WIDOW: &str = "femhundra.house.call-before-widow";
-    pub const HOUSE_CALLED_IN_WIDOW: &str = "femhundra.house.called-card-in-widow";
-    pub const HOUSE_SAME_RANKING: &str = "femhundra.house.open-misere-highest";
-    pub const HOUSE_DISCARD_ONE_BY_ONE: &str = "femhundra.house.discard-one-by-one";
-    pub const HOUSE_TIES: &str = "femhundra.house.ties";
-    pub const HOUSE_HIDDEN: &str = "femhundra.house.hidden-for-ever";
-    pub const HOUSE_PLAY_OUT: &str = "femhundra.house.play-out";
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -54,12 +54,10 @@ pub mod rule {
 
     pub const DEALER: &str = "norrlandsknack.deal.dealer";
     pub const THREE_THEN_TWO: &str = "norrlandsknack.deal.three-then-two";
-    pub const TRUMP_CARD: &str = "norrlandsknack.deal.trump-card";
     pub const TALON: &str = "norrlandsknack.deal.talon";
 
     pub const BID_ORDER: &str = "norrlandsknack.bid.order";
     pub const KNOCK: &str = "norrlandsknack.bid.knock";
-    pub const ALL_LURA: &str = "norrlandsknack.bid.all-lura";
     pub const FIRST_DEAL: &str = "norrlandsknack.bid.first-deal";
 
     pub const JOIN: &str = "norrlandsknack.join.later-deals";
@@ -75,7 +73,6 @@ pub mod rule {
     pub const TRICK_WINNER: &str = "norrlandsknack.play.trick-winner";
     pub const WINNER_LEADS: &str = "norrlandsknack.play.winner-leads";
 
-    pub const TRUMFMANT_WHEN: &str = "norrlandsknack.trumfmant.when";
     pub const TRUMFMANT: &str = "norrlandsknack.trumfmant.play-trump";
 
     pub const START: &str = "norrlandsknack.score.start";
@@ -87,16 +84,9 @@ pub mod rule {
     pub const ZERO: &str = "norrlandsknack.end.zero";
 
     pub const FIRST_DEALER: &str = "norrlandsknack.house.first-dealer";
-    pub const STAKE_ONCE: &str = "norrlandsknack.house.stake-once";
-    pub const FIRST_DEAL_MEANS: &str = "norrlandsknack.house.first-deal";
     pub const JOIN_ORDER: &str = "norrlandsknack.house.join-order";
     pub const ALONE: &str = "norrlandsknack.house.knocker-alone";
-    pub const FIRST_LEAD_FOLDED: &str = "norrlandsknack.house.first-lead-folded";
     pub const TALON_LIMIT: &str = "norrlandsknack.house.talon-limit";
-    pub const DISCARDS_HIDDEN: &str = "norrlandsknack.house.discards-hidden";
-    pub const TRUMFMANT_LEADS: &str = "norrlandsknack.house.trumfmant-leads";
-    pub const NO_PENALTY_PLAYS: &str = "norrlandsknack.house.no-penalty-plays";
-    pub const FIRST_TO_ZERO: &str = "norrlandsknack.house.first-to-zero";
     pub const DEAL_LIMIT: &str = "norrlandsknack.house.deal-limit";
     pub const SPLIT: &str = "norrlandsknack.house.split";
 }

@@ -50,29 +50,23 @@ pub const MAX_ROUNDS: u32 = 10;
 pub mod rule {
     pub const PLAYERS: &str = "polskt-pass.deck.players";
     pub const PACK: &str = "polskt-pass.deck.pack";
-    pub const JACKS: &str = "polskt-pass.deck.jacks";
-    pub const TRUMP_ORDER: &str = "polskt-pass.deck.trump-order";
-    pub const SIDE_ORDER: &str = "polskt-pass.deck.side-order";
 
     pub const STAKE: &str = "polskt-pass.stake.dealer-stakes";
     pub const POT_CARRIES: &str = "polskt-pass.stake.pot-carries";
 
     pub const DEALER_ROTATES: &str = "polskt-pass.deal.dealer-rotates";
     pub const CUT: &str = "polskt-pass.deal.cut";
-    pub const CUT_JACK: &str = "polskt-pass.deal.cut-jack";
     pub const THREE_THEN_TWO: &str = "polskt-pass.deal.three-then-two";
     pub const TURNED_CARD: &str = "polskt-pass.deal.turned-card";
     pub const MUST_TAKE: &str = "polskt-pass.deal.dealer-must-take";
     pub const MAY_TAKE_ACE: &str = "polskt-pass.deal.dealer-may-take-ace";
     pub const TURNED_STAYS: &str = "polskt-pass.deal.turned-card-stays";
-    pub const REST_UNUSED: &str = "polskt-pass.deal.rest-unused";
     pub const DISCARD: &str = "polskt-pass.deal.discard";
 
     pub const DEALER_TOOK: &str = "polskt-pass.bidding.dealer-took";
     pub const TWO_DECLARERS: &str = "polskt-pass.bidding.two-declarers";
     pub const ROUND_ONE: &str = "polskt-pass.bidding.round-one";
     pub const ROUND_TWO: &str = "polskt-pass.bidding.round-two";
-    pub const FOREHAND_ANY_SUIT: &str = "polskt-pass.bidding.forehand-any-suit";
     pub const OTHERS_OTHER_SUITS: &str = "polskt-pass.bidding.others-other-suits";
     pub const FIRST_ENDS: &str = "polskt-pass.bidding.first-ends";
     pub const ALL_PASS: &str = "polskt-pass.bidding.all-pass";
@@ -90,27 +84,17 @@ pub mod rule {
     pub const LA_VOLA_ONLY: &str = "polskt-pass.win.la-vola-only";
     pub const LA_VOLA_LOST: &str = "polskt-pass.win.la-vola-lost";
 
-    pub const AMOUNT: &str = "polskt-pass.payment.amount";
-    pub const LEAST_BET: &str = "polskt-pass.payment.least-bet";
     pub const WINNER_TAKES: &str = "polskt-pass.payment.winner-takes";
     pub const LA_VOLA_PAID: &str = "polskt-pass.payment.la-vola";
     pub const FAILED_DECLARER: &str = "polskt-pass.payment.failed-declarer";
     pub const BOTH_FAIL: &str = "polskt-pass.payment.both-fail";
     pub const NO_WINNER_BET: &str = "polskt-pass.payment.no-winner";
-    pub const BETS_APART: &str = "polskt-pass.payment.bets-apart";
 
-    pub const DOUBLE_BET: &str = "polskt-pass.variant.double-bet";
     pub const MERGE_BETS: &str = "polskt-pass.variant.merge-bets";
 
     pub const THREE_PLAYERS: &str = "polskt-pass.house.three-players";
     pub const FIRST_DEALER: &str = "polskt-pass.house.first-dealer";
     pub const CUT_RANGE: &str = "polskt-pass.house.cut-range";
-    pub const JACKS_FOLLOW_TRUMPS: &str = "polskt-pass.house.jacks-follow-trumps";
-    pub const DISCARD_ANY: &str = "polskt-pass.house.discard-any";
-    pub const REST_HIDDEN: &str = "polskt-pass.house.rest-hidden";
-    pub const ALL_TRICKS: &str = "polskt-pass.house.all-tricks";
-    pub const EQUAL_BETS: &str = "polskt-pass.house.equal-bets";
-    pub const MATCH_LENGTH: &str = "polskt-pass.house.match-length";
     pub const SHARE_OUT: &str = "polskt-pass.house.share-out";
     pub const TIES_SHARE: &str = "polskt-pass.house.ties-share";
     pub const TABLE_LIMIT: &str = "polskt-pass.house.table-limit";

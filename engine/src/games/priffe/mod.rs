@@ -54,19 +54,13 @@ pub mod rule {
 
     pub const THIRTEEN_CARDS: &str = "priffe.deal.thirteen-cards";
 
-    pub const ONE_ROUND: &str = "priffe.bid.one-round";
     pub const HIGHER: &str = "priffe.bid.higher";
     pub const RANKING: &str = "priffe.bid.ranking";
-    pub const PREFERENCE: &str = "priffe.bid.preference";
-    pub const NOLL: &str = "priffe.bid.noll";
-    pub const SUIT: &str = "priffe.bid.suit";
-    pub const INFORMATION: &str = "priffe.bid.information";
     pub const INFORMATION_FIRST_TWO: &str = "priffe.bid.information-first-two";
     pub const FINAL: &str = "priffe.bid.final";
     pub const FORCED_NOLL: &str = "priffe.bid.forced-noll";
 
     pub const FIRST_LEAD: &str = "priffe.play.first-lead";
-    pub const FIRST_LEAD_PREFERENCE: &str = "priffe.play.first-lead-preference";
     pub const FOLLOW_SUIT: &str = "priffe.play.follow-suit";
     pub const TRUMPS: &str = "priffe.play.trumps";
     pub const TRICK_WINNER: &str = "priffe.play.trick-winner";
@@ -81,37 +75,19 @@ pub mod rule {
     pub const GRAND_SLAM: &str = "priffe.score.grand-slam";
     pub const PENALTY_SMALL_SLAM: &str = "priffe.score.penalty-small-slam";
     pub const PENALTY_GRAND_SLAM: &str = "priffe.score.penalty-grand-slam";
-    pub const HONOUR_CARDS: &str = "priffe.score.honour-cards";
     pub const HONOURS_FOUR: &str = "priffe.score.honours-four";
     pub const HONOURS_THREE_PARTNER: &str = "priffe.score.honours-three-and-partner";
     pub const HONOURS_THREE: &str = "priffe.score.honours-three";
     pub const SHARED: &str = "priffe.score.shared";
 
     pub const GAME: &str = "priffe.rubber.game";
-    pub const ONLY_TRICKS: &str = "priffe.rubber.only-tricks";
-    pub const RESET: &str = "priffe.rubber.reset";
-    pub const SITTING: &str = "priffe.rubber.sitting";
-    pub const WINNER: &str = "priffe.rubber.winner";
 
-    pub const SIMPLE_DEALS: &str = "priffe.variant.simple-deals";
-    pub const SIMPLE_POINTS: &str = "priffe.variant.simple-points";
-    pub const OLD_BIDS: &str = "priffe.variant.old-bids";
-    pub const OLD_VALUES: &str = "priffe.variant.old-values";
     pub const OLD_HONOURS: &str = "priffe.variant.old-honours";
     pub const OLD_SLAMS: &str = "priffe.variant.old-slams";
-    pub const OLD_GAME: &str = "priffe.variant.old-game";
     pub const OLD_GAME_BONUS: &str = "priffe.variant.old-game-bonus";
 
-    pub const SEAT_DRAW: &str = "priffe.house.seat-draw";
     pub const FIRST_DEALER: &str = "priffe.house.first-dealer";
     pub const DEAL_SINGLY: &str = "priffe.house.deal-singly";
-    pub const NO_DUTY_TO_TRUMP: &str = "priffe.house.no-duty-to-trump";
-    pub const FORCED_NOLL_SLAM: &str = "priffe.house.forced-noll-slam";
-    pub const ABOVE_THE_LINE: &str = "priffe.house.above-the-line";
-    pub const OLD_THREE_AND_PARTNER: &str = "priffe.house.old-three-and-partner";
-    pub const OLD_FORCED_NOLL: &str = "priffe.house.old-forced-noll";
-    pub const SIMPLE_PARTNERS: &str = "priffe.house.simple-partners";
-    pub const SIMPLE_WINNER: &str = "priffe.house.simple-winner";
     pub const TIE: &str = "priffe.house.tie";
 }
 

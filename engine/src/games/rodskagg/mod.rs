@@ -56,60 +56,34 @@ pub mod rule {
     pub const PACK: &str = "rodskagg.pack.cards";
 
     pub const DEALER: &str = "rodskagg.deal.dealer";
-    pub const THREE_AND_THREE: &str = "rodskagg.deal.three-and-three";
-    pub const REST_ASIDE: &str = "rodskagg.deal.rest-aside";
 
     pub const BID_ORDER: &str = "rodskagg.bid.order";
-    pub const BIDS: &str = "rodskagg.bid.bids";
     pub const HIGHER: &str = "rodskagg.bid.higher";
-    pub const SNEAK: &str = "rodskagg.bid.sneak";
-    pub const DECLARER: &str = "rodskagg.bid.declarer";
 
     pub const FIRST_LEAD: &str = "rodskagg.play.first-lead";
     pub const NO_TRUMPS: &str = "rodskagg.play.no-trumps";
     pub const FOLLOW_SUIT: &str = "rodskagg.play.follow-suit";
     pub const WINNER_LEADS: &str = "rodskagg.play.winner-leads";
 
-    pub const ASK: &str = "rodskagg.going-on.ask";
-    pub const IN_WITH_TRICK: &str = "rodskagg.going-on.in-with-trick";
-    pub const DECIDE: &str = "rodskagg.going-on.decide";
     pub const DROP: &str = "rodskagg.going-on.drop";
     pub const NO_TRICK: &str = "rodskagg.going-on.no-trick";
 
     pub const START: &str = "rodskagg.score.start";
     pub const MADE: &str = "rodskagg.score.made";
     pub const FAILED: &str = "rodskagg.score.failed";
-    pub const ONLY_DECLARER: &str = "rodskagg.score.only-declarer";
 
     pub const RODSKAGG_MADE: &str = "rodskagg.rodskagg.made";
     pub const RODSKAGG_FAILED: &str = "rodskagg.rodskagg.failed";
 
     pub const ZERO: &str = "rodskagg.end.zero";
-    pub const KNOCK_OUT: &str = "rodskagg.end.knock-out";
     pub const SETTLEMENT: &str = "rodskagg.end.settlement";
 
-    pub const FEM_OPP: &str = "rodskagg.ritual.fem-opp";
     pub const CUT: &str = "rodskagg.ritual.cut";
-    pub const KNOCK_FOR_CARDS: &str = "rodskagg.ritual.knock-for-cards";
-    pub const PICK_UP: &str = "rodskagg.ritual.pick-up";
-    pub const MISDEAL: &str = "rodskagg.ritual.misdeal";
-    pub const FORGOT_ASK: &str = "rodskagg.ritual.forgot-ask";
-    pub const FORGOT_KNOCK: &str = "rodskagg.ritual.forgot-knock";
 
     pub const FIRST_DEALER: &str = "rodskagg.house.first-dealer";
-    pub const RITUALS: &str = "rodskagg.house.rituals";
-    pub const NO_CUT: &str = "rodskagg.house.no-cut";
-    pub const ALL_SNEAK: &str = "rodskagg.house.all-sneak";
     pub const DEALER_MUST_BID: &str = "rodskagg.house.dealer-must-bid";
-    pub const ANSWERS_HIDDEN: &str = "rodskagg.house.answers-hidden";
-    pub const NOBODY_ASKED: &str = "rodskagg.house.nobody-asked";
     pub const ALONE: &str = "rodskagg.house.declarer-alone";
-    pub const THROWN_HIDDEN: &str = "rodskagg.house.thrown-hidden";
-    pub const KNOCK_AUTOMATIC: &str = "rodskagg.house.knock-automatic";
-    pub const OUT_OF_MATCH: &str = "rodskagg.house.out-of-match";
-    pub const LAST_IN_MATCH: &str = "rodskagg.house.last-in-match";
     pub const DEAL_LIMIT: &str = "rodskagg.house.deal-limit";
-    pub const SETTLEMENT_TERMS: &str = "rodskagg.house.settlement";
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -57,15 +57,9 @@ pub mod rule {
     pub const THREE_EACH: &str = "svangknack.deal.three-each";
     pub const TALON: &str = "svangknack.deal.talon";
 
-    pub const FORCED_WHEN: &str = "svangknack.forced.empty-pot";
-    pub const FORCED_TRUMPS: &str = "svangknack.forced.trump-card";
     pub const FORCED_ALL_PLAY: &str = "svangknack.forced.all-play";
     pub const FORCED_NO_BUYING: &str = "svangknack.forced.no-buying";
-    pub const FORCED_LEAD: &str = "svangknack.forced.forehand-leads";
 
-    pub const SWING_ORDER: &str = "svangknack.swing.order";
-    pub const BOTH_PASS: &str = "svangknack.swing.both-pass";
-    pub const TURN_TWO: &str = "svangknack.swing.turn-two";
     pub const CHOOSE_TRUMPS: &str = "svangknack.swing.choose-trumps";
 
     pub const JOIN_ORDER: &str = "svangknack.join.order";
@@ -74,7 +68,6 @@ pub mod rule {
 
     pub const BUY_ORDER: &str = "svangknack.buy.order";
     pub const EXCHANGE: &str = "svangknack.buy.exchange";
-    pub const BUY_ONCE: &str = "svangknack.buy.once";
 
     pub const FIRST_LEAD: &str = "svangknack.play.first-lead";
     pub const FOLLOW_SUIT: &str = "svangknack.play.follow-suit";
@@ -83,20 +76,16 @@ pub mod rule {
     pub const TRUMP_LEAD: &str = "svangknack.play.trump-lead";
     pub const BLANK_LEAD: &str = "svangknack.play.blank-lead";
     pub const BLANK_FOLLOW: &str = "svangknack.play.blank-follow";
-    pub const BLANK_HIDDEN: &str = "svangknack.play.blank-hidden";
     pub const FACE_UP: &str = "svangknack.play.face-up";
 
     pub const SHARE: &str = "svangknack.pay.share";
     pub const FORFEIT: &str = "svangknack.pay.forfeit";
     pub const NEXT_POT: &str = "svangknack.pay.next-pot";
-    pub const POT_OUT: &str = "svangknack.pay.pot-out";
     pub const RIVET: &str = "svangknack.pay.rivet";
 
     pub const FIRST_DEALER: &str = "svangknack.house.first-dealer";
     pub const ONE_AT_A_TIME: &str = "svangknack.house.one-at-a-time";
     pub const AUTO_PACK: &str = "svangknack.house.auto-pack";
-    pub const TURNED_ASIDE: &str = "svangknack.house.turned-cards-aside";
-    pub const DISCARDS_ASIDE: &str = "svangknack.house.discards-aside";
     pub const TALON_OUT: &str = "svangknack.house.talon-out";
     pub const INDIVISIBLE: &str = "svangknack.house.indivisible-pot";
     pub const MATCH_END: &str = "svangknack.house.match-end";

@@ -49,31 +49,18 @@ pub const TOTAL_HALF_POINTS: u32 = 182;
 /// Rule ids, written out in full so that a grep for an id finds both its text and its uses.
 pub mod rule {
     pub const PACK: &str = "tarot.cards.pack";
-    pub const CARD_ORDER: &str = "tarot.cards.order";
-    pub const BOUTS: &str = "tarot.cards.bouts";
-    pub const CARD_POINTS: &str = "tarot.cards.points";
 
     pub const PLAYERS: &str = "tarot.deal.players";
     pub const DEALER: &str = "tarot.deal.dealer";
     pub const PACKETS: &str = "tarot.deal.packets";
-    pub const DOG_SINGLY: &str = "tarot.deal.dog-singly";
-    pub const PETIT_SEC: &str = "tarot.deal.petit-sec";
 
     pub const BID_ORDER: &str = "tarot.bidding.order";
-    pub const CONTRACTS: &str = "tarot.bidding.contracts";
     pub const BID_HIGHER: &str = "tarot.bidding.higher";
     pub const ALL_PASS: &str = "tarot.bidding.all-pass";
 
-    pub const CALL_KING: &str = "tarot.call.king";
-    pub const SECRET_PARTNER: &str = "tarot.call.secret-partner";
-    pub const CALLED_ALONE: &str = "tarot.call.alone";
-
-    pub const DOG_SHOWN: &str = "tarot.dog.shown";
     pub const DISCARD: &str = "tarot.dog.discard";
     pub const NO_KINGS_OR_BOUTS: &str = "tarot.dog.no-kings-or-bouts";
     pub const TRUMPS_IF_FORCED: &str = "tarot.dog.trumps-if-forced";
-    pub const DOG_WITHOUT: &str = "tarot.dog.without";
-    pub const DOG_AGAINST: &str = "tarot.dog.against";
 
     pub const FIRST_LEAD: &str = "tarot.play.first-lead";
     pub const CALLED_SUIT_LEAD: &str = "tarot.play.called-suit-lead";
@@ -83,54 +70,28 @@ pub mod rule {
     pub const TRICK_WINNER: &str = "tarot.play.trick-winner";
     pub const WINNER_LEADS: &str = "tarot.play.winner-leads";
 
-    pub const EXCUSE_ANY_TIME: &str = "tarot.excuse.any-time";
-    pub const EXCUSE_LED: &str = "tarot.excuse.led";
-    pub const EXCUSE_NEVER_WINS: &str = "tarot.excuse.never-wins";
     pub const EXCUSE_KEPT: &str = "tarot.excuse.kept";
     pub const EXCUSE_LAST_TRICK: &str = "tarot.excuse.last-trick";
     pub const EXCUSE_SLAM: &str = "tarot.excuse.slam";
 
-    pub const TARGETS: &str = "tarot.score.targets";
-    pub const HALF_POINT: &str = "tarot.score.half-point";
     pub const BASE: &str = "tarot.score.base";
     pub const DIFFERENCE: &str = "tarot.score.difference";
-    pub const MULTIPLIER: &str = "tarot.score.multiplier";
-    pub const SHARES: &str = "tarot.score.shares";
-    pub const PARTNER_SHARE: &str = "tarot.score.partner-share";
-    pub const ZERO_SUM: &str = "tarot.score.zero-sum";
 
     pub const PETIT_AU_BOUT: &str = "tarot.advanced.petit-au-bout";
     pub const POIGNEE: &str = "tarot.advanced.poignee";
     pub const POIGNEE_SIZES: &str = "tarot.advanced.poignee-sizes";
-    pub const POIGNEE_TRUMPS: &str = "tarot.advanced.poignee-trumps";
-    pub const POIGNEE_EXCUSE: &str = "tarot.advanced.poignee-excuse";
     pub const POIGNEE_WHEN: &str = "tarot.advanced.poignee-when";
     pub const TROST: &str = "tarot.advanced.trost";
     pub const SLAM: &str = "tarot.advanced.slam";
-    pub const SLAM_LEAD: &str = "tarot.advanced.slam-lead";
     pub const DEFENCE_SLAM: &str = "tarot.advanced.defence-slam";
 
-    pub const MATCH_DEALS: &str = "tarot.end.deals";
-    pub const SCORE_LIMIT: &str = "tarot.end.score-limit";
     pub const MATCH_WINNER: &str = "tarot.end.winner";
 
-    pub const FFT_HALF_POINT: &str = "tarot.variant.fft-half-point";
     pub const ADVANCED_OFF: &str = "tarot.variant.advanced-off";
 
-    pub const DOG_POSITIONS: &str = "tarot.house.dog-positions";
-    pub const CANCELLED_DEAL: &str = "tarot.house.cancelled-deal";
-    pub const DISCARD_SINGLY: &str = "tarot.house.discard-singly";
     pub const CALL_OWN_CARD: &str = "tarot.house.call-own-card";
-    pub const SLAM_AFTER_DOG: &str = "tarot.house.slam-after-dog";
-    pub const CALLED_LEAD_ONLY: &str = "tarot.house.called-lead-only";
-    pub const EXCHANGE_AT_COUNT: &str = "tarot.house.excuse-exchange-at-count";
     pub const EXCUSE_NO_CARD: &str = "tarot.house.excuse-no-card";
-    pub const PETIT_CAPTURED: &str = "tarot.house.petit-au-bout-captured";
     pub const ONE_POIGNEE: &str = "tarot.house.one-poignee";
-    pub const LOWEST_TRUMPS_SHOWN: &str = "tarot.house.lowest-trumps-shown";
-    pub const TROST_UNSEEN: &str = "tarot.house.trost-unseen";
-    pub const SLAM_BOTH_WAYS: &str = "tarot.house.slam-both-ways";
-    pub const DOG_HIDDEN_UNTIL_END: &str = "tarot.house.dog-hidden-until-end";
     pub const TIES_SHARE: &str = "tarot.house.ties-share";
 }
 
