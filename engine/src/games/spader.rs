@@ -124,18 +124,12 @@ impl Default for Options {
 // ---------------------------------------------------------------------------------------------
 // State
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Giver {
-    BlindNil,
-    Partner,
-}
-
 /// Where the deal is; once the play is over (13 tricks) the deal is over whatever this says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum DealPhase {
     /// Includes the blind-nil choice of a trailing side, made when its turn to bid comes.
     Bidding,
-    Exchange(Giver),
+    Exchange(Exchange),
     Play,
     Cancelled,
 }
@@ -164,7 +158,7 @@ struct Deal {
     gifts: Vec<Gift>,
     phase: DealPhase,
     spades_broken: bool,
-    redeal: Option<(Seat, Vec<RedealReason>)>,
+    redeal: Option<Redeal>,
     /// The trick on the table is led by forehand until the play starts with the two of clubs.
     play: TrickPlay,
 }
@@ -198,8 +192,10 @@ impl deals::Deal for Deal {
                 Some(side) => Some(self.choosing(side)).filter(|c| !c.is_empty()).unwrap_or_else(|| self.bidders(side)),
                 None => Vec::new(),
             },
-            DealPhase::Exchange(Giver::BlindNil) => self.blind_nil.into_iter().collect(),
-            DealPhase::Exchange(Giver::Partner) => self.blind_nil.map(|s| TABLE.partner(s)).into_iter().collect(),
+            DealPhase::Exchange(Exchange::BlindNilToGive) => self.blind_nil.into_iter().collect(),
+            DealPhase::Exchange(Exchange::PartnerToGive) => {
+                self.blind_nil.map(|s| TABLE.partner(s)).into_iter().collect()
+            }
             DealPhase::Play if !self.play.is_over() => vec![self.play.to_play()],
             DealPhase::Play | DealPhase::Cancelled => Vec::new(),
         }
@@ -259,9 +255,14 @@ impl Deal {
         self.play.trick = Trick::led_by(leader);
     }
 
-    /// Seats that know where `card` is, beyond its holder: giver and receiver of an exchange.
-    fn gift_knowers(&self, card: Card) -> impl Iterator<Item = Seat> + '_ {
-        self.gifts.iter().filter(move |g| g.cards.contains(&card)).flat_map(|g| [g.from, g.to])
+    /// Seats that know where `card` is: the `holder` if it has looked, and the giver and the
+    /// receiver of an exchange.
+    fn knowers(&self, card: Card, holder: impl Iterator<Item = Seat>) -> Vec<Seat> {
+        let gifts = self.gifts.iter().filter(|g| g.cards.contains(&card));
+        let mut knowers: Vec<Seat> = gifts.flat_map(|g| [g.from, g.to]).chain(holder).collect();
+        knowers.sort_unstable();
+        knowers.dedup();
+        knowers
     }
 }
 
@@ -680,7 +681,7 @@ impl Rules for Spader {
                 state.deals.next_dealer = *dealer;
                 if let Some(deal) = &mut state.deals.deal {
                     deal.phase = DealPhase::Cancelled;
-                    deal.redeal = Some((*seat, reasons.clone()));
+                    deal.redeal = Some(Redeal { seat: *seat, reasons: reasons.clone() });
                 }
             }
             Event::DealScored { scores, overtricks, terms, overtricks_taken, sandbag_penalties, .. } => {
@@ -707,27 +708,23 @@ impl Rules for Spader {
         }
     }
 
+    /// The commands of the phase that `decide` accepts, in a stable order.
     fn legal_moves(&self, state: &State, seat: Seat) -> Vec<Command> {
         let Some(deal) = state.deals.acting(seat) else { return Vec::new() };
-        match deal.phase {
-            DealPhase::Bidding if !deal.choosing(TABLE.side(seat)).is_empty() => {
-                [Command::Look].into_iter().chain(deal.blind_nil.is_none().then_some(Command::BlindNil)).collect()
-            }
+        let candidates: Vec<Command> = match deal.phase {
             DealPhase::Bidding => {
-                let redeal = state.options.redeal && !redeal_reasons(deal.hand(seat)).is_empty();
-                legal_bids(deal, TABLE.side(seat)).into_iter().chain(redeal.then_some(Command::RequestRedeal)).collect()
+                let nils = [None].into_iter().chain((0..SEATS).map(Some));
+                let bids = nils.flat_map(|nil| (0..=TRICKS).map(move |tricks| Command::Bid { tricks, nil }));
+                [Command::Look, Command::BlindNil].into_iter().chain(bids).chain([Command::RequestRedeal]).collect()
             }
-            DealPhase::Exchange(giver) => {
-                let decline = (giver == Giver::BlindNil).then_some(Command::DeclineExchange);
-                all_pairs(deal.hand(seat)).into_iter().chain(decline).collect()
+            DealPhase::Exchange(_) => {
+                all_pairs(deal.hand(seat)).into_iter().chain([Command::DeclineExchange]).collect()
             }
-            DealPhase::Play | DealPhase::Cancelled => deal
-                .hand(seat)
-                .iter()
-                .filter(|&&c| check_play(deal, seat, c).is_ok())
-                .map(|&card| Command::Play { card })
-                .collect(),
-        }
+            DealPhase::Play | DealPhase::Cancelled => {
+                return playable(deal, seat).into_iter().map(|card| Command::Play { card }).collect()
+            }
+        };
+        candidates.into_iter().filter(|c| self.decide(state, seat, c).is_ok()).collect()
     }
 
     fn move_space(&self, state: &State, seat: Seat) -> Vec<Command> {
@@ -792,11 +789,10 @@ impl Rules for Spader {
             last_trick: play.map(|p| p.tricks.last().map(WonTrick::from)),
             spades_broken: deal.map(|d| d.spades_broken),
             exchange: deal.map(|d| match d.phase {
-                DealPhase::Exchange(Giver::BlindNil) => Some(Exchange::BlindNilToGive),
-                DealPhase::Exchange(Giver::Partner) => Some(Exchange::PartnerToGive),
+                DealPhase::Exchange(giver) => Some(giver),
                 _ => None,
             }),
-            redeal: deal.map(|d| d.redeal.clone().map(|(seat, reasons)| Redeal { seat, reasons })),
+            redeal: deal.map(|d| d.redeal.clone()),
             hand: mine.map(|(d, s)| d.looked[s].then(|| d.hand(s).to_vec())),
             given: match deal {
                 Some(d) if record => Some(d.gifts.clone()),
@@ -827,17 +823,10 @@ impl Rules for Spader {
 
     fn secrets(&self, state: &State) -> Vec<(Card, Vec<Seat>)> {
         let Some(deal) = state.deals.live() else { return Vec::new() };
-        let mut secrets = Vec::new();
-        for (s, hand) in deal.play.hands.iter().enumerate() {
-            for &card in hand {
-                let holder = Some(s).filter(|_| deal.looked[s]);
-                let mut knowers: Vec<Seat> = deal.gift_knowers(card).chain(holder).collect();
-                knowers.sort_unstable();
-                knowers.dedup();
-                secrets.push((card, knowers));
-            }
-        }
+        let secrets = deal.play.hand_secrets(|_, _| false).into_iter();
         secrets
+            .map(|(card, holder)| (card, deal.knowers(card, holder.into_iter().filter(|&s| deal.looked[s]))))
+            .collect()
     }
 
     fn check_invariants(&self, state: &State) -> Result<(), String> {
@@ -856,8 +845,8 @@ impl Rules for Spader {
         deals::check_deck(&deal.deck, &pack)?;
         // Between the two halves of an exchange, two cards have moved from one partner to the other.
         let hand_size = |s: Seat| match (deal.phase, deal.blind_nil) {
-            (DealPhase::Exchange(Giver::Partner), Some(b)) if s == b => TRICKS as usize - 2,
-            (DealPhase::Exchange(Giver::Partner), Some(b)) if s == TABLE.partner(b) => TRICKS as usize + 2,
+            (DealPhase::Exchange(Exchange::PartnerToGive), Some(b)) if s == b => TRICKS as usize - 2,
+            (DealPhase::Exchange(Exchange::PartnerToGive), Some(b)) if s == TABLE.partner(b) => TRICKS as usize + 2,
             _ => TRICKS as usize,
         };
         deal.play.check(&pack, &[], hand_size, &spades_trump)?;
@@ -889,12 +878,7 @@ impl Rules for Spader {
         match deal.phase {
             DealPhase::Bidding if !deal.choosing(TABLE.side(seat)).is_empty() => Some(Command::Look),
             DealPhase::Bidding => Some(bot_bid(deal, seat, rng)),
-            DealPhase::Exchange(giver) => {
-                let mut hand = deal.hand(seat).to_vec();
-                hand.sort_by_key(|&c| strength(c));
-                let pair = if giver == Giver::BlindNil { &hand[hand.len() - 2..] } else { &hand[..2] };
-                Some(Command::Give { cards: sorted(pair.to_vec()) })
-            }
+            DealPhase::Exchange(giver) => Some(give(deal, seat, giver)),
             DealPhase::Play | DealPhase::Cancelled => {
                 let side = TABLE.side(seat);
                 let bid = deal.bids[side]?;
@@ -906,10 +890,8 @@ impl Rules for Spader {
                 let aim =
                     if nil == Some(seat) || taken >= u32::from(bid.tricks) { bots::Aim::Duck } else { bots::Aim::Take };
                 let partner = Some(TABLE.partner(seat)).filter(|&p| nil != Some(p));
-                let legal: Vec<Card> =
-                    deal.hand(seat).iter().copied().filter(|&c| check_play(deal, seat, c).is_ok()).collect();
                 let last = deal.play.trick.plays.len() + 1 == SEATS;
-                bots::basic_card(&legal, &deal.play.trick, Some(Suit::Spades), seat, partner, last, aim)
+                bots::basic_card(&playable(deal, seat), &deal.play.trick, Some(Suit::Spades), seat, partner, last, aim)
                     .map(|card| Command::Play { card })
             }
         }
@@ -950,14 +932,10 @@ impl Rules for Spader {
                 Some(bot_bid(deal, seat, &mut rng))
             }
             DealPhase::Exchange(giver) => {
-                if giver == Giver::BlindNil && rng.below(4) == 0 {
+                if giver == Exchange::BlindNilToGive && rng.below(4) == 0 {
                     return Some(Command::DeclineExchange);
                 }
-                let mut hand = deal.hand(seat).to_vec();
-                hand.sort_by_key(|&c| strength(c));
-                // The blind-nil player sheds its strongest cards; the partner returns its weakest.
-                let pair = if giver == Giver::BlindNil { &hand[hand.len() - 2..] } else { &hand[..2] };
-                Some(Command::Give { cards: sorted(pair.to_vec()) })
+                Some(give(deal, seat, giver))
             }
             DealPhase::Play | DealPhase::Cancelled => {
                 let moves = self.legal_moves(state, seat);
@@ -1061,14 +1039,14 @@ fn decide_bidding(state: &State, deal: &Deal, seat: Seat, command: &Command) -> 
     }
 }
 
-fn decide_exchange(deal: &Deal, giver: Giver, seat: Seat, command: &Command) -> Result<Vec<Event>, RuleViolation> {
+fn decide_exchange(deal: &Deal, giver: Exchange, seat: Seat, command: &Command) -> Result<Vec<Event>, RuleViolation> {
     match (command, giver) {
         (Command::Give { cards }, _) => {
             check_give(deal, seat, cards)?;
             Ok(vec![Event::CardsGiven { from: seat, to: TABLE.partner(seat), cards: sorted(cards.clone()) }])
         }
-        (Command::DeclineExchange, Giver::BlindNil) => Ok(vec![Event::ExchangeDeclined { seat }]),
-        (Command::DeclineExchange, Giver::Partner) => Err(RuleViolation::new(
+        (Command::DeclineExchange, Exchange::BlindNilToGive) => Ok(vec![Event::ExchangeDeclined { seat }]),
+        (Command::DeclineExchange, Exchange::PartnerToGive) => Err(RuleViolation::new(
             rule::EXCHANGE_GIVE_BACK,
             "Du fick två kort av din partner och ska ge två tillbaka.",
             "You received two cards from your partner and must give two back.",
@@ -1123,7 +1101,7 @@ fn evolve_deal(deal: &mut Deal, event: &Event) {
             // The exchange waits until the blind-nil player has seen the cards to give from.
             let bidding_over = deal.bids.iter().all(Option::is_some);
             if deal.phase == DealPhase::Bidding && bidding_over && deal.blind_nil == Some(*seat) {
-                deal.phase = DealPhase::Exchange(Giver::BlindNil);
+                deal.phase = DealPhase::Exchange(Exchange::BlindNilToGive);
             }
         }
         Event::BidMade { seat, side, tricks, nil, blind_nil } => {
@@ -1142,7 +1120,7 @@ fn evolve_deal(deal: &mut Deal, event: &Event) {
             hands[*to] = sorted(std::mem::take(&mut hands[*to]));
             deal.gifts.push(Gift { from: *from, to: *to, cards: cards.clone() });
             if Some(*from) == deal.blind_nil {
-                deal.phase = DealPhase::Exchange(Giver::Partner);
+                deal.phase = DealPhase::Exchange(Exchange::PartnerToGive);
             } else {
                 deal.start_play();
             }
@@ -1275,15 +1253,9 @@ fn all_pairs(hand: &[Card]) -> Vec<Command> {
     hand.iter().enumerate().flat_map(pairs).collect()
 }
 
-fn legal_bids(deal: &Deal, side: usize) -> Vec<Command> {
-    if deal.blind_nil_on(side).is_some() {
-        return (1..=TRICKS).map(|tricks| Command::Bid { tricks, nil: None }).collect();
-    }
-    let mut bids: Vec<Command> = (0..=TRICKS).map(|tricks| Command::Bid { tricks, nil: None }).collect();
-    for n in seat::side_seats(side) {
-        bids.extend((1..=TRICKS).map(|tricks| Command::Bid { tricks, nil: Some(n) }));
-    }
-    bids
+/// The cards `seat` may play now.
+fn playable(deal: &Deal, seat: Seat) -> Vec<Card> {
+    deal.hand(seat).iter().copied().filter(|&c| check_play(deal, seat, c).is_ok()).collect()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1467,9 +1439,13 @@ fn bot_bid(deal: &Deal, seat: Seat, rng: &mut Rng) -> Command {
     Command::Bid { tricks: clamp(own + PARTNER_GUESS), nil: None }
 }
 
-/// Strongest first: what a blind-nil player wants rid of.
-fn strength(card: Card) -> (bool, u8) {
-    (is_spade(card), rank_value(card))
+/// The blind-nil player sheds its two strongest cards (spades first); the partner returns its
+/// two weakest.
+fn give(deal: &Deal, seat: Seat, giver: Exchange) -> Command {
+    let mut hand = deal.hand(seat).to_vec();
+    hand.sort_by_key(|&c| (is_spade(c), rank_value(c)));
+    let pair = if giver == Exchange::BlindNilToGive { &hand[hand.len() - 2..] } else { &hand[..2] };
+    Command::Give { cards: sorted(pair.to_vec()) }
 }
 
 #[cfg(test)]
