@@ -220,12 +220,8 @@ impl deals::Deal for Deal {
 }
 
 impl Deal {
-    fn forehand_side(&self) -> usize {
-        TABLE.side(TABLE.forehand(self.dealer))
-    }
-
     fn side_to_bid(&self) -> Option<usize> {
-        let first = self.forehand_side();
+        let first = TABLE.side(TABLE.forehand(self.dealer));
         [first, 1 - first].into_iter().find(|&side| self.bids[side].is_none())
     }
 
@@ -267,15 +263,11 @@ impl Deal {
 }
 
 impl State {
-    fn scores(&self) -> [i64; 2] {
-        [self.deals.scores[0], self.deals.scores[1]]
-    }
-
     fn blind_nil_side(&self) -> Option<usize> {
         if !self.options.blind_nil {
             return None;
         }
-        let scores = self.scores();
+        let scores = &self.deals.scores;
         (0..2).find(|&side| scores[1 - side] - scores[side] >= BLIND_NIL_GAP)
     }
 }
@@ -641,7 +633,7 @@ impl Rules for Spader {
             forehand: TABLE.forehand(dealer),
             deck,
             hands: std::array::from_fn(|s| sorted(hands[s].clone())),
-            scores: state.scores(),
+            scores: [state.deals.scores[0], state.deals.scores[1]],
             overtricks: state.overtricks,
             blind_nil_side: state.blind_nil_side(),
         }])
@@ -651,6 +643,12 @@ impl Rules for Spader {
         let deal = state.deals.current()?;
         match deal.phase {
             DealPhase::Bidding => decide_bidding(state, deal, seat, command),
+            // Once the side has bid, in the exchange or the play.
+            _ if *command == Command::RequestRedeal => Err(RuleViolation::new(
+                rule::REDEAL_WHEN,
+                "Omgiv kan bara begäras medan det egna laget står på tur att bjuda.",
+                "A redeal can only be asked for while your own side is to bid.",
+            )),
             DealPhase::Exchange(giver) => decide_exchange(deal, giver, seat, command),
             DealPhase::Play | DealPhase::Cancelled => decide_play(state, deal, seat, command),
         }
@@ -729,34 +727,24 @@ impl Rules for Spader {
 
     fn move_space(&self, state: &State, seat: Seat) -> Vec<Command> {
         let mut moves = vec![Command::Look, Command::BlindNil, Command::RequestRedeal, Command::DeclineExchange];
-        if state.deals.live().is_some_and(|d| d.phase == DealPhase::Bidding) {
-            for tricks in 0..=TRICKS + 1 {
-                moves.push(Command::Bid { tricks, nil: None });
-                moves.extend((0..SEATS).map(|n| Command::Bid { tricks, nil: Some(n) }));
-            }
-        } else {
-            // Outside the bidding a few bids suffice to show that none is taken.
-            moves.extend([
-                Command::Bid { tricks: 0, nil: None },
-                Command::Bid { tricks: 4, nil: None },
-                Command::Bid { tricks: 4, nil: Some(seat) },
-            ]);
+        // Outside the bidding a few bids suffice to show that none is taken.
+        let bidding = state.deals.live().is_some_and(|d| d.phase == DealPhase::Bidding);
+        for tricks in if bidding { 0..=TRICKS + 1 } else { 4..=4 } {
+            moves.push(Command::Bid { tricks, nil: None });
+            moves.extend((0..SEATS).map(|n| Command::Bid { tricks, nil: Some(n) }));
         }
         moves.extend(decks::standard52().into_iter().map(|card| Command::Play { card }));
         if let Some(deal) = state.deals.deal.as_ref().filter(|d| seat < SEATS && d.looked[seat]) {
             let hand = deal.hand(seat);
-            if matches!(deal.phase, DealPhase::Exchange(_)) {
-                moves.extend(all_pairs(hand));
-            } else if hand.len() >= 2 {
-                moves.push(Command::Give { cards: hand[..2].to_vec() });
-            }
-            if let Some(&first) = hand.first() {
-                moves.push(Command::Give { cards: vec![first] });
-                moves.push(Command::Give { cards: vec![first, first] });
-            }
-            if hand.len() >= 3 {
-                moves.push(Command::Give { cards: hand[..3].to_vec() });
-            }
+            // Every pair in the exchange, one outside it; then one card, one card twice, three.
+            let pairs = all_pairs(hand).into_iter();
+            moves.extend(pairs.take(if matches!(deal.phase, DealPhase::Exchange(_)) { usize::MAX } else { 1 }));
+            let odd = hand
+                .first()
+                .into_iter()
+                .flat_map(|&c| [vec![c], vec![c, c]])
+                .chain(hand.get(..3).map(<[Card]>::to_vec));
+            moves.extend(odd.map(|cards| Command::Give { cards }));
         }
         moves
     }
@@ -766,9 +754,8 @@ impl Rules for Spader {
         let record = viewer == Viewer::Record;
         let deal = state.deals.deal.as_ref();
         let play = deal.map(|d| &d.play);
-        let mine = deal.zip(me);
-        let gifts = |d: &Deal, s: Seat| d.gifts.iter().filter(|g| g.from == s || g.to == s).cloned().collect();
-        let tricks = |p: &TrickPlay| p.tricks.iter().map(WonTrick::from).collect();
+        // A seat sees the gifts it gave or was given; the record sees them all.
+        let sees = |g: &&Gift| record || me == Some(g.from) || me == Some(g.to);
         Table {
             phase: state.deals.phase(),
             deals: state.deals.view(viewer, SEATS, deal.map(|d| d.dealer)),
@@ -788,20 +775,13 @@ impl Rules for Spader {
             trick: play.map(|p| p.trick.clone()),
             last_trick: play.map(|p| p.tricks.last().map(WonTrick::from)),
             spades_broken: deal.map(|d| d.spades_broken),
-            exchange: deal.map(|d| match d.phase {
-                DealPhase::Exchange(giver) => Some(giver),
-                _ => None,
-            }),
+            exchange: deal.map(|d| if let DealPhase::Exchange(giver) = d.phase { Some(giver) } else { None }),
             redeal: deal.map(|d| d.redeal.clone()),
-            hand: mine.map(|(d, s)| d.looked[s].then(|| d.hand(s).to_vec())),
-            given: match deal {
-                Some(d) if record => Some(d.gifts.clone()),
-                Some(d) => me.map(|s| gifts(d, s)),
-                None => None,
-            },
+            hand: deal.zip(me).map(|(d, s)| d.looked[s].then(|| d.hand(s).to_vec())),
+            given: deal.filter(|_| record || me.is_some()).map(|d| d.gifts.iter().filter(sees).cloned().collect()),
             hands: play.filter(|_| record).map(|p| p.hands.clone()),
             deck: deal.filter(|_| record).map(|d| d.deck.clone()),
-            tricks: play.filter(|_| record).map(tricks),
+            tricks: play.filter(|_| record).map(|p| p.tricks.iter().map(WonTrick::from).collect()),
         }
     }
 
@@ -917,31 +897,24 @@ impl Rules for Spader {
         Some(world)
     }
 
+    /// The test bot: the basic bot with some noise, so that random matches see blind nils,
+    /// redeals, declined exchanges and odd cards.
     fn bot_move(&self, state: &State, seat: Seat, seed: u64) -> Option<Command> {
         let deal = state.deals.acting(seat)?;
         let mut rng = Rng::new(seed);
-        match deal.phase {
-            DealPhase::Bidding => {
-                if !deal.choosing(TABLE.side(seat)).is_empty() {
-                    let blind = deal.blind_nil.is_none() && rng.below(3) == 0;
-                    return Some(if blind { Command::BlindNil } else { Command::Look });
-                }
-                if state.options.redeal && !redeal_reasons(deal.hand(seat)).is_empty() && rng.below(2) == 0 {
-                    return Some(Command::RequestRedeal);
-                }
-                Some(bot_bid(deal, seat, &mut rng))
-            }
-            DealPhase::Exchange(giver) => {
-                if giver == Exchange::BlindNilToGive && rng.below(4) == 0 {
-                    return Some(Command::DeclineExchange);
-                }
-                Some(give(deal, seat, giver))
-            }
+        let odd = match deal.phase {
+            DealPhase::Bidding if !deal.choosing(TABLE.side(seat)).is_empty() => Command::BlindNil,
+            DealPhase::Bidding => Command::RequestRedeal,
+            DealPhase::Exchange(_) => Command::DeclineExchange,
             DealPhase::Play | DealPhase::Cancelled => {
-                let moves = self.legal_moves(state, seat);
-                (!moves.is_empty()).then(|| moves[rng.below(moves.len())].clone())
+                let legal = playable(deal, seat);
+                Command::Play { card: legal[rng.below(legal.len())] }
             }
+        };
+        if rng.below(4) == 0 && self.decide(state, seat, &odd).is_ok() {
+            return Some(odd);
         }
+        self.basic_move(state, seat, &mut rng)
     }
 }
 
@@ -950,34 +923,27 @@ impl Rules for Spader {
 
 fn decide_bidding(state: &State, deal: &Deal, seat: Seat, command: &Command) -> Result<Vec<Event>, RuleViolation> {
     let side = TABLE.side(seat);
-    if !deal.choosing(side).is_empty() {
-        return match command {
-            Command::Look => Ok(vec![Event::HandLookedAt { seat, hand: deal.hand(seat).to_vec() }]),
-            Command::BlindNil => match deal.blind_nil {
-                Some(partner) => Err(RuleViolation::new(
-                    rule::BLIND_ONE_PER_SIDE,
-                    format!("Din partner på plats {partner} har redan bjudit blindnoll; högst en per lag. Titta på dina kort."),
-                    format!("Your partner in seat {partner} has already bid blind nil; at most one per side. Look at your cards."),
-                )),
-                None => Ok(vec![Event::BlindNilDeclared { seat }]),
-            },
-            Command::Bid { .. } => Err(RuleViolation::new(
-                rule::BLIND_CHOOSE_FIRST,
-                "Du försökte bjuda, men först väljer du blindnoll eller att titta på dina kort.",
-                "You tried to bid, but first you choose blind nil or looking at your cards.",
-            )),
-            Command::RequestRedeal => Err(RuleViolation::new(
-                rule::REDEAL_WHEN,
-                "Du begärde omgiv utan att ha tittat på dina kort; titta först.",
-                "You asked for a redeal without having looked at your cards; look first.",
-            )),
-            _ => Err(RuleViolation::wrong_phase(
+    // A player of a side that may bid blind nil first chooses between that and looking.
+    let choosing = !deal.choosing(side).is_empty();
+    match command {
+        Command::Look if choosing => Ok(vec![Event::HandLookedAt { seat, hand: deal.hand(seat).to_vec() }]),
+        Command::BlindNil if choosing && deal.blind_nil.is_none() => Ok(vec![Event::BlindNilDeclared { seat }]),
+        Command::Bid { .. } if choosing => Err(RuleViolation::new(
+            rule::BLIND_CHOOSE_FIRST,
+            "Du försökte bjuda, men först väljer du blindnoll eller att titta på dina kort.",
+            "You tried to bid, but first you choose blind nil or looking at your cards.",
+        )),
+        Command::RequestRedeal if choosing => Err(RuleViolation::new(
+            rule::REDEAL_WHEN,
+            "Du begärde omgiv utan att ha tittat på dina kort; titta först.",
+            "You asked for a redeal without having looked at your cards; look first.",
+        )),
+        Command::Give { .. } | Command::DeclineExchange | Command::Play { .. } if choosing => {
+            Err(RuleViolation::wrong_phase(
                 "nu väljer du blindnoll eller att titta på korten",
                 "now you choose blind nil or looking at your cards",
-            )),
-        };
-    }
-    match command {
+            ))
+        }
         Command::Bid { tricks, nil } => {
             check_bid(deal, side, *tricks, *nil)?;
             let blind_nil = deal.blind_nil_on(side);
@@ -1051,7 +1017,6 @@ fn decide_exchange(deal: &Deal, giver: Exchange, seat: Seat, command: &Command) 
             "Du fick två kort av din partner och ska ge två tillbaka.",
             "You received two cards from your partner and must give two back.",
         )),
-        (Command::RequestRedeal, _) => Err(redeal_too_late()),
         _ => Err(RuleViolation::wrong_phase(
             "nu byter blindnollspelaren och partnern kort",
             "now the blind-nil player and the partner exchange cards",
@@ -1059,19 +1024,9 @@ fn decide_exchange(deal: &Deal, giver: Exchange, seat: Seat, command: &Command) 
     }
 }
 
-/// A redeal asked for once the side has bid: in the exchange or the play.
-fn redeal_too_late() -> RuleViolation {
-    RuleViolation::new(
-        rule::REDEAL_WHEN,
-        "Omgiv kan bara begäras medan det egna laget står på tur att bjuda.",
-        "A redeal can only be asked for while your own side is to bid.",
-    )
-}
-
 fn decide_play(state: &State, deal: &Deal, seat: Seat, command: &Command) -> Result<Vec<Event>, RuleViolation> {
     let card = match command {
         Command::Play { card } => *card,
-        Command::RequestRedeal => return Err(redeal_too_late()),
         _ => return Err(RuleViolation::wrong_phase("nu spelas korten", "the cards are being played now")),
     };
     check_play(deal, seat, card)?;
@@ -1154,10 +1109,6 @@ pub fn redeal_reasons(hand: &[Card]) -> Vec<RedealReason> {
     reasons
 }
 
-fn lowest_club(hand: &[Card]) -> Option<Card> {
-    hand.iter().copied().filter(|c| c.is_suit(Suit::Clubs)).min_by_key(|&c| rank_value(c))
-}
-
 /// Whether `seat` may play `card` now, and if not the rule it breaks.
 fn check_play(deal: &Deal, seat: Seat, card: Card) -> Result<(), RuleViolation> {
     deal.play.check_held(seat, card)?;
@@ -1174,7 +1125,7 @@ fn check_play(deal: &Deal, seat: Seat, card: Card) -> Result<(), RuleViolation> 
             format!("Du spelade ut {card}, men spader får inte spelas ut förrän spadern är bruten, så länge du har andra färger."),
             format!("You led {card}, but spades may not be led before they are broken while you hold other suits."),
         ),
-        Some(_) if first_trick => match lowest_club(hand) {
+        Some(_) if first_trick => match hand.iter().copied().filter(|c| c.is_suit(Suit::Clubs)).min_by_key(|&c| rank_value(c)) {
             Some(low) if card != low => (
                 rule::LOWEST_CLUB,
                 format!("Du lade {card}, men i första sticket ska du lägga din lägsta klöver, {low}."),
@@ -1187,12 +1138,7 @@ fn check_play(deal: &Deal, seat: Seat, card: Card) -> Result<(), RuleViolation> 
             ),
             _ => return Ok(()),
         },
-        Some(led) if !card.is_suit(led) && hand.iter().any(|c| c.is_suit(led)) => (
-            rule::FOLLOW_SUIT,
-            format!("Du lade {card}, men du har {} och måste bekänna färg.", led.name_sv()),
-            format!("You played {card}, but you hold {} and must follow suit.", led.name_en()),
-        ),
-        _ => return Ok(()),
+        _ => return deal.play.check_follow(seat, card, rule::FOLLOW_SUIT),
     };
     Err(RuleViolation::new(rule, sv, en))
 }
@@ -1386,48 +1332,13 @@ fn score_deal(state: &State, deal: &Deal, taken: [u8; SEATS]) -> Vec<Event> {
 // ---------------------------------------------------------------------------------------------
 // The bot
 
-/// A rough count of the tricks a hand takes on its own: high cards that are likely to stand
-/// up, and spade length.
-fn estimate_tricks(hand: &[Card]) -> f64 {
-    let spades = hand.iter().filter(|&&c| is_spade(c)).count();
-    let mut tricks = 0.0;
-    for suit in Suit::ALL {
-        let ranks: Vec<u8> = hand.iter().filter(|c| c.is_suit(suit)).map(|&c| rank_value(c)).collect();
-        let n = ranks.len();
-        let has = |r: u8| ranks.contains(&r);
-        if suit == Suit::Spades {
-            if has(14) {
-                tricks += 1.0;
-            }
-            if has(13) && n >= 2 {
-                tricks += 0.9;
-            }
-            if has(12) && n >= 3 {
-                tricks += 0.6;
-            }
-            tricks += n.saturating_sub(3) as f64 * 0.8;
-        } else {
-            if has(14) {
-                tricks += if n <= 5 { 0.9 } else { 0.5 };
-            }
-            if has(13) && (2..=5).contains(&n) {
-                tricks += 0.6;
-            }
-            if n <= 1 && spades >= 3 {
-                tricks += 0.4;
-            }
-        }
-    }
-    tricks
-}
-
 /// What the bot expects from a partner whose hand it cannot see.
 const PARTNER_GUESS: f64 = 2.0;
 
 fn bot_bid(deal: &Deal, seat: Seat, rng: &mut Rng) -> Command {
     let side = TABLE.side(seat);
     let hand = deal.hand(seat);
-    let own = estimate_tricks(hand);
+    let own = bots::estimate_tricks(hand, Some(Suit::Spades), SEATS);
     let clamp = |x: f64| (x.round() as i64).clamp(1, i64::from(TRICKS)) as u8;
     if deal.blind_nil_on(side).is_some() {
         return Command::Bid { tricks: clamp(own), nil: None };
