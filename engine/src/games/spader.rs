@@ -109,18 +109,12 @@ impl Default for Options {
 // ---------------------------------------------------------------------------------------------
 // State
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Giver {
-    BlindNil,
-    Partner,
-}
-
 /// Where the deal is; once the play is over (13 tricks) the deal is over whatever this says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum DealPhase {
     /// Includes the blind-nil choice of a trailing side, made when its turn to bid comes.
     Bidding,
-    Exchange(Giver),
+    Exchange(Exchange),
     Play,
     Cancelled,
 }
@@ -149,7 +143,7 @@ struct Deal {
     gifts: Vec<Gift>,
     phase: DealPhase,
     spades_broken: bool,
-    redeal: Option<(Seat, Vec<RedealReason>)>,
+    redeal: Option<Redeal>,
     /// The trick on the table is led by forehand until the play starts with the two of clubs.
     play: TrickPlay,
 }
@@ -183,8 +177,10 @@ impl deals::Deal for Deal {
                 Some(side) => Some(self.choosing(side)).filter(|c| !c.is_empty()).unwrap_or_else(|| self.bidders(side)),
                 None => Vec::new(),
             },
-            DealPhase::Exchange(Giver::BlindNil) => self.blind_nil.into_iter().collect(),
-            DealPhase::Exchange(Giver::Partner) => self.blind_nil.map(|s| TABLE.partner(s)).into_iter().collect(),
+            DealPhase::Exchange(Exchange::BlindNilToGive) => self.blind_nil.into_iter().collect(),
+            DealPhase::Exchange(Exchange::PartnerToGive) => {
+                self.blind_nil.map(|s| TABLE.partner(s)).into_iter().collect()
+            }
             DealPhase::Play if !self.play.is_over() => vec![self.play.to_play()],
             DealPhase::Play | DealPhase::Cancelled => Vec::new(),
         }
@@ -209,12 +205,8 @@ impl deals::Deal for Deal {
 }
 
 impl Deal {
-    fn forehand_side(&self) -> usize {
-        TABLE.side(TABLE.forehand(self.dealer))
-    }
-
     fn side_to_bid(&self) -> Option<usize> {
-        let first = self.forehand_side();
+        let first = TABLE.side(TABLE.forehand(self.dealer));
         [first, 1 - first].into_iter().find(|&side| self.bids[side].is_none())
     }
 
@@ -244,22 +236,23 @@ impl Deal {
         self.play.trick = Trick::led_by(leader);
     }
 
-    /// Seats that know where `card` is, beyond its holder: giver and receiver of an exchange.
-    fn gift_knowers(&self, card: Card) -> impl Iterator<Item = Seat> + '_ {
-        self.gifts.iter().filter(move |g| g.cards.contains(&card)).flat_map(|g| [g.from, g.to])
+    /// Seats that know where `card` is: the `holder` if it has looked, and the giver and the
+    /// receiver of an exchange.
+    fn knowers(&self, card: Card, holder: impl Iterator<Item = Seat>) -> Vec<Seat> {
+        let gifts = self.gifts.iter().filter(|g| g.cards.contains(&card));
+        let mut knowers: Vec<Seat> = gifts.flat_map(|g| [g.from, g.to]).chain(holder).collect();
+        knowers.sort_unstable();
+        knowers.dedup();
+        knowers
     }
 }
 
 impl State {
-    fn scores(&self) -> [i64; 2] {
-        [self.deals.scores[0], self.deals.scores[1]]
-    }
-
     fn blind_nil_side(&self) -> Option<usize> {
         if !self.options.blind_nil {
             return None;
         }
-        let scores = self.scores();
+        let scores = &self.deals.scores;
         (0..2).find(|&side| scores[1 - side] - scores[side] >= BLIND_NIL_GAP)
     }
 }
@@ -625,7 +618,7 @@ impl Rules for Spader {
             forehand: TABLE.forehand(dealer),
             deck,
             hands: std::array::from_fn(|s| sorted(hands[s].clone())),
-            scores: state.scores(),
+            scores: [state.deals.scores[0], state.deals.scores[1]],
             overtricks: state.overtricks,
             blind_nil_side: state.blind_nil_side(),
         }])
@@ -635,6 +628,12 @@ impl Rules for Spader {
         let deal = state.deals.current()?;
         match deal.phase {
             DealPhase::Bidding => decide_bidding(state, deal, seat, command),
+            // Once the side has bid, in the exchange or the play.
+            _ if *command == Command::RequestRedeal => Err(RuleViolation::new(
+                rule::REDEAL_WHEN,
+                "Omgiv kan bara begäras medan det egna laget står på tur att bjuda.",
+                "A redeal can only be asked for while your own side is to bid.",
+            )),
             DealPhase::Exchange(giver) => decide_exchange(deal, giver, seat, command),
             DealPhase::Play | DealPhase::Cancelled => decide_play(state, deal, seat, command),
         }
@@ -665,7 +664,7 @@ impl Rules for Spader {
                 state.deals.next_dealer = *dealer;
                 if let Some(deal) = &mut state.deals.deal {
                     deal.phase = DealPhase::Cancelled;
-                    deal.redeal = Some((*seat, reasons.clone()));
+                    deal.redeal = Some(Redeal { seat: *seat, reasons: reasons.clone() });
                 }
             }
             Event::DealScored { scores, overtricks, terms, overtricks_taken, sandbag_penalties, .. } => {
@@ -692,59 +691,45 @@ impl Rules for Spader {
         }
     }
 
+    /// The commands of the phase that `decide` accepts, in a stable order.
     fn legal_moves(&self, state: &State, seat: Seat) -> Vec<Command> {
         let Some(deal) = state.deals.acting(seat) else { return Vec::new() };
-        match deal.phase {
-            DealPhase::Bidding if !deal.choosing(TABLE.side(seat)).is_empty() => {
-                [Command::Look].into_iter().chain(deal.blind_nil.is_none().then_some(Command::BlindNil)).collect()
-            }
+        let candidates: Vec<Command> = match deal.phase {
             DealPhase::Bidding => {
-                let redeal = state.options.redeal && !redeal_reasons(deal.hand(seat)).is_empty();
-                legal_bids(deal, TABLE.side(seat)).into_iter().chain(redeal.then_some(Command::RequestRedeal)).collect()
+                let nils = [None].into_iter().chain((0..SEATS).map(Some));
+                let bids = nils.flat_map(|nil| (0..=TRICKS).map(move |tricks| Command::Bid { tricks, nil }));
+                [Command::Look, Command::BlindNil].into_iter().chain(bids).chain([Command::RequestRedeal]).collect()
             }
-            DealPhase::Exchange(giver) => {
-                let decline = (giver == Giver::BlindNil).then_some(Command::DeclineExchange);
-                all_pairs(deal.hand(seat)).into_iter().chain(decline).collect()
+            DealPhase::Exchange(_) => {
+                all_pairs(deal.hand(seat)).into_iter().chain([Command::DeclineExchange]).collect()
             }
-            DealPhase::Play | DealPhase::Cancelled => deal
-                .hand(seat)
-                .iter()
-                .filter(|&&c| check_play(deal, seat, c).is_ok())
-                .map(|&card| Command::Play { card })
-                .collect(),
-        }
+            DealPhase::Play | DealPhase::Cancelled => {
+                return playable(deal, seat).into_iter().map(|card| Command::Play { card }).collect()
+            }
+        };
+        candidates.into_iter().filter(|c| self.decide(state, seat, c).is_ok()).collect()
     }
 
     fn move_space(&self, state: &State, seat: Seat) -> Vec<Command> {
         let mut moves = vec![Command::Look, Command::BlindNil, Command::RequestRedeal, Command::DeclineExchange];
-        if state.deals.live().is_some_and(|d| d.phase == DealPhase::Bidding) {
-            for tricks in 0..=TRICKS + 1 {
-                moves.push(Command::Bid { tricks, nil: None });
-                moves.extend((0..SEATS).map(|n| Command::Bid { tricks, nil: Some(n) }));
-            }
-        } else {
-            // Outside the bidding a few bids suffice to show that none is taken.
-            moves.extend([
-                Command::Bid { tricks: 0, nil: None },
-                Command::Bid { tricks: 4, nil: None },
-                Command::Bid { tricks: 4, nil: Some(seat) },
-            ]);
+        // Outside the bidding a few bids suffice to show that none is taken.
+        let bidding = state.deals.live().is_some_and(|d| d.phase == DealPhase::Bidding);
+        for tricks in if bidding { 0..=TRICKS + 1 } else { 4..=4 } {
+            moves.push(Command::Bid { tricks, nil: None });
+            moves.extend((0..SEATS).map(|n| Command::Bid { tricks, nil: Some(n) }));
         }
         moves.extend(decks::standard52().into_iter().map(|card| Command::Play { card }));
         if let Some(deal) = state.deals.deal.as_ref().filter(|d| seat < SEATS && d.looked[seat]) {
             let hand = deal.hand(seat);
-            if matches!(deal.phase, DealPhase::Exchange(_)) {
-                moves.extend(all_pairs(hand));
-            } else if hand.len() >= 2 {
-                moves.push(Command::Give { cards: hand[..2].to_vec() });
-            }
-            if let Some(&first) = hand.first() {
-                moves.push(Command::Give { cards: vec![first] });
-                moves.push(Command::Give { cards: vec![first, first] });
-            }
-            if hand.len() >= 3 {
-                moves.push(Command::Give { cards: hand[..3].to_vec() });
-            }
+            // Every pair in the exchange, one outside it; then one card, one card twice, three.
+            let pairs = all_pairs(hand).into_iter();
+            moves.extend(pairs.take(if matches!(deal.phase, DealPhase::Exchange(_)) { usize::MAX } else { 1 }));
+            let odd = hand
+                .first()
+                .into_iter()
+                .flat_map(|&c| [vec![c], vec![c, c]])
+                .chain(hand.get(..3).map(<[Card]>::to_vec));
+            moves.extend(odd.map(|cards| Command::Give { cards }));
         }
         moves
     }
@@ -754,9 +739,8 @@ impl Rules for Spader {
         let record = viewer == Viewer::Record;
         let deal = state.deals.deal.as_ref();
         let play = deal.map(|d| &d.play);
-        let mine = deal.zip(me);
-        let gifts = |d: &Deal, s: Seat| d.gifts.iter().filter(|g| g.from == s || g.to == s).cloned().collect();
-        let tricks = |p: &TrickPlay| p.tricks.iter().map(WonTrick::from).collect();
+        // A seat sees the gifts it gave or was given; the record sees them all.
+        let sees = |g: &&Gift| record || me == Some(g.from) || me == Some(g.to);
         Table {
             phase: state.deals.phase(),
             deals: state.deals.view(viewer, SEATS, deal.map(|d| d.dealer)),
@@ -776,21 +760,13 @@ impl Rules for Spader {
             trick: play.map(|p| p.trick.clone()),
             last_trick: play.map(|p| p.tricks.last().map(WonTrick::from)),
             spades_broken: deal.map(|d| d.spades_broken),
-            exchange: deal.map(|d| match d.phase {
-                DealPhase::Exchange(Giver::BlindNil) => Some(Exchange::BlindNilToGive),
-                DealPhase::Exchange(Giver::Partner) => Some(Exchange::PartnerToGive),
-                _ => None,
-            }),
-            redeal: deal.map(|d| d.redeal.clone().map(|(seat, reasons)| Redeal { seat, reasons })),
-            hand: mine.map(|(d, s)| d.looked[s].then(|| d.hand(s).to_vec())),
-            given: match deal {
-                Some(d) if record => Some(d.gifts.clone()),
-                Some(d) => me.map(|s| gifts(d, s)),
-                None => None,
-            },
+            exchange: deal.map(|d| if let DealPhase::Exchange(giver) = d.phase { Some(giver) } else { None }),
+            redeal: deal.map(|d| d.redeal.clone()),
+            hand: deal.zip(me).map(|(d, s)| d.looked[s].then(|| d.hand(s).to_vec())),
+            given: deal.filter(|_| record || me.is_some()).map(|d| d.gifts.iter().filter(sees).cloned().collect()),
             hands: play.filter(|_| record).map(|p| p.hands.clone()),
             deck: deal.filter(|_| record).map(|d| d.deck.clone()),
-            tricks: play.filter(|_| record).map(tricks),
+            tricks: play.filter(|_| record).map(|p| p.tricks.iter().map(WonTrick::from).collect()),
         }
     }
 
@@ -812,17 +788,10 @@ impl Rules for Spader {
 
     fn secrets(&self, state: &State) -> Vec<(Card, Vec<Seat>)> {
         let Some(deal) = state.deals.live() else { return Vec::new() };
-        let mut secrets = Vec::new();
-        for (s, hand) in deal.play.hands.iter().enumerate() {
-            for &card in hand {
-                let holder = Some(s).filter(|_| deal.looked[s]);
-                let mut knowers: Vec<Seat> = deal.gift_knowers(card).chain(holder).collect();
-                knowers.sort_unstable();
-                knowers.dedup();
-                secrets.push((card, knowers));
-            }
-        }
+        let secrets = deal.play.hand_secrets(|_, _| false).into_iter();
         secrets
+            .map(|(card, holder)| (card, deal.knowers(card, holder.into_iter().filter(|&s| deal.looked[s]))))
+            .collect()
     }
 
     fn check_invariants(&self, state: &State) -> Result<(), String> {
@@ -841,8 +810,8 @@ impl Rules for Spader {
         deals::check_deck(&deal.deck, &pack)?;
         // Between the two halves of an exchange, two cards have moved from one partner to the other.
         let hand_size = |s: Seat| match (deal.phase, deal.blind_nil) {
-            (DealPhase::Exchange(Giver::Partner), Some(b)) if s == b => TRICKS as usize - 2,
-            (DealPhase::Exchange(Giver::Partner), Some(b)) if s == TABLE.partner(b) => TRICKS as usize + 2,
+            (DealPhase::Exchange(Exchange::PartnerToGive), Some(b)) if s == b => TRICKS as usize - 2,
+            (DealPhase::Exchange(Exchange::PartnerToGive), Some(b)) if s == TABLE.partner(b) => TRICKS as usize + 2,
             _ => TRICKS as usize,
         };
         deal.play.check(&pack, &[], hand_size, &spades_trump)?;
@@ -874,12 +843,7 @@ impl Rules for Spader {
         match deal.phase {
             DealPhase::Bidding if !deal.choosing(TABLE.side(seat)).is_empty() => Some(Command::Look),
             DealPhase::Bidding => Some(bot_bid(deal, seat, rng)),
-            DealPhase::Exchange(giver) => {
-                let mut hand = deal.hand(seat).to_vec();
-                hand.sort_by_key(|&c| strength(c));
-                let pair = if giver == Giver::BlindNil { &hand[hand.len() - 2..] } else { &hand[..2] };
-                Some(Command::Give { cards: sorted(pair.to_vec()) })
-            }
+            DealPhase::Exchange(giver) => Some(give(deal, seat, giver)),
             DealPhase::Play | DealPhase::Cancelled => {
                 let side = TABLE.side(seat);
                 let bid = deal.bids[side]?;
@@ -891,10 +855,8 @@ impl Rules for Spader {
                 let aim =
                     if nil == Some(seat) || taken >= u32::from(bid.tricks) { bots::Aim::Duck } else { bots::Aim::Take };
                 let partner = Some(TABLE.partner(seat)).filter(|&p| nil != Some(p));
-                let legal: Vec<Card> =
-                    deal.hand(seat).iter().copied().filter(|&c| check_play(deal, seat, c).is_ok()).collect();
                 let last = deal.play.trick.plays.len() + 1 == SEATS;
-                bots::basic_card(&legal, &deal.play.trick, Some(Suit::Spades), seat, partner, last, aim)
+                bots::basic_card(&playable(deal, seat), &deal.play.trick, Some(Suit::Spades), seat, partner, last, aim)
                     .map(|card| Command::Play { card })
             }
         }
@@ -920,35 +882,24 @@ impl Rules for Spader {
         Some(world)
     }
 
+    /// The test bot: the basic bot with some noise, so that random matches see blind nils,
+    /// redeals, declined exchanges and odd cards.
     fn bot_move(&self, state: &State, seat: Seat, seed: u64) -> Option<Command> {
         let deal = state.deals.acting(seat)?;
         let mut rng = Rng::new(seed);
-        match deal.phase {
-            DealPhase::Bidding => {
-                if !deal.choosing(TABLE.side(seat)).is_empty() {
-                    let blind = deal.blind_nil.is_none() && rng.below(3) == 0;
-                    return Some(if blind { Command::BlindNil } else { Command::Look });
-                }
-                if state.options.redeal && !redeal_reasons(deal.hand(seat)).is_empty() && rng.below(2) == 0 {
-                    return Some(Command::RequestRedeal);
-                }
-                Some(bot_bid(deal, seat, &mut rng))
-            }
-            DealPhase::Exchange(giver) => {
-                if giver == Giver::BlindNil && rng.below(4) == 0 {
-                    return Some(Command::DeclineExchange);
-                }
-                let mut hand = deal.hand(seat).to_vec();
-                hand.sort_by_key(|&c| strength(c));
-                // The blind-nil player sheds its strongest cards; the partner returns its weakest.
-                let pair = if giver == Giver::BlindNil { &hand[hand.len() - 2..] } else { &hand[..2] };
-                Some(Command::Give { cards: sorted(pair.to_vec()) })
-            }
+        let odd = match deal.phase {
+            DealPhase::Bidding if !deal.choosing(TABLE.side(seat)).is_empty() => Command::BlindNil,
+            DealPhase::Bidding => Command::RequestRedeal,
+            DealPhase::Exchange(_) => Command::DeclineExchange,
             DealPhase::Play | DealPhase::Cancelled => {
-                let moves = self.legal_moves(state, seat);
-                (!moves.is_empty()).then(|| moves[rng.below(moves.len())].clone())
+                let legal = playable(deal, seat);
+                Command::Play { card: legal[rng.below(legal.len())] }
             }
+        };
+        if rng.below(2) == 0 && self.decide(state, seat, &odd).is_ok() {
+            return Some(odd);
         }
+        self.basic_move(state, seat, &mut rng)
     }
 }
 
@@ -957,34 +908,27 @@ impl Rules for Spader {
 
 fn decide_bidding(state: &State, deal: &Deal, seat: Seat, command: &Command) -> Result<Vec<Event>, RuleViolation> {
     let side = TABLE.side(seat);
-    if !deal.choosing(side).is_empty() {
-        return match command {
-            Command::Look => Ok(vec![Event::HandLookedAt { seat, hand: deal.hand(seat).to_vec() }]),
-            Command::BlindNil => match deal.blind_nil {
-                Some(partner) => Err(RuleViolation::new(
-                    rule::BLIND_ONE_PER_SIDE,
-                    format!("Din partner på plats {partner} har redan bjudit blindnoll; högst en per lag. Titta på dina kort."),
-                    format!("Your partner in seat {partner} has already bid blind nil; at most one per side. Look at your cards."),
-                )),
-                None => Ok(vec![Event::BlindNilDeclared { seat }]),
-            },
-            Command::Bid { .. } => Err(RuleViolation::new(
-                rule::BLIND_CHOOSE_FIRST,
-                "Du försökte bjuda, men först väljer du blindnoll eller att titta på dina kort.",
-                "You tried to bid, but first you choose blind nil or looking at your cards.",
-            )),
-            Command::RequestRedeal => Err(RuleViolation::new(
-                rule::REDEAL_WHEN,
-                "Du begärde omgiv utan att ha tittat på dina kort; titta först.",
-                "You asked for a redeal without having looked at your cards; look first.",
-            )),
-            _ => Err(RuleViolation::wrong_phase(
+    // A player of a side that may bid blind nil first chooses between that and looking.
+    let choosing = !deal.choosing(side).is_empty();
+    match command {
+        Command::Look if choosing => Ok(vec![Event::HandLookedAt { seat, hand: deal.hand(seat).to_vec() }]),
+        Command::BlindNil if choosing && deal.blind_nil.is_none() => Ok(vec![Event::BlindNilDeclared { seat }]),
+        Command::Bid { .. } if choosing => Err(RuleViolation::new(
+            rule::BLIND_CHOOSE_FIRST,
+            "Du försökte bjuda, men först väljer du blindnoll eller att titta på dina kort.",
+            "You tried to bid, but first you choose blind nil or looking at your cards.",
+        )),
+        Command::RequestRedeal if choosing => Err(RuleViolation::new(
+            rule::REDEAL_WHEN,
+            "Du begärde omgiv utan att ha tittat på dina kort; titta först.",
+            "You asked for a redeal without having looked at your cards; look first.",
+        )),
+        Command::Give { .. } | Command::DeclineExchange | Command::Play { .. } if choosing => {
+            Err(RuleViolation::wrong_phase(
                 "nu väljer du blindnoll eller att titta på korten",
                 "now you choose blind nil or looking at your cards",
-            )),
-        };
-    }
-    match command {
+            ))
+        }
         Command::Bid { tricks, nil } => {
             check_bid(deal, side, *tricks, *nil)?;
             let blind_nil = deal.blind_nil_on(side);
@@ -1046,19 +990,18 @@ fn decide_bidding(state: &State, deal: &Deal, seat: Seat, command: &Command) -> 
     }
 }
 
-fn decide_exchange(deal: &Deal, giver: Giver, seat: Seat, command: &Command) -> Result<Vec<Event>, RuleViolation> {
+fn decide_exchange(deal: &Deal, giver: Exchange, seat: Seat, command: &Command) -> Result<Vec<Event>, RuleViolation> {
     match (command, giver) {
         (Command::Give { cards }, _) => {
             check_give(deal, seat, cards)?;
             Ok(vec![Event::CardsGiven { from: seat, to: TABLE.partner(seat), cards: sorted(cards.clone()) }])
         }
-        (Command::DeclineExchange, Giver::BlindNil) => Ok(vec![Event::ExchangeDeclined { seat }]),
-        (Command::DeclineExchange, Giver::Partner) => Err(RuleViolation::new(
+        (Command::DeclineExchange, Exchange::BlindNilToGive) => Ok(vec![Event::ExchangeDeclined { seat }]),
+        (Command::DeclineExchange, Exchange::PartnerToGive) => Err(RuleViolation::new(
             rule::EXCHANGE_GIVE_BACK,
             "Du fick två kort av din partner och ska ge två tillbaka.",
             "You received two cards from your partner and must give two back.",
         )),
-        (Command::RequestRedeal, _) => Err(redeal_too_late()),
         _ => Err(RuleViolation::wrong_phase(
             "nu byter blindnollspelaren och partnern kort",
             "now the blind-nil player and the partner exchange cards",
@@ -1066,19 +1009,9 @@ fn decide_exchange(deal: &Deal, giver: Giver, seat: Seat, command: &Command) -> 
     }
 }
 
-/// A redeal asked for once the side has bid: in the exchange or the play.
-fn redeal_too_late() -> RuleViolation {
-    RuleViolation::new(
-        rule::REDEAL_WHEN,
-        "Omgiv kan bara begäras medan det egna laget står på tur att bjuda.",
-        "A redeal can only be asked for while your own side is to bid.",
-    )
-}
-
 fn decide_play(state: &State, deal: &Deal, seat: Seat, command: &Command) -> Result<Vec<Event>, RuleViolation> {
     let card = match command {
         Command::Play { card } => *card,
-        Command::RequestRedeal => return Err(redeal_too_late()),
         _ => return Err(RuleViolation::wrong_phase("nu spelas korten", "the cards are being played now")),
     };
     check_play(deal, seat, card)?;
@@ -1108,7 +1041,7 @@ fn evolve_deal(deal: &mut Deal, event: &Event) {
             // The exchange waits until the blind-nil player has seen the cards to give from.
             let bidding_over = deal.bids.iter().all(Option::is_some);
             if deal.phase == DealPhase::Bidding && bidding_over && deal.blind_nil == Some(*seat) {
-                deal.phase = DealPhase::Exchange(Giver::BlindNil);
+                deal.phase = DealPhase::Exchange(Exchange::BlindNilToGive);
             }
         }
         Event::BidMade { seat, side, tricks, nil, blind_nil } => {
@@ -1127,7 +1060,7 @@ fn evolve_deal(deal: &mut Deal, event: &Event) {
             hands[*to] = sorted(std::mem::take(&mut hands[*to]));
             deal.gifts.push(Gift { from: *from, to: *to, cards: cards.clone() });
             if Some(*from) == deal.blind_nil {
-                deal.phase = DealPhase::Exchange(Giver::Partner);
+                deal.phase = DealPhase::Exchange(Exchange::PartnerToGive);
             } else {
                 deal.start_play();
             }
@@ -1161,10 +1094,6 @@ pub fn redeal_reasons(hand: &[Card]) -> Vec<RedealReason> {
     reasons
 }
 
-fn lowest_club(hand: &[Card]) -> Option<Card> {
-    hand.iter().copied().filter(|c| c.is_suit(Suit::Clubs)).min_by_key(|&c| rank_value(c))
-}
-
 /// Whether `seat` may play `card` now, and if not the rule it breaks.
 fn check_play(deal: &Deal, seat: Seat, card: Card) -> Result<(), RuleViolation> {
     deal.play.check_held(seat, card)?;
@@ -1181,7 +1110,7 @@ fn check_play(deal: &Deal, seat: Seat, card: Card) -> Result<(), RuleViolation> 
             format!("Du spelade ut {card}, men spader får inte spelas ut förrän spadern är bruten, så länge du har andra färger."),
             format!("You led {card}, but spades may not be led before they are broken while you hold other suits."),
         ),
-        Some(_) if first_trick => match lowest_club(hand) {
+        Some(_) if first_trick => match hand.iter().copied().filter(|c| c.is_suit(Suit::Clubs)).min_by_key(|&c| rank_value(c)) {
             Some(low) if card != low => (
                 rule::LOWEST_CLUB,
                 format!("Du lade {card}, men i första sticket ska du lägga din lägsta klöver, {low}."),
@@ -1194,12 +1123,7 @@ fn check_play(deal: &Deal, seat: Seat, card: Card) -> Result<(), RuleViolation> 
             ),
             _ => return Ok(()),
         },
-        Some(led) if !card.is_suit(led) && hand.iter().any(|c| c.is_suit(led)) => (
-            rule::FOLLOW_SUIT,
-            format!("Du lade {card}, men du har {} och måste bekänna färg.", led.name_sv()),
-            format!("You played {card}, but you hold {} and must follow suit.", led.name_en()),
-        ),
-        _ => return Ok(()),
+        _ => return deal.play.check_follow(seat, card, rule::FOLLOW_SUIT),
     };
     Err(RuleViolation::new(rule, sv, en))
 }
@@ -1260,15 +1184,9 @@ fn all_pairs(hand: &[Card]) -> Vec<Command> {
     hand.iter().enumerate().flat_map(pairs).collect()
 }
 
-fn legal_bids(deal: &Deal, side: usize) -> Vec<Command> {
-    if deal.blind_nil_on(side).is_some() {
-        return (1..=TRICKS).map(|tricks| Command::Bid { tricks, nil: None }).collect();
-    }
-    let mut bids: Vec<Command> = (0..=TRICKS).map(|tricks| Command::Bid { tricks, nil: None }).collect();
-    for n in seat::side_seats(side) {
-        bids.extend((1..=TRICKS).map(|tricks| Command::Bid { tricks, nil: Some(n) }));
-    }
-    bids
+/// The cards `seat` may play now.
+fn playable(deal: &Deal, seat: Seat) -> Vec<Card> {
+    deal.hand(seat).iter().copied().filter(|&c| check_play(deal, seat, c).is_ok()).collect()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1399,48 +1317,13 @@ fn score_deal(state: &State, deal: &Deal, taken: [u8; SEATS]) -> Vec<Event> {
 // ---------------------------------------------------------------------------------------------
 // The bot
 
-/// A rough count of the tricks a hand takes on its own: high cards that are likely to stand
-/// up, and spade length.
-fn estimate_tricks(hand: &[Card]) -> f64 {
-    let spades = hand.iter().filter(|&&c| is_spade(c)).count();
-    let mut tricks = 0.0;
-    for suit in Suit::ALL {
-        let ranks: Vec<u8> = hand.iter().filter(|c| c.is_suit(suit)).map(|&c| rank_value(c)).collect();
-        let n = ranks.len();
-        let has = |r: u8| ranks.contains(&r);
-        if suit == Suit::Spades {
-            if has(14) {
-                tricks += 1.0;
-            }
-            if has(13) && n >= 2 {
-                tricks += 0.9;
-            }
-            if has(12) && n >= 3 {
-                tricks += 0.6;
-            }
-            tricks += n.saturating_sub(3) as f64 * 0.8;
-        } else {
-            if has(14) {
-                tricks += if n <= 5 { 0.9 } else { 0.5 };
-            }
-            if has(13) && (2..=5).contains(&n) {
-                tricks += 0.6;
-            }
-            if n <= 1 && spades >= 3 {
-                tricks += 0.4;
-            }
-        }
-    }
-    tricks
-}
-
 /// What the bot expects from a partner whose hand it cannot see.
 const PARTNER_GUESS: f64 = 2.0;
 
 fn bot_bid(deal: &Deal, seat: Seat, rng: &mut Rng) -> Command {
     let side = TABLE.side(seat);
     let hand = deal.hand(seat);
-    let own = estimate_tricks(hand);
+    let own = bots::estimate_tricks(hand, Some(Suit::Spades), SEATS);
     let clamp = |x: f64| (x.round() as i64).clamp(1, i64::from(TRICKS)) as u8;
     if deal.blind_nil_on(side).is_some() {
         return Command::Bid { tricks: clamp(own), nil: None };
@@ -1452,9 +1335,13 @@ fn bot_bid(deal: &Deal, seat: Seat, rng: &mut Rng) -> Command {
     Command::Bid { tricks: clamp(own + PARTNER_GUESS), nil: None }
 }
 
-/// Strongest first: what a blind-nil player wants rid of.
-fn strength(card: Card) -> (bool, u8) {
-    (is_spade(card), rank_value(card))
+/// The blind-nil player sheds its two strongest cards (spades first); the partner returns its
+/// two weakest.
+fn give(deal: &Deal, seat: Seat, giver: Exchange) -> Command {
+    let mut hand = deal.hand(seat).to_vec();
+    hand.sort_by_key(|&c| (is_spade(c), rank_value(c)));
+    let pair = if giver == Exchange::BlindNilToGive { &hand[hand.len() - 2..] } else { &hand[..2] };
+    Command::Give { cards: sorted(pair.to_vec()) }
 }
 
 #[cfg(test)]
