@@ -3,11 +3,12 @@
 use engine::bots::{self, Level};
 use engine::cards::Card;
 use engine::game::{Rules, Status};
-use engine::games::{braus::Braus, fyrmanswhist::Fyrmanswhist, plump::Plump, spader::Spader};
+use engine::games::{bondtolva::Bondtolva, braus::Braus, fyrmanswhist::Fyrmanswhist, plump::Plump, spader::Spader};
 use engine::random::Rng;
 
 /// Two matches dealt from decks that differ only in two cards swapped between the hands of
-/// seats 1 and 2: seat 0 cannot tell them apart, so at every turn of seat 0 before either card
+/// seats 1 and 2 (at a table of two, between seat 1's hand and a pile nobody sees, such as the
+/// stock): seat 0 cannot tell them apart, so at every turn of seat 0 before either card
 /// is played, its strong bot makes the same move from the same seed in both. The other seats
 /// play basic moves chosen in the first match.
 fn cannot_read_hidden_cards<R: Rules>(rules: &R, deck_seed: u64) -> usize {
@@ -23,9 +24,11 @@ fn cannot_read_hidden_cards<R: Rules>(rules: &R, deck_seed: u64) -> usize {
     // first pair that stays secret once swapped (in Bräus a seven swapped into forehand's hand
     // would be laid down at once).
     let secrets = rules.secrets(&a);
-    let held_by = |seat: usize| secrets.iter().filter(move |(_, seats)| seats == &[seat]).map(|(c, _)| *c);
+    let second: Vec<usize> = if players > 2 { vec![2] } else { Vec::new() };
+    let held_by = |seats: Vec<usize>| secrets.iter().filter(move |(_, s)| *s == seats).map(|(c, _)| *c);
     let at = |card: Card| deck.iter().position(|&c| c == card).unwrap();
-    let crossed = held_by(1).flat_map(|one| held_by(2).map(move |two| (one, two))).find_map(|(one, two)| {
+    let pairs = held_by(vec![1]).flat_map(|one| held_by(second.clone()).map(move |two| (one, two)));
+    let crossed = pairs.into_iter().find_map(|(one, two)| {
         let mut other = deck.clone();
         other.swap(at(one), at(two));
         let mut b = fresh.clone();
@@ -33,13 +36,18 @@ fn cannot_read_hidden_cards<R: Rules>(rules: &R, deck_seed: u64) -> usize {
             rules.evolve(&mut b, &e);
         }
         let moved = rules.secrets(&b);
-        (moved.contains(&(one, vec![2])) && moved.contains(&(two, vec![1]))).then_some((b, [one, two]))
+        (moved.contains(&(one, second.clone())) && moved.contains(&(two, vec![1]))).then_some((b, [one, two]))
     });
-    let (mut b, swapped) = crossed.expect("no swap of secret cards crosses the hands of seats 1 and 2");
+    let (mut b, swapped) = crossed.expect("no swap of secret cards crosses seat 1's hand");
     let mut rng = Rng::new(deck_seed);
     let mut compared = 0;
     for _ in 0..200 {
         let Status::ToAct { seats } = rules.status(&a) else { break };
+        // A swapped card drawn from the stock, say, is no longer hidden from seat 0.
+        let still_secret = rules.secrets(&a);
+        if !still_secret.contains(&(swapped[0], vec![1])) || !still_secret.contains(&(swapped[1], second.clone())) {
+            break;
+        }
         let seat = seats[0];
         if seat == 0 {
             for seed in 0..3 {
@@ -69,6 +77,7 @@ fn strong_bot_cannot_read_hidden_cards() {
         compared += cannot_read_hidden_cards(&Spader, seed);
         compared += cannot_read_hidden_cards(&Fyrmanswhist, seed);
         compared += cannot_read_hidden_cards(&Braus, seed);
+        compared += cannot_read_hidden_cards(&Bondtolva, seed);
     }
     assert!(compared >= 30, "only {compared} decisions compared");
 }
