@@ -3,7 +3,9 @@
 use engine::bots::{self, Level};
 use engine::cards::Card;
 use engine::game::{Rules, Status};
-use engine::games::{bondtolva::Bondtolva, braus::Braus, fyrmanswhist::Fyrmanswhist, plump::Plump, spader::Spader};
+use engine::games::{
+    bondtolva::Bondtolva, braus::Braus, femtio::Femtio, fyrmanswhist::Fyrmanswhist, plump::Plump, spader::Spader,
+};
 use engine::random::Rng;
 
 /// Two matches dealt from decks that differ only in two cards swapped between the hands of
@@ -78,6 +80,7 @@ fn strong_bot_cannot_read_hidden_cards() {
         compared += cannot_read_hidden_cards(&Fyrmanswhist, seed);
         compared += cannot_read_hidden_cards(&Braus, seed);
         compared += cannot_read_hidden_cards(&Bondtolva, seed);
+        compared += cannot_read_hidden_cards(&Femtio, seed);
     }
     assert!(compared >= 30, "only {compared} decisions compared");
 }
