@@ -4,7 +4,8 @@ use engine::bots::{self, Level};
 use engine::cards::Card;
 use engine::game::{Rules, Status};
 use engine::games::{
-    bondtolva::Bondtolva, braus::Braus, femtio::Femtio, fyrmanswhist::Fyrmanswhist, plump::Plump, spader::Spader,
+    bondtolva::Bondtolva, braus::Braus, femhundra::Femhundra, femtio::Femtio, fyrmanswhist::Fyrmanswhist, plump::Plump,
+    spader::Spader,
 };
 use engine::random::Rng;
 
@@ -81,6 +82,7 @@ fn strong_bot_cannot_read_hidden_cards() {
         compared += cannot_read_hidden_cards(&Braus, seed);
         compared += cannot_read_hidden_cards(&Bondtolva, seed);
         compared += cannot_read_hidden_cards(&Femtio, seed);
+        compared += cannot_read_hidden_cards(&Femhundra, seed);
     }
     assert!(compared >= 30, "only {compared} decisions compared");
 }
