@@ -12,6 +12,7 @@ use std::ops::RangeInclusive;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::bots;
 use crate::cards::{decks, sorted, Card, Rank, Suit};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
 use crate::game::{Rules, SetupError, Viewer};
@@ -931,6 +932,72 @@ impl Rules for Bondtolva {
         }
         Some(Command::Play { card: bot_play(deal, seat, &mut rng) })
     }
+
+    fn bot_levels(&self) -> bots::Levels {
+        bots::Levels::ALL
+    }
+
+    fn basic_move(&self, state: &State, seat: Seat, _rng: &mut Rng) -> Option<Command> {
+        let deal = state.deals.acting(seat)?;
+        if deal.declaring.is_some() {
+            return Some(bot_marriage(deal, seat).map_or(Command::Draw, |suit| Command::DeclareMarriage { suit }));
+        }
+        Some(Command::Play { card: basic_play(deal, seat) })
+    }
+
+    /// The deal as `seat` knows it: its own hand, the cards played, the declared kings and
+    /// queens the other still holds; the other's hand and the stock dealt afresh from the rest,
+    /// keeping what the end play has shown the other lacks.
+    fn determinize(&self, state: &State, seat: Seat, rng: &mut Rng) -> Option<State> {
+        let deal = state.deals.live()?;
+        let other = TABLE.next(seat);
+        let shown = deal.shown(other);
+        let played: Vec<Card> = deal.play.played().map(|(_, c)| c).collect();
+        let seen: Vec<Card> = deal.play.hands[seat].iter().chain(&played).chain(&shown).copied().collect();
+        let pool: Vec<Card> = decks::from_rank(Rank::NINE).into_iter().filter(|c| !seen.contains(c)).collect();
+        let lacks = end_play_lacks(deal, other);
+        let sizes = [deal.play.hands[other].len() - shown.len(), deal.stock.len()];
+        let mut dealt = bots::redeal_where(&pool, &sizes, |pile, c| pile == 1 || !lacks(c), rng).into_iter();
+        let mut world = state.clone();
+        let w = world.deals.live_mut()?;
+        let mut hand = dealt.next().expect("the other's hand");
+        hand.extend(shown);
+        w.play.hands[other] = sorted(hand);
+        w.stock = dealt.next().expect("the stock");
+        // Not the deck as dealt (which nobody may see), but the same cards, the stock last.
+        w.deck = w.play.hands.iter().flatten().chain(&played).chain(&w.stock).copied().collect();
+        Some(world)
+    }
+
+    fn standing(&self, state: &State, seat: Seat) -> f64 {
+        let scores = &state.deals.scores;
+        (scores[seat] - scores[TABLE.next(seat)]) as f64
+    }
+}
+
+/// The cards `seat` has shown it cannot hold, from the end play, where it had to follow suit,
+/// overtake and trump: a suit it did not follow, a trump when it neither followed nor trumped,
+/// a card of the suit led above the one it followed with without overtaking. While the stock
+/// lasts any card may be played, and nothing is shown.
+fn end_play_lacks(deal: &Deal, seat: Seat) -> impl Fn(Card) -> bool {
+    let trumps = deal.trumps();
+    // Only a finished trick holds an answer: the second card completes it.
+    let answers = deal.play.tricks.iter().filter(|t| t.number > STOCK / 2 && t.plays[1].seat == seat);
+    let answers: Vec<(Card, Card)> = answers.map(|t| (t.plays[0].card, t.plays[1].card)).collect();
+    let mut void = [false; 4];
+    let mut most = [u8::MAX; 4];
+    for (led, answer) in answers {
+        let suit = led.suit().expect("plain cards only");
+        if !answer.is_suit(suit) {
+            void[suit as usize] = true;
+            if let Some(t) = trumps.filter(|&t| !answer.is_suit(t)) {
+                void[t as usize] = true;
+            }
+        } else if strength(answer) < strength(led) {
+            most[suit as usize] = most[suit as usize].min(strength(led));
+        }
+    }
+    move |c: Card| c.suit().is_some_and(|s| void[s as usize] || strength(c) > most[s as usize])
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -942,11 +1009,20 @@ fn bot_marriage(deal: &Deal, seat: Seat) -> Option<Suit> {
     deal.declarable(seat).into_iter().max_by_key(|&s| (hand.iter().filter(|c| c.is_suit(s)).count(), s))
 }
 
+/// The test bot: the basic bot's card, but now and then any card it may play.
 fn bot_play(deal: &Deal, seat: Seat, rng: &mut Rng) -> Card {
     let legal = deal.legal(seat);
     if legal.len() == 1 || rng.below(6) == 0 {
         return legal[rng.below(legal.len())];
     }
+    basic_play(deal, seat)
+}
+
+/// Leads its cheapest card while the stock lasts and its highest after; takes a trick when it
+/// holds a matador, or cheaply with a card it does not mean to keep; otherwise throws its
+/// cheapest card, keeping trumps, matadors and the halves of marriages it may still declare.
+fn basic_play(deal: &Deal, seat: Seat) -> Card {
+    let legal = deal.legal(seat);
     let trumps = deal.trumps();
     let hand = &deal.play.hands[seat];
     // Kings and queens that could still make an undeclared marriage are kept while the stock lasts.

@@ -11,7 +11,8 @@ use std::ops::RangeInclusive;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use crate::cards::{decks, sorted, Card};
+use crate::bots;
+use crate::cards::{decks, rank_value, sorted, Card};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
 use crate::game::{Rules, SetupError, Viewer};
 use crate::random::Rng;
@@ -630,6 +631,58 @@ impl Rules for Femtio {
         let hand = &deal.unplaced[seat];
         let card = hand[Rng::new(seed).below(hand.len())];
         Some(Command::PlaceCard { card })
+    }
+
+    fn bot_levels(&self) -> bots::Levels {
+        bots::Levels::ALL
+    }
+
+    /// The highest card first: a trick's leader names the suit and an ace led always wins, so
+    /// high cards early take the first tricks and keep the lead, and low cards are left for the
+    /// tricks that are lost anyway.
+    fn basic_move(&self, state: &State, seat: Seat, _rng: &mut Rng) -> Option<Command> {
+        let deal = state.deals.acting(seat)?;
+        if !deal.arranging() {
+            return Some(Command::TurnUp);
+        }
+        let card = deal.unplaced[seat].iter().copied().max_by_key(|&c| (rank_value(c), c))?;
+        Some(Command::PlaceCard { card })
+    }
+
+    /// While the piles are laid, the deal as `seat` knows it: its own pile and cards in hand;
+    /// every other pile, hand and the cards set aside dealt afresh from the rest, keeping their
+    /// sizes. Once the play starts nobody has a choice left.
+    fn determinize(&self, state: &State, seat: Seat, rng: &mut Rng) -> Option<State> {
+        let deal = state.deals.live().filter(|d| d.arranging())?;
+        let players = deal.players();
+        let mine: Vec<Card> = deal.unplaced[seat].iter().chain(&deal.arranged[seat]).copied().collect();
+        let pool: Vec<Card> = decks::standard52().into_iter().filter(|c| !mine.contains(c)).collect();
+        let others: Vec<Seat> = (0..players).filter(|&s| s != seat).collect();
+        let mut sizes: Vec<usize> = others.iter().map(|&s| deal.arranged[s].len()).collect();
+        sizes.extend(others.iter().map(|&s| deal.unplaced[s].len()));
+        sizes.push(deal.set_aside.len());
+        let mut dealt = bots::redeal_where(&pool, &sizes, |_, _| true, rng).into_iter();
+        let mut world = state.clone();
+        let w = world.deals.live_mut()?;
+        for &s in &others {
+            let pile = dealt.next().expect("a pile per seat");
+            w.play.hands[s] = pile.clone();
+            w.arranged[s] = pile;
+        }
+        for &s in &others {
+            w.unplaced[s] = sorted(dealt.next().expect("a hand per seat"));
+        }
+        w.set_aside = dealt.next().expect("the cards set aside");
+        // Not the deck as dealt (which nobody may see), but the same cards, those set aside last.
+        let dealt_cards = (0..players).flat_map(|s| w.arranged[s].iter().chain(&w.unplaced[s]));
+        w.deck = dealt_cards.chain(&w.set_aside).copied().collect();
+        Some(world)
+    }
+
+    fn standing(&self, state: &State, seat: Seat) -> f64 {
+        let scores = &state.deals.scores;
+        let others: i64 = scores.iter().enumerate().filter(|&(s, _)| s != seat).map(|(_, p)| p).sum();
+        scores[seat] as f64 - others as f64 / (scores.len() - 1) as f64
     }
 }
 

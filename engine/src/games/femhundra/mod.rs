@@ -9,6 +9,7 @@ use std::ops::RangeInclusive;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::bots;
 use crate::cards::{decks, rank_value, sorted, take_card, Card, Rank, Suit};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
 use crate::game::{hide_cards, Rules, SetupError, Viewer};
@@ -1272,19 +1273,28 @@ fn estimate(hand: &[Card], trumps: Option<Suit>) -> u8 {
     est.min(10) as u8
 }
 
-fn bot_bid(state: &State, deal: &Deal, seat: Seat, rng: &mut Rng) -> Command {
-    let hand = &deal.play.hands[seat];
+/// The contracts the seat may bid now.
+fn biddable(state: &State, deal: &Deal) -> Vec<Contract> {
     let beats = |c: &Contract| deal.highest().is_none_or(|(_, h)| c.order() > h.order());
-    let legal: Vec<Contract> = Contract::all()
+    Contract::all()
         .into_iter()
         .filter(|c| beats(c) && (!c.is_misere() || state.options.misere))
         .filter(|c| {
             let seven = Contract::Trumps { tricks: 7, suit: Suit::Spades }.order();
             !c.is_misere() || deal.players != 4 || deal.bids.iter().any(|(_, b)| b.is_some_and(|b| b.order() >= seven))
         })
-        .collect();
-    let weak = hand.iter().all(|&c| c != JOKER && rank_value(c) < 12 && c.rank() != Some(Rank::JACK));
-    if let Some(m) = legal.iter().find(|c| c.is_misere()).filter(|_| weak) {
+        .collect()
+}
+
+/// A hand with no joker, jack or card above the jack: it takes no trick if it can help it.
+fn misere_hand(hand: &[Card]) -> bool {
+    hand.iter().all(|&c| c != JOKER && rank_value(c) < 12 && c.rank() != Some(Rank::JACK))
+}
+
+fn bot_bid(state: &State, deal: &Deal, seat: Seat, rng: &mut Rng) -> Command {
+    let hand = &deal.play.hands[seat];
+    let legal = biddable(state, deal);
+    if let Some(m) = legal.iter().find(|c| c.is_misere()).filter(|_| misere_hand(hand)) {
         return Command::Bid { contract: *m };
     }
     let mut wanted: Vec<Contract> = legal
@@ -1298,11 +1308,56 @@ fn bot_bid(state: &State, deal: &Deal, seat: Seat, rng: &mut Rng) -> Command {
     }
 }
 
+/// The basic bid: the cheapest contract that beats the auction and that the hand's estimated
+/// tricks reach (misère on a hand without a high card, where misère is played), else a pass.
+fn basic_bid(state: &State, deal: &Deal, seat: Seat) -> Command {
+    let hand = &deal.play.hands[seat];
+    let legal = biddable(state, deal);
+    if let Some(m) = legal.iter().find(|c| c.is_misere()).filter(|_| misere_hand(hand)) {
+        return Command::Bid { contract: *m };
+    }
+    let reached = legal.into_iter().filter(|c| !c.is_misere() && c.tricks() <= estimate(hand, c.trumps()));
+    reached.min_by_key(|c| c.order()).map_or(Command::Pass, |contract| Command::Bid { contract })
+}
+
+/// Five players: the highest card it may call, for the partner most likely to take a trick.
+fn call_partner(moves: &[Command]) -> Command {
+    moves
+        .iter()
+        .filter(|m| matches!(m, Command::CallPartner { .. }))
+        .max_by_key(|m| match m {
+            Command::CallPartner { rank, .. } => *rank,
+            _ => 0,
+        })
+        .cloned()
+        .unwrap_or(Command::PlayAlone)
+}
+
+/// The cheapest card (the highest in misère) laid away.
+fn discard(deal: &Deal, seat: Seat) -> Command {
+    let (hand, trumps) = (&deal.play.hands[seat], deal.trumps());
+    let card = if deal.contract.is_some_and(Contract::is_misere) {
+        hand.iter().copied().max_by_key(|&c| strength(c, trumps))
+    } else {
+        hand.iter().copied().min_by_key(|&c| cost(c, trumps))
+    };
+    Command::Discard { card: card.expect("a hand to discard from") }
+}
+
+/// The test bot: the basic bot's card, but now and then any card it may play.
 fn bot_play(deal: &Deal, seat: Seat, rng: &mut Rng) -> Command {
     let legal = deal.legal_plays(seat);
     if legal.len() == 1 || rng.below(6) == 0 {
         return legal[rng.below(legal.len())].clone();
     }
+    basic_play(deal, seat)
+}
+
+/// Leads its cheapest card; in misère ducks with the highest card that loses; otherwise lets a
+/// trick its side is winning go with its cheapest card, and takes one the other side is winning
+/// as cheaply as it can.
+fn basic_play(deal: &Deal, seat: Seat) -> Command {
+    let legal = deal.legal_plays(seat);
     let trumps = deal.trumps();
     let card_of = |c: &Command| match c {
         Command::Play { card, .. } => *card,
@@ -1685,30 +1740,152 @@ impl Rules for Femhundra {
         if deal.stage == Stage::Bidding && rng.below(12) == 0 {
             return Some(moves[rng.below(moves.len())].clone());
         }
-        let trumps = deal.trumps();
         Some(match deal.stage {
             Stage::Bidding => bot_bid(state, deal, seat, &mut rng),
-            Stage::Calling => moves
-                .iter()
-                .filter(|m| matches!(m, Command::CallPartner { .. }))
-                .max_by_key(|m| match m {
-                    Command::CallPartner { rank, .. } => *rank,
-                    _ => 0,
-                })
-                .cloned()
-                .unwrap_or(Command::PlayAlone),
-            Stage::Discarding => {
-                let hand = &deal.play.hands[seat];
-                let misere = deal.contract.is_some_and(Contract::is_misere);
-                let card = if misere {
-                    hand.iter().copied().max_by_key(|&c| strength(c, trumps))
-                } else {
-                    hand.iter().copied().min_by_key(|&c| cost(c, trumps))
-                };
-                Command::Discard { card: card.expect("a hand to discard from") }
-            }
+            Stage::Calling => call_partner(&moves),
+            Stage::Discarding => discard(deal, seat),
             Stage::Playing => bot_play(deal, seat, &mut rng),
             Stage::Over => return None,
         })
+    }
+
+    fn bot_levels(&self) -> bots::Levels {
+        bots::Levels::ALL
+    }
+
+    fn basic_move(&self, state: &State, seat: Seat, _rng: &mut Rng) -> Option<Command> {
+        let deal = state.deals.acting(seat)?;
+        Some(match deal.stage {
+            Stage::Bidding => basic_bid(state, deal, seat),
+            Stage::Calling => call_partner(&self.legal_moves(state, seat)),
+            Stage::Discarding => discard(deal, seat),
+            Stage::Playing => basic_play(deal, seat),
+            Stage::Over => return None,
+        })
+    }
+
+    /// The auction has some thirty bids and five players may call any of some forty cards: the
+    /// strong bot weighs a pass, the basic bid, the cheapest bid in each denomination the hand
+    /// might make (a trick over its estimate at most), and a call of the highest card of each
+    /// suit.
+    fn bot_candidates(&self, state: &State, seat: Seat) -> Vec<Command> {
+        let Some(deal) = state.deals.acting(seat) else { return Vec::new() };
+        match deal.stage {
+            Stage::Bidding => {
+                let hand = &deal.play.hands[seat];
+                let mut moves = vec![Command::Pass, basic_bid(state, deal, seat)];
+                let legal = biddable(state, deal);
+                let denominations = Suit::ALL.map(Some).into_iter().chain([None]);
+                for trumps in denominations {
+                    let cheapest =
+                        legal.iter().filter(|c| !c.is_misere() && c.trumps() == trumps).min_by_key(|c| c.order());
+                    if let Some(&contract) = cheapest.filter(|c| c.tricks() <= estimate(hand, trumps) + 1) {
+                        moves.push(Command::Bid { contract });
+                    }
+                }
+                let mut unique = Vec::new();
+                for m in moves {
+                    if !unique.contains(&m) {
+                        unique.push(m);
+                    }
+                }
+                unique
+            }
+            Stage::Calling => {
+                let moves = self.legal_moves(state, seat);
+                let mut calls = vec![Command::PlayAlone];
+                for suit in Suit::ALL {
+                    let of_suit =
+                        moves.iter().filter(|m| matches!(m, Command::CallPartner { suit: s, .. } if *s == suit));
+                    let highest = of_suit.max_by_key(|m| match m {
+                        Command::CallPartner { rank, .. } => *rank,
+                        _ => 0,
+                    });
+                    calls.extend(highest.cloned());
+                }
+                calls
+            }
+            _ => self.legal_moves(state, seat),
+        }
+    }
+
+    /// The deal as `seat` knows it: its own hand (with the widow and its discards if it
+    /// declared, the hand it laid away), the cards played, an open misère hand, where the called
+    /// card is; every other hand, the widow, the discards and a hand laid away dealt afresh from
+    /// the rest, keeping their sizes and the suits a seat has shown it lacks.
+    fn determinize(&self, state: &State, seat: Seat, rng: &mut Rng) -> Option<State> {
+        let deal = state.deals.live()?;
+        let n = deal.players;
+        let trumps = deal.trumps();
+        let declaring = deal.declarer == Some(seat);
+        let lays_away = deal.laid_away.as_ref().is_some_and(|(s, _)| *s == seat);
+        let played: Vec<Card> = deal.play.played().map(|(_, c)| c).collect();
+        // Cards in other hands whose holder everyone knows.
+        let mut known: Vec<(Seat, Card)> = Vec::new();
+        for s in (0..n).filter(|&s| s != seat) {
+            known.extend(
+                deal.play.hands[s].iter().filter(|&&c| deal.is_open(s) || deal.called == Some(c)).map(|&c| (s, c)),
+            );
+        }
+        let called_discarded = deal.called.filter(|c| !declaring && deal.discards.contains(c));
+        let mut seen: Vec<Card> = deal.play.hands[seat].iter().chain(&played).copied().collect();
+        seen.extend(known.iter().map(|(_, c)| *c));
+        seen.extend(called_discarded);
+        if declaring {
+            seen.extend(&deal.discards);
+        }
+        if lays_away {
+            seen.extend(deal.laid_away.iter().flat_map(|(_, cards)| cards));
+        }
+        let pool: Vec<Card> = pack(n).into_iter().filter(|c| !seen.contains(c)).collect();
+        let others: Vec<Seat> = (0..n).filter(|&s| s != seat).collect();
+        let void: Vec<Vec<Suit>> = (0..n).map(|s| deal.shown_void(s)).collect();
+        let mut sizes: Vec<usize> =
+            others.iter().map(|&s| deal.play.hands[s].len() - known.iter().filter(|(k, _)| *k == s).count()).collect();
+        let widow_hidden = !deal.widow_taken;
+        let discards_hidden = !declaring;
+        let laid_away_hidden = deal.laid_away.is_some() && !lays_away;
+        sizes.push(if widow_hidden { deal.widow.len() } else { 0 });
+        sizes.push(if discards_hidden { deal.discards.len() - usize::from(called_discarded.is_some()) } else { 0 });
+        sizes.push(if laid_away_hidden { deal.laid_away.as_ref().map_or(0, |(_, c)| c.len()) } else { 0 });
+        let may_hold = |pile: usize, c: Card| {
+            pile >= others.len() || suit_of(c, trumps).is_none_or(|suit| !void[others[pile]].contains(&suit))
+        };
+        let mut dealt = bots::redeal_where(&pool, &sizes, may_hold, rng).into_iter();
+        let mut world = state.clone();
+        let w = world.deals.live_mut()?;
+        for &s in &others {
+            let mut hand = dealt.next().expect("a pile per seat");
+            hand.extend(known.iter().filter(|(k, _)| *k == s).map(|(_, c)| *c));
+            w.play.hands[s] = sorted(hand);
+        }
+        let (widow, mut discards, laid) = (dealt.next(), dealt.next(), dealt.next());
+        if widow_hidden {
+            w.widow = widow.expect("the widow");
+        }
+        if discards_hidden {
+            let mut pile = discards.take().expect("the discards");
+            pile.extend(called_discarded);
+            w.discards = pile;
+            if w.widow_taken {
+                // The widow itself went into the declarer's hand: any cards of its size will do.
+                w.widow = w.discards.clone();
+            }
+        }
+        if laid_away_hidden {
+            if let Some((_, cards)) = w.laid_away.as_mut() {
+                *cards = laid.expect("the hand laid away");
+            }
+        }
+        // Not the deck as dealt (which nobody may see): the same cards in the pack's order.
+        w.deck = pack(n);
+        Some(world)
+    }
+
+    fn standing(&self, state: &State, seat: Seat) -> f64 {
+        let scores = &state.deals.scores;
+        let own = scorer(state.players, seat);
+        let others: i64 = scores.iter().enumerate().filter(|&(s, _)| s != own).map(|(_, p)| p).sum();
+        scores[own] as f64 - others as f64 / (scores.len() - 1) as f64
     }
 }
