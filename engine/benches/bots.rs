@@ -5,7 +5,7 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use engine::bots::{self, Level};
 use engine::game::{Rules, Status};
-use engine::games::{plump::Plump, spader::Spader, whist::Whist};
+use engine::games::{fyrtioett::Fyrtioett, plump::Plump, spader::Spader, whist::Whist};
 use engine::random::Rng;
 
 /// States where `seat` must choose among several moves, from basic-bot matches.
@@ -70,6 +70,7 @@ fn bench_bots(c: &mut Criterion) {
     bench_strong(c, "plump", &Plump);
     bench_strong(c, "spader", &Spader);
     bench_strong(c, "whist", &Whist);
+    bench_strong(c, "fyrtioett", &Fyrtioett);
 }
 
 criterion_group!(benches, bench_bots);

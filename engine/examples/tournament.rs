@@ -24,7 +24,7 @@ struct Result {
 }
 
 fn play(game: &'static dyn engine::game::Game, players: usize, test: Level, other: Level, n: u64, seed: u64) -> Result {
-    let partners = matches!(game.id(), "spader" | "fyrmanswhist" | "whist" | "japansk_whist");
+    let partners = matches!(game.id(), "spader" | "fyrmanswhist" | "whist" | "japansk_whist" | "fyrtioett");
     let mut m = game.setup(players, &Value::Null).expect("setup");
     let first = (n as usize) % if partners { 2 } else { players };
     let tested: Vec<usize> = if partners { vec![first, first + 2] } else { vec![first] };
