@@ -3,7 +3,9 @@
 use engine::bots::{self, Level};
 use engine::cards::Card;
 use engine::game::{Rules, Status};
-use engine::games::{fyrmanswhist::Fyrmanswhist, fyrtioett::Fyrtioett, plump::Plump, spader::Spader, whist::Whist};
+use engine::games::{
+    fyrmanswhist::Fyrmanswhist, fyrtioett::Fyrtioett, plump::Plump, priffe::Priffe, spader::Spader, whist::Whist,
+};
 use engine::random::Rng;
 
 /// Two matches dealt from decks that differ only in two cards swapped between the hands of
@@ -66,6 +68,7 @@ fn strong_bot_cannot_read_hidden_cards() {
         compared += cannot_read_hidden_cards(&Fyrmanswhist, seed);
         compared += cannot_read_hidden_cards(&Whist, seed);
         compared += cannot_read_hidden_cards(&Fyrtioett, seed);
+        compared += cannot_read_hidden_cards(&Priffe, seed);
     }
     assert!(compared >= 30, "only {compared} decisions compared");
 }
