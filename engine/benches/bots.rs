@@ -5,7 +5,7 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use engine::bots::{self, Level};
 use engine::game::{Rules, Status};
-use engine::games::{braus::Braus, plump::Plump, spader::Spader, whist::Whist};
+use engine::games::{braus::Braus, fyrtioett::Fyrtioett, plump::Plump, priffe::Priffe, spader::Spader, whist::Whist};
 use engine::random::Rng;
 
 /// States where `seat` must choose among several moves, from basic-bot matches.
@@ -71,6 +71,8 @@ fn bench_bots(c: &mut Criterion) {
     bench_strong(c, "spader", &Spader);
     bench_strong(c, "whist", &Whist);
     bench_strong(c, "braus", &Braus);
+    bench_strong(c, "fyrtioett", &Fyrtioett);
+    bench_strong(c, "priffe", &Priffe);
 }
 
 criterion_group!(benches, bench_bots);

@@ -5,8 +5,9 @@
 //!     cargo run --release -p kortbord-engine --example tournament -- plump strong random 1000
 //!
 //! Arguments: game, level under test, opposing level, matches, then optionally `--players N`,
-//! `--seed S`, `--threads T`. In a partnership game (Spader, Fyrmanswhist) the tested level holds
-//! one side, seats s and s + 2; elsewhere it holds one seat against the others. Seats rotate
+//! `--seed S`, `--threads T`. In a partnership game with fixed sides (Spader, Fyrmanswhist,
+//! Whist, Fyrtioett) the tested level holds one side, seats s and s + 2; elsewhere (Priffe too,
+//! whose partners change between sittings) it holds one seat against the others. Seats rotate
 //! from match to match. The score difference is the tested seat's (or side's) final score less
 //! the mean of the others' ([`engine::game::Rules::standing`]).
 
@@ -24,7 +25,7 @@ struct Result {
 }
 
 fn play(game: &'static dyn engine::game::Game, players: usize, test: Level, other: Level, n: u64, seed: u64) -> Result {
-    let partners = matches!(game.id(), "spader" | "fyrmanswhist" | "whist" | "braus" | "femhundra");
+    let partners = matches!(game.id(), "spader" | "fyrmanswhist" | "whist" | "braus" | "femhundra" | "fyrtioett");
     let mut m = game.setup(players, &Value::Null).expect("setup");
     let first = (n as usize) % if partners { 2 } else { players };
     let tested: Vec<usize> = if partners { vec![first, first + 2] } else { vec![first] };

@@ -5,7 +5,7 @@ use engine::cards::Card;
 use engine::game::{Rules, Status};
 use engine::games::{
     bondtolva::Bondtolva, braus::Braus, femhundra::Femhundra, femtio::Femtio, fyrmanswhist::Fyrmanswhist,
-    japansk_whist::JapanskWhist, plump::Plump, spader::Spader, whist::Whist,
+    fyrtioett::Fyrtioett, japansk_whist::JapanskWhist, plump::Plump, priffe::Priffe, spader::Spader, whist::Whist,
 };
 use engine::random::Rng;
 
@@ -90,6 +90,8 @@ fn strong_bot_cannot_read_hidden_cards() {
     compare(&Bondtolva);
     compare(&Femtio);
     compare(&Femhundra);
+    compare(&Fyrtioett);
+    compare(&Priffe);
 }
 
 /// Plays one whole match: `strong_seats` at strong, the others at `other`; the strong seat's (or

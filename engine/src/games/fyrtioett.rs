@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::bidding::Auction;
+use crate::bots;
 use crate::cards::{decks, is_permutation, rank_value, sorted, Card, Suit};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
 use crate::game::{Rules, SetupError, Status, Viewer};
@@ -697,6 +698,41 @@ fn bot_play(deal: &Deal, seat: Seat, rng: &mut Rng) -> Card {
     }
 }
 
+/// The basic bot's bid: the hand's estimate rounded, and as last bidder the least bid that makes
+/// the total 11 when that is within a trick of the estimate, else a throw-in.
+fn basic_bid(deal: &Deal, seat: Seat) -> Command {
+    let own = estimate_tricks(&deal.play.hands[seat]);
+    let bid = (own.round() as i64).clamp(1, i64::from(TRICKS)) as u8;
+    if !deal.auction.is_last(seat) {
+        return Command::Bid { tricks: bid };
+    }
+    let needed = needed_by_last(deal);
+    if bid >= needed {
+        Command::Bid { tricks: bid }
+    } else if f64::from(needed) <= own + 1.0 {
+        Command::Bid { tricks: needed }
+    } else {
+        Command::ThrowIn
+    }
+}
+
+/// The least bid that brings the bids to 11 together.
+fn needed_by_last(deal: &Deal) -> u8 {
+    let before = deal.total_worth();
+    (LOWEST_BID..=TRICKS).find(|&b| before + worth(b) >= MINIMUM_TOTAL).expect("a bid of 7 always reaches 11")
+}
+
+/// The basic bot's card: take tricks while short of the bid; once it is made, keep taking them
+/// from the other side (each trick they lose may break a bid of theirs) but let a partner who
+/// still needs tricks win.
+fn basic_play(deal: &Deal, seat: Seat) -> Option<Card> {
+    let partner = TABLE.partner(seat);
+    let short = |s: Seat| deal.play.taken[s] < u32::from(deal.auction.bid_of(s).copied().unwrap_or(0));
+    let yield_to = (short(partner) || !short(seat)).then_some(partner);
+    let last = deal.play.trick.plays.len() + 1 == SEATS;
+    bots::basic_card(&deal.play.following(seat), &deal.play.trick, Some(TRUMPS), seat, yield_to, last, bots::Aim::Take)
+}
+
 // ---------------------------------------------------------------------------------------------
 // Rules
 
@@ -915,6 +951,53 @@ impl Rules for Fyrtioett {
         } else {
             Some(bot_bid(deal, seat, &mut rng))
         }
+    }
+
+    fn bot_levels(&self) -> bots::Levels {
+        bots::Levels::ALL
+    }
+
+    fn basic_move(&self, state: &State, seat: Seat, _rng: &mut Rng) -> Option<Command> {
+        let deal = state.deals.acting(seat)?;
+        if deal.auction.is_complete() {
+            basic_play(deal, seat).map(|card| Command::Play { card })
+        } else {
+            Some(basic_bid(deal, seat))
+        }
+    }
+
+    /// Bids within two tricks of the hand's estimate, the last bidder's least bid that reaches
+    /// 11, and the throw-in: a bid of 13 on a three-trick hand is never worth a playout.
+    fn bot_candidates(&self, state: &State, seat: Seat) -> Vec<Command> {
+        let moves = self.legal_moves(state, seat);
+        let Some(deal) = state.deals.acting(seat).filter(|d| !d.auction.is_complete()) else { return moves };
+        let own = estimate_tricks(&deal.play.hands[seat]);
+        let needed = if deal.auction.is_last(seat) { needed_by_last(deal) } else { LOWEST_BID };
+        let sensible = |c: &Command| match *c {
+            Command::Bid { tricks } => (f64::from(tricks) - own).abs() <= 2.0 || tricks == needed,
+            _ => true,
+        };
+        moves.into_iter().filter(sensible).collect()
+    }
+
+    /// The deal as `seat` knows it: its own hand, the bids made, the cards played; the other
+    /// hands dealt afresh (see [`bots::resample_play`]).
+    fn determinize(&self, state: &State, seat: Seat, rng: &mut Rng) -> Option<State> {
+        state.deals.live()?;
+        let mut world = state.clone();
+        let w = world.deals.live_mut()?;
+        bots::resample_play(&mut w.play, seat, &decks::standard52(), &[], &[], &mut [], rng);
+        // Not the deck as dealt (which nobody may see), but the same cards.
+        w.deck = w.play.hands.iter().flatten().copied().chain(w.play.played().map(|(_, c)| c)).collect();
+        Some(world)
+    }
+
+    /// The side's two scores less the other side's: every point a partner makes brings the side
+    /// nearer to 41 just as one's own does.
+    fn standing(&self, state: &State, seat: Seat) -> f64 {
+        let scores = &state.deals.scores;
+        let side = |s: usize| seats_of(s).iter().map(|&p| scores[p]).sum::<i64>();
+        (side(side_of(seat)) - side(1 - side_of(seat))) as f64
     }
 }
 

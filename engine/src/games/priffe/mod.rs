@@ -14,6 +14,7 @@ use std::ops::RangeInclusive;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::bots;
 use crate::cards::{decks, is_permutation, rank_value, sorted, Card, Rank, Suit};
 use crate::deals::{self, Deals};
 use crate::game::{Outcome, Rules, SetupError, Status, Viewer};
@@ -812,6 +813,14 @@ fn bot_call(deal: &Deal, seat: Seat, rng: &mut Rng) -> Call {
     if rng.below(10) == 0 {
         return allowed[rng.below(allowed.len())];
     }
+    basic_call(deal, seat, &allowed)
+}
+
+/// The highest of the calls the hand is good for: preference or a trump suit on an estimated
+/// four and a half tricks (more with an information bid from the partner), noll on few high
+/// cards, an information bid on a fair hand.
+fn basic_call(deal: &Deal, seat: Seat, allowed: &[Call]) -> Call {
+    let old = deal.old_style;
     let hand = deal.hand(seat);
     let partner = deal.seating[(deal.chair(seat) + 2) % SEATS];
     let partner_call = deal.calls.iter().find(|(s, _)| *s == partner).map(|c| c.1);
@@ -846,6 +855,19 @@ fn bot_call(deal: &Deal, seat: Seat, rng: &mut Rng) -> Call {
     }
     let best = wanted.into_iter().filter(|c| allowed.contains(c)).max_by_key(|c| c.rank(old));
     best.unwrap_or(Call::Pass)
+}
+
+/// The basic bot's card: at noll and forced noll everyone ducks (the defenders score only when
+/// the noll side takes tricks); otherwise both sides take tricks with `bots::basic_card`,
+/// letting a partner's winning card stand.
+fn basic_play(deal: &Deal, seat: Seat) -> Option<Card> {
+    let contract = deal.contract?;
+    let chair = deal.chair(seat);
+    let trick = &deal.play.trick;
+    let aim = if contract.is_noll() { bots::Aim::Duck } else { bots::Aim::Take };
+    let last = trick.plays.len() + 1 == SEATS;
+    let partner = Some((chair + 2) % SEATS);
+    bots::basic_card(&deal.play.following(chair), trick, contract.trumps(), chair, partner, last, aim)
 }
 
 fn bot_play(deal: &Deal, seat: Seat, rng: &mut Rng) -> Card {
@@ -1174,5 +1196,50 @@ impl Rules for Priffe {
             None => Some(Command::Bid { bid: bot_call(deal, seat, &mut rng) }),
             Some(_) => Some(Command::Play { card: bot_play(deal, seat, &mut rng) }),
         }
+    }
+
+    fn bot_levels(&self) -> bots::Levels {
+        bots::Levels::ALL
+    }
+
+    fn basic_move(&self, state: &State, seat: Seat, _rng: &mut Rng) -> Option<Command> {
+        let deal = state.deals.acting(seat)?;
+        match deal.contract {
+            None => {
+                let allowed = allowed_calls(deal.highest().map(|h| h.1), deal.calls.len(), deal.old_style);
+                Some(Command::Bid { bid: basic_call(deal, seat, &allowed) })
+            }
+            Some(_) => basic_play(deal, seat).map(|card| Command::Play { card }),
+        }
+    }
+
+    /// The deal as `seat` knows it: its own hand, the calls made, the cards played; the other
+    /// hands dealt afresh (see [`bots::resample_play`], on chairs). The hands as dealt, which
+    /// honours are scored from, are rebuilt from the new hands and the cards played.
+    fn determinize(&self, state: &State, seat: Seat, rng: &mut Rng) -> Option<State> {
+        state.deals.live()?;
+        let mut world = state.clone();
+        let w = world.deals.live_mut()?;
+        let chair = w.chair(seat);
+        bots::resample_play(&mut w.play, chair, &decks::standard52(), &[], &[], &mut [], rng);
+        let played: Vec<(usize, Card)> = w.play.played().collect();
+        let by_chair: Vec<Vec<Card>> = (0..SEATS)
+            .map(|c| {
+                let own = played.iter().filter(|(p, _)| *p == c).map(|(_, card)| *card);
+                sorted(w.play.hands[c].iter().copied().chain(own).collect())
+            })
+            .collect();
+        w.dealt = std::array::from_fn(|s| by_chair[chair_of(&w.seating, s)].clone());
+        // Not the deck as dealt (which nobody may see), but the same cards.
+        w.deck = by_chair.concat();
+        Some(world)
+    }
+
+    /// Own points less the mean of the others': a side's points go to both partners, and the
+    /// partners change between sittings, so each player counts alone.
+    fn standing(&self, state: &State, seat: Seat) -> f64 {
+        let scores = &state.deals.scores;
+        let others: i64 = (0..SEATS).filter(|&s| s != seat).map(|s| scores[s]).sum();
+        scores[seat] as f64 - others as f64 / (SEATS - 1) as f64
     }
 }
