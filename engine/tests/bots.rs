@@ -3,7 +3,9 @@
 use engine::bots::{self, Level};
 use engine::cards::Card;
 use engine::game::{Rules, Status};
-use engine::games::{fyrmanswhist::Fyrmanswhist, plump::Plump, spader::Spader};
+use engine::games::{
+    femkort::Femkort, fyrmanswhist::Fyrmanswhist, norrlandsknack::Norrlandsknack, plump::Plump, spader::Spader,
+};
 use engine::random::Rng;
 
 /// Two matches dealt from decks that differ only in two cards swapped between the hands of
@@ -64,6 +66,8 @@ fn strong_bot_cannot_read_hidden_cards() {
         compared += cannot_read_hidden_cards(&Plump, seed);
         compared += cannot_read_hidden_cards(&Spader, seed);
         compared += cannot_read_hidden_cards(&Fyrmanswhist, seed);
+        compared += cannot_read_hidden_cards(&Norrlandsknack, seed);
+        compared += cannot_read_hidden_cards(&Femkort, seed);
     }
     assert!(compared >= 30, "only {compared} decisions compared");
 }
