@@ -4,7 +4,8 @@ use engine::bots::{self, Level};
 use engine::cards::Card;
 use engine::game::{Rules, Status};
 use engine::games::{
-    femkort::Femkort, fyrmanswhist::Fyrmanswhist, norrlandsknack::Norrlandsknack, plump::Plump, spader::Spader,
+    femkort::Femkort, fyrmanswhist::Fyrmanswhist, gurka::Gurka, norrlandsknack::Norrlandsknack, plump::Plump,
+    spader::Spader, trettioett::Trettioett,
 };
 use engine::random::Rng;
 
@@ -68,6 +69,8 @@ fn strong_bot_cannot_read_hidden_cards() {
         compared += cannot_read_hidden_cards(&Fyrmanswhist, seed);
         compared += cannot_read_hidden_cards(&Norrlandsknack, seed);
         compared += cannot_read_hidden_cards(&Femkort, seed);
+        compared += cannot_read_hidden_cards(&Trettioett, seed);
+        compared += cannot_read_hidden_cards(&Gurka, seed);
     }
     assert!(compared >= 30, "only {compared} decisions compared");
 }
