@@ -1368,6 +1368,16 @@ impl Rules for Trettioett {
         bots::Levels::ALL
     }
 
+    /// A knock only where the basic bot would knock: the sampled worlds deal the others random
+    /// cards, while their real hands have been built toward a suit all deal, so a search left to
+    /// itself knocks on hands that lose.
+    fn bot_candidates(&self, state: &State, seat: Seat) -> Vec<Command> {
+        let knock = state.deals.acting(seat).and_then(|d| basic_choice(state, d, seat)) == Some(Command::Knock);
+        let mut moves = self.legal_moves(state, seat);
+        moves.retain(|m| knock || *m != Command::Knock);
+        moves
+    }
+
     fn basic_move(&self, state: &State, seat: Seat, _rng: &mut Rng) -> Option<Command> {
         basic_choice(state, state.deals.acting(seat)?, seat)
     }
