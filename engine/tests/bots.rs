@@ -4,8 +4,9 @@ use engine::bots::{self, Level};
 use engine::cards::Card;
 use engine::game::{Rules, Status};
 use engine::games::{
-    bondtolva::Bondtolva, braus::Braus, femhundra::Femhundra, femtio::Femtio, fyrmanswhist::Fyrmanswhist,
-    fyrtioett::Fyrtioett, japansk_whist::JapanskWhist, plump::Plump, priffe::Priffe, spader::Spader, whist::Whist,
+    bondtolva::Bondtolva, braus::Braus, femhundra::Femhundra, femkort::Femkort, femtio::Femtio,
+    fyrmanswhist::Fyrmanswhist, fyrtioett::Fyrtioett, gurka::Gurka, japansk_whist::JapanskWhist,
+    norrlandsknack::Norrlandsknack, plump::Plump, priffe::Priffe, spader::Spader, trettioett::Trettioett, whist::Whist,
 };
 use engine::random::Rng;
 
@@ -92,6 +93,10 @@ fn strong_bot_cannot_read_hidden_cards() {
     compare(&Femhundra);
     compare(&Fyrtioett);
     compare(&Priffe);
+    compare(&Norrlandsknack);
+    compare(&Femkort);
+    compare(&Trettioett);
+    compare(&Gurka);
 }
 
 /// Plays one whole match: `strong_seats` at strong, the others at `other`; the strong seat's (or

@@ -18,6 +18,7 @@ use std::collections::BTreeSet;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::bots;
 use crate::cards::{decks, rank_value, sorted, Card};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
 use crate::game::{Rules, SetupError, Viewer};
@@ -721,6 +722,45 @@ fn bot_choice(deal: &Deal, seat: Seat, moves: &[Command], rng: &mut Rng) -> Comm
 }
 
 // ---------------------------------------------------------------------------------------------
+// The basic and strong bots
+
+/// Below this [`strength`] (no ace and no more than a king and a queen, say) a hand is unlikely
+/// to take the last trick, and better cards are worth asking for.
+const WEAK: u32 = 18;
+
+/// The rule-of-thumb move: offer better cards on a weak hand and accept an offer on one, keep a
+/// strong hand; in the play spend the lowest card allowed and save the high ones for the last
+/// trick.
+fn basic_choice(deal: &Deal, seat: Seat) -> Option<Command> {
+    let hand = &deal.play.hands[seat];
+    let weak = strength(hand) < WEAK;
+    if deal.offer.is_some() {
+        return Some(if weak { Command::AcceptOffer } else { Command::DeclineOffer });
+    }
+    if deal.offers_open() && deal.choices[seat].is_none() {
+        return Some(if weak { Command::OfferBetterCards } else { Command::KeepCards });
+    }
+    (deal.play.to_play() == seat).then_some(())?;
+    let lowest = playable(hand, &deal.play.trick).into_iter().min_by_key(|&c| (rank_value(c), c.suit()))?;
+    Some(Command::Play { card: lowest })
+}
+
+/// The deal as `seat` knows it: its own hand and the cards played; the other hands and the
+/// undealt rest of the pack dealt afresh from the cards it has not seen, keeping the suits a
+/// seat has shown it lacks.
+fn determinize(state: &State, seat: Seat, rng: &mut Rng) -> Option<State> {
+    let mut world = state.clone();
+    let w = world.deals.live_mut()?;
+    let mut undealt = w.undealt().to_vec();
+    bots::resample_play(&mut w.play, seat, &decks::standard52(), &[], &[], &mut [&mut undealt], rng);
+    // The pack as this world has it: hands, cards played, then the undealt rest.
+    let mut deck: Vec<Card> = w.play.hands.iter().flatten().copied().chain(w.play.played().map(|(_, c)| c)).collect();
+    deck.extend(undealt);
+    w.deck = deck;
+    Some(world)
+}
+
+// ---------------------------------------------------------------------------------------------
 // Rules
 
 impl Rules for Femkort {
@@ -1042,6 +1082,26 @@ impl Rules for Femkort {
             return Err(format!("{offered} offers made but {} on the books", deal.offers.len()));
         }
         Ok(())
+    }
+
+    fn bot_levels(&self) -> bots::Levels {
+        bots::Levels::ALL
+    }
+
+    fn basic_move(&self, state: &State, seat: Seat, _rng: &mut Rng) -> Option<Command> {
+        basic_choice(state.deals.acting(seat)?, seat)
+    }
+
+    fn determinize(&self, state: &State, seat: Seat, rng: &mut Rng) -> Option<State> {
+        determinize(state, seat, rng)
+    }
+
+    /// Chips less the others' mean. A pot kept for a redeal counts for nobody, as it is as
+    /// likely to go to anyone.
+    fn standing(&self, state: &State, seat: Seat) -> f64 {
+        let balances = state.ledger.seats(state.players());
+        let others = (balances.iter().sum::<i64>() - balances[seat]) as f64 / (balances.len() - 1) as f64;
+        balances[seat] as f64 - others
     }
 
     fn bot_move(&self, state: &State, seat: Seat, seed: u64) -> Option<Command> {

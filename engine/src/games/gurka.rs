@@ -13,6 +13,7 @@ use std::ops::RangeInclusive;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::bots;
 use crate::cards::{decks, rank_value, sorted, Card};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
 use crate::game::{Rules, SetupError, Viewer};
@@ -637,6 +638,47 @@ fn bot_choice(moves: &[Command], rng: &mut Rng) -> Command {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The basic and strong bots
+
+/// The rule-of-thumb move: play the highest card allowed, so that a low one is left for the
+/// end; buy back in (the stake is small against a pot everyone has paid into).
+fn basic_choice(deal: &Deal, seat: Seat) -> Option<Command> {
+    if deal.play.is_over() {
+        return deal.deciding.contains(&seat).then_some(Command::BuyIn);
+    }
+    if deal.play.to_play() != seat {
+        return None;
+    }
+    let highest = playable(&deal.play.hands[seat], &deal.play.trick).into_iter().max_by_key(|&c| (value(c), c.suit()));
+    highest.map(|card| Command::Play { card })
+}
+
+/// The deal as `seat` knows it: its own hand and the cards played; the other hands and the
+/// undealt rest dealt afresh from the cards it has not seen. Suits mean nothing here, so
+/// nothing is inferred from them.
+fn determinize(state: &State, seat: Seat, rng: &mut Rng) -> Option<State> {
+    let deal = state.deals.live().filter(|d| !d.play.is_over())?;
+    let played: Vec<Card> = deal.play.played().map(|(_, c)| c).collect();
+    let hand = &deal.play.hands[seat];
+    let pool: Vec<Card> =
+        decks::standard52().into_iter().filter(|c| !hand.contains(c) && !played.contains(c)).collect();
+    let others: Vec<Seat> = (0..state.players()).filter(|&s| s != seat).collect();
+    let mut piles: Vec<(usize, [bool; 4])> = others.iter().map(|&s| (deal.play.hands[s].len(), [false; 4])).collect();
+    piles.push((deal.undealt().len(), [false; 4]));
+    let mut dealt = bots::redeal(&pool, &piles, rng).into_iter();
+    let mut world = state.clone();
+    let w = world.deals.live_mut()?;
+    for &s in &others {
+        w.play.hands[s] = sorted(dealt.next()?);
+    }
+    // The pack as this world has it: the cards dealt (held or played), then the undealt rest.
+    let mut deck: Vec<Card> = w.play.hands.iter().flatten().copied().chain(played).collect();
+    deck.extend(dealt.next()?);
+    w.deck = deck;
+    Some(world)
+}
+
+// ---------------------------------------------------------------------------------------------
 // Rules
 
 impl Rules for Gurka {
@@ -908,6 +950,32 @@ impl Rules for Gurka {
             return Err("a deal scored before its five tricks are played".into());
         }
         Ok(())
+    }
+
+    fn bot_levels(&self) -> bots::Levels {
+        bots::Levels::ALL
+    }
+
+    fn basic_move(&self, state: &State, seat: Seat, _rng: &mut Rng) -> Option<Command> {
+        basic_choice(state.deals.acting(seat)?, seat)
+    }
+
+    fn determinize(&self, state: &State, seat: Seat, rng: &mut Rng) -> Option<State> {
+        determinize(state, seat, rng)
+    }
+
+    /// Chips plus, while the match runs, a share of the pot by how far each player still in is
+    /// from the limit that puts it out; less the others' mean.
+    fn standing(&self, state: &State, seat: Seat) -> f64 {
+        let players = state.players();
+        let weight: Vec<f64> = (0..players)
+            .map(|s| if state.in_game[s] { (state.options.limit + state.deals.scores[s]).max(1) as f64 } else { 0.0 })
+            .collect();
+        let total: f64 = weight.iter().sum::<f64>().max(1.0);
+        let pot = state.pot() as f64;
+        let equity: Vec<f64> =
+            (0..players).map(|s| state.ledger.balance(Account::Seat(s)) as f64 + pot * weight[s] / total).collect();
+        equity[seat] - (equity.iter().sum::<f64>() - equity[seat]) / (players - 1) as f64
     }
 
     fn bot_move(&self, state: &State, seat: Seat, seed: u64) -> Option<Command> {

@@ -19,6 +19,7 @@ use std::collections::BTreeSet;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::bots;
 use crate::cards::{decks, is_permutation, rank_value, sorted, take_card, Card, Suit};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
 use crate::game::{Rules, SetupError, Viewer};
@@ -908,6 +909,75 @@ fn bot_choice(state: &State, deal: &Deal, seat: Seat, rng: &mut Rng) -> Command 
 }
 
 // ---------------------------------------------------------------------------------------------
+// The basic and strong bots
+
+/// The hand (in half points) the basic bot knocks on after the first round: 26, a point less
+/// each round after, since the others improve the longer the deal goes on.
+const KNOCK_AT: u32 = 52;
+
+/// The rule-of-thumb move: take the pile's top card when it makes a better hand, else draw
+/// blind; discard what leaves the best suit total; knock on a hand strong for the round.
+fn basic_choice(state: &State, deal: &Deal, seat: Seat) -> Option<Command> {
+    if deal.to_play != seat {
+        return None;
+    }
+    let trips = state.options.trips;
+    let hand = &deal.hands[seat];
+    if let Some((source, card)) = deal.drawn {
+        let keep = (source == Source::Pile).then_some(card);
+        return Some(Command::Discard { card: best_discard(hand, keep, trips) });
+    }
+    let now = hand_halves(hand, trips).0;
+    let rounds = deal.turns / deal.active() as u32;
+    if deal.knocker.is_none() && rounds >= 1 && now >= KNOCK_AT.saturating_sub(2 * rounds) {
+        return Some(Command::Knock);
+    }
+    if let Some(top) = deal.pile_top() {
+        let mut with = hand.clone();
+        with.push(top);
+        let discard = best_discard(&with, Some(top), trips);
+        take_card(&mut with, discard);
+        if hand_halves(&with, trips).0 > now {
+            return Some(Command::TakeFromPile);
+        }
+    }
+    Some(Command::DrawFromStock)
+}
+
+/// The deal as `seat` knows it on its turn: its own hand, the pile, and every card that has
+/// lain face up where it went since (taken from the pile in sight, or in a stock turned over
+/// as it lay); the cards never shown, in the other hands and the stock, dealt afresh into the
+/// same places.
+fn determinize(state: &State, seat: Seat, rng: &mut Rng) -> Option<State> {
+    let deal = state.deals.live()?;
+    // Between another seat's draw and discard the drawn card would be theirs to know.
+    if deal.to_play != seat {
+        return None;
+    }
+    let unseen = |c: &Card| !deal.seen.contains(c);
+    let pool: Vec<Card> =
+        decks::standard52().into_iter().filter(|c| unseen(c) && !deal.hands[seat].contains(c)).collect();
+    let others: Vec<Seat> = (0..deal.players()).filter(|&s| s != seat).collect();
+    let mut piles: Vec<(usize, [bool; 4])> =
+        others.iter().map(|&s| (deal.hands[s].iter().filter(|c| unseen(c)).count(), [false; 4])).collect();
+    piles.push((deal.stock.iter().filter(|c| unseen(c)).count(), [false; 4]));
+    let mut dealt = bots::redeal(&pool, &piles, rng).into_iter();
+    let mut world = state.clone();
+    let w = world.deals.live_mut()?;
+    let refill = |place: &mut Vec<Card>, fresh: Vec<Card>| {
+        let mut fresh = fresh.into_iter();
+        for c in place.iter_mut().filter(|c| unseen(c)) {
+            *c = fresh.next().expect("a fresh card for every unseen one");
+        }
+    };
+    for &s in &others {
+        refill(&mut w.hands[s], dealt.next()?);
+    }
+    refill(&mut w.stock, dealt.next()?);
+    Some(world)
+}
+
+// ---------------------------------------------------------------------------------------------
 // Rules
 
 impl Rules for Trettioett {
@@ -1280,6 +1350,41 @@ impl Rules for Trettioett {
             ));
         }
         Ok(())
+    }
+
+    fn bot_levels(&self) -> bots::Levels {
+        bots::Levels::ALL
+    }
+
+    /// A knock only where the basic bot would knock: the sampled worlds deal the others random
+    /// cards, while their real hands have been built toward a suit all deal, so a search left to
+    /// itself knocks on hands that lose.
+    fn bot_candidates(&self, state: &State, seat: Seat) -> Vec<Command> {
+        let knock = state.deals.acting(seat).and_then(|d| basic_choice(state, d, seat)) == Some(Command::Knock);
+        let mut moves = self.legal_moves(state, seat);
+        moves.retain(|m| knock || *m != Command::Knock);
+        moves
+    }
+
+    fn basic_move(&self, state: &State, seat: Seat, _rng: &mut Rng) -> Option<Command> {
+        basic_choice(state, state.deals.acting(seat)?, seat)
+    }
+
+    fn determinize(&self, state: &State, seat: Seat, rng: &mut Rng) -> Option<State> {
+        determinize(state, seat, rng)
+    }
+
+    /// Chips plus a share of the pot, less the others' mean: in the pot game an equal share (a
+    /// pot left by a tie is anyone's), in the lives game a share by the marks left.
+    fn standing(&self, state: &State, seat: Seat) -> f64 {
+        let players = state.players();
+        let weight: Vec<f64> =
+            (0..players).map(|s| if state.lives_game() { state.lives_left(s).max(0) as f64 } else { 1.0 }).collect();
+        let total: f64 = weight.iter().sum::<f64>().max(1.0);
+        let pot = state.pot() as f64;
+        let equity: Vec<f64> =
+            (0..players).map(|s| state.ledger.balance(Account::Seat(s)) as f64 + pot * weight[s] / total).collect();
+        equity[seat] - (equity.iter().sum::<f64>() - equity[seat]) / (players - 1) as f64
     }
 
     fn bot_move(&self, state: &State, seat: Seat, seed: u64) -> Option<Command> {

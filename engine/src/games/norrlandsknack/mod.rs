@@ -16,6 +16,7 @@ use std::ops::RangeInclusive;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
+use crate::bots;
 use crate::cards::{decks, rank_value, sort_hand, sorted, take_card, Card, Rank, Suit};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
 use crate::game::{Rules, SetupError, Viewer};
@@ -915,6 +916,168 @@ fn bot_choice(deal: &Deal, seat: Seat, score: i64, moves: &[Command], rng: &mut 
 }
 
 // ---------------------------------------------------------------------------------------------
+// The basic and strong bots
+
+/// How much a card is worth keeping in the buying: any trump above any other card, then rank.
+fn keep_value(c: Card, trumps: Suit) -> u8 {
+    rank_value(c) + if c.is_suit(trumps) { 20 } else { 0 }
+}
+
+/// The tricks a five-card hand may hope for: high trumps, trumps to ruff with, side aces and
+/// guarded side kings. Five tricks go round the whole table, so a crowd takes its share.
+fn expected_tricks(hand: &[Card], trumps: Suit, players: usize) -> f64 {
+    let trump_count = hand.iter().filter(|c| c.is_suit(trumps)).count();
+    let mut tricks = 0.0;
+    for &c in hand {
+        let r = rank_value(c);
+        let suit_len = hand.iter().filter(|d| d.suit() == c.suit()).count();
+        tricks += if c.is_suit(trumps) {
+            match r {
+                14 => 1.0,
+                13 => 0.75,
+                12 => 0.5,
+                11 => 0.4,
+                _ => 0.3,
+            }
+        } else {
+            match r {
+                14 => 0.7,
+                13 if suit_len >= 2 => 0.3,
+                _ => 0.0,
+            }
+        };
+    }
+    // Without trumps a hand is led through; with many, the side suits get ruffed.
+    if trump_count == 0 {
+        tricks *= 0.7;
+    }
+    tricks * 4.0 / players.max(3) as f64
+}
+
+/// What the pot is worth to each seat now: its balance plus a share of the pot by how close
+/// its points are to 0 (each point nearer counting for more).
+fn equity(state: &State) -> Vec<f64> {
+    let players = state.players();
+    let balances = state.ledger.seats(players);
+    if state.deals.outcome.is_some() {
+        return balances.iter().map(|&b| b as f64).collect();
+    }
+    let weight: Vec<f64> = state.deals.scores.iter().map(|&p| 0.6f64.powi(p.max(0) as i32)).collect();
+    let total: f64 = weight.iter().sum();
+    let pot = state.pot() as f64;
+    (0..players).map(|s| balances[s] as f64 + pot * weight[s] / total).collect()
+}
+
+/// The buying the strong bot weighs: put away the k cards least worth keeping, for every k the
+/// rules allow (any other discard keeps a weaker card and throws a better one).
+fn buy_candidates(deal: &Deal, seat: Seat) -> Vec<Command> {
+    let mut hand = deal.play.hands[seat].clone();
+    hand.sort_by_key(|&c| keep_value(c, deal.trumps));
+    let dealer = usize::from(seat == deal.dealer);
+    (dealer..=hand.len())
+        .filter(|k| k - dealer <= deal.talon.len())
+        .map(|k| Command::Buy { discard: sorted(hand[..k].to_vec()) })
+        .collect()
+}
+
+/// The rule-of-thumb move: knock on a hand worth a trick and more, join a knock when a loaf is
+/// unlikely or cheap, buy away everything but trumps and aces, and play to take tricks.
+fn basic_choice(state: &State, deal: &Deal, seat: Seat) -> Option<Command> {
+    let hand = &deal.play.hands[seat];
+    let trumps = deal.trumps;
+    let players = deal.players();
+    let tricks = expected_tricks(hand, trumps, players);
+    let score = state.deals.scores[seat];
+    match deal.stage {
+        Stage::Bidding => {
+            // The last to speak after all passed loses nothing by knocking on a fair hand.
+            let last = deal.calls.len() + 1 == players;
+            Some(if tricks >= 1.3 || (last && tricks >= 0.8) { Command::Knock } else { Command::Lura })
+        }
+        Stage::Joining => {
+            // A loaf costs a stake and up to 5 points (at 10 points only the stake), but a seat
+            // that folds gets no nearer 0: against players who fold much, joining nearly always
+            // paid best.
+            let loaf_points = LIMPA_POINTS.min(START_POINTS - score) as f64;
+            Some(if tricks >= 0.1 + 0.04 * loaf_points { Command::Knock } else { Command::Fold })
+        }
+        Stage::Buying => {
+            let keep = |c: &Card| c.is_suit(trumps) || rank_value(*c) == 14;
+            let away = hand.iter().filter(|c| !keep(c)).count().max(usize::from(seat == deal.dealer));
+            // As many as the talon allows.
+            buy_candidates(deal, seat)
+                .into_iter()
+                .rev()
+                .find(|c| matches!(c, Command::Buy { discard } if discard.len() <= away))
+        }
+        Stage::Playing => {
+            let legal = playable(hand, &deal.play.trick, deal.first_lead(), trumps, deal.trumfmant);
+            // Five tricks are few: lead the best card and draw the trumps that could beat it.
+            if deal.play.trick.is_empty() {
+                return legal.iter().copied().max_by_key(|&c| keep_value(c, trumps)).map(|card| Command::Play { card });
+            }
+            let last = deal.play.trick.plays.len() + 1 == deal.in_seats().len();
+            bots::basic_card(&legal, &deal.play.trick, Some(trumps), seat, None, last, bots::Aim::Take)
+                .map(|card| Command::Play { card })
+        }
+        Stage::Over => None,
+    }
+}
+
+/// The deal as `seat` knows it: its own hand, what it put away or threw in, the cards played,
+/// the trump card in the dealer's hand until he has bought; every other hand, the others'
+/// discards and thrown-in hands and the talon dealt afresh from the rest, sizes kept.
+fn determinize(state: &State, seat: Seat, rng: &mut Rng) -> Option<State> {
+    let deal = state.deals.live()?;
+    let players = deal.players();
+    let trump_card_held = (seat != deal.dealer && !deal.has_bought(deal.dealer)).then_some(deal.trump_card);
+    let mut seen = deal.known_to(seat);
+    seen.extend(deal.play.played().map(|(_, c)| c));
+    seen.extend(trump_card_held);
+    let pool: Vec<Card> = decks::standard52().into_iter().filter(|c| !seen.contains(c)).collect();
+    // Under trumfmant a trump may stand in for the suit led, so a card off suit shows no void.
+    let void = if deal.trumfmant {
+        vec![[false; 4]; players]
+    } else {
+        bots::voids(players, &deal.play.tricks, &deal.play.trick)
+    };
+    let others: Vec<Seat> = (0..players).filter(|&s| s != seat).collect();
+    // The dealer holds the trump card, or threw it in with his hand.
+    let folded = |s: Seat| !deal.folded[s].is_empty();
+    let less = |s: Seat, pile_folded: bool| {
+        usize::from(s == deal.dealer && trump_card_held.is_some() && folded(s) == pile_folded)
+    };
+    let mut piles: Vec<(usize, [bool; 4])> =
+        others.iter().map(|&s| (deal.play.hands[s].len() - less(s, false), void[s])).collect();
+    piles.extend(others.iter().map(|&s| (deal.discards[s].len(), [false; 4])));
+    piles.extend(others.iter().map(|&s| (deal.folded[s].len() - less(s, true), [false; 4])));
+    piles.push((deal.talon.len(), [false; 4]));
+    let mut dealt = bots::redeal(&pool, &piles, rng).into_iter();
+    let mut world = state.clone();
+    let w = world.deals.live_mut()?;
+    for &s in &others {
+        let mut hand = dealt.next()?;
+        if s == deal.dealer && !folded(s) {
+            hand.extend(trump_card_held);
+        }
+        sort_hand(&mut hand);
+        w.play.hands[s] = hand;
+    }
+    for &s in &others {
+        w.discards[s] = dealt.next()?;
+    }
+    for &s in &others {
+        let mut thrown = dealt.next()?;
+        if s == deal.dealer && folded(s) {
+            thrown.extend(trump_card_held);
+        }
+        w.folded[s] = thrown;
+    }
+    w.talon = dealt.next()?;
+    Some(world)
+}
+
+// ---------------------------------------------------------------------------------------------
 // Rules
 
 impl Rules for Norrlandsknack {
@@ -1263,6 +1426,32 @@ impl Rules for Norrlandsknack {
             return Err(format!("{known} cards are known to their seats and {} in the talon", deal.talon.len()));
         }
         Ok(())
+    }
+
+    fn bot_levels(&self) -> bots::Levels {
+        bots::Levels::ALL
+    }
+
+    fn bot_candidates(&self, state: &State, seat: Seat) -> Vec<Command> {
+        match state.deals.acting(seat) {
+            Some(deal) if deal.stage == Stage::Buying => buy_candidates(deal, seat),
+            _ => self.legal_moves(state, seat),
+        }
+    }
+
+    fn basic_move(&self, state: &State, seat: Seat, _rng: &mut Rng) -> Option<Command> {
+        basic_choice(state, state.deals.acting(seat)?, seat)
+    }
+
+    fn determinize(&self, state: &State, seat: Seat, rng: &mut Rng) -> Option<State> {
+        determinize(state, seat, rng)
+    }
+
+    /// Chips, and while the match runs a share of the pot by points, less the others' mean.
+    fn standing(&self, state: &State, seat: Seat) -> f64 {
+        let equity = equity(state);
+        let others = (equity.iter().sum::<f64>() - equity[seat]) / (equity.len() - 1) as f64;
+        equity[seat] - others
     }
 
     fn bot_move(&self, state: &State, seat: Seat, seed: u64) -> Option<Command> {
