@@ -5,7 +5,7 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use engine::bots::{self, Level};
 use engine::game::{Rules, Status};
-use engine::games::{plump::Plump, spader::Spader};
+use engine::games::{plump::Plump, rodskagg::Rodskagg, spader::Spader};
 use engine::random::Rng;
 
 /// States where `seat` must choose among several moves, from basic-bot matches.
@@ -69,6 +69,7 @@ fn bench_strong<R: Rules>(c: &mut Criterion, name: &str, rules: &R) {
 fn bench_bots(c: &mut Criterion) {
     bench_strong(c, "plump", &Plump);
     bench_strong(c, "spader", &Spader);
+    bench_strong(c, "rodskagg", &Rodskagg);
 }
 
 criterion_group!(benches, bench_bots);

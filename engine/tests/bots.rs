@@ -3,7 +3,7 @@
 use engine::bots::{self, Level};
 use engine::cards::Card;
 use engine::game::{Rules, Status};
-use engine::games::{fyrmanswhist::Fyrmanswhist, plump::Plump, spader::Spader};
+use engine::games::{fyrmanswhist::Fyrmanswhist, plump::Plump, rodskagg::Rodskagg, spader::Spader};
 use engine::random::Rng;
 
 /// Two matches dealt from decks that differ only in two cards swapped between the hands of
@@ -64,6 +64,7 @@ fn strong_bot_cannot_read_hidden_cards() {
         compared += cannot_read_hidden_cards(&Plump, seed);
         compared += cannot_read_hidden_cards(&Spader, seed);
         compared += cannot_read_hidden_cards(&Fyrmanswhist, seed);
+        compared += cannot_read_hidden_cards(&Rodskagg, seed);
     }
     assert!(compared >= 30, "only {compared} decisions compared");
 }
