@@ -5,7 +5,9 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use engine::bots::{self, Level};
 use engine::game::{Rules, Status};
-use engine::games::{braus::Braus, fyrtioett::Fyrtioett, plump::Plump, priffe::Priffe, spader::Spader, whist::Whist};
+use engine::games::{
+    braus::Braus, fyrtioett::Fyrtioett, plump::Plump, priffe::Priffe, rodskagg::Rodskagg, spader::Spader, whist::Whist,
+};
 use engine::random::Rng;
 
 /// States where `seat` must choose among several moves, from basic-bot matches.
@@ -73,6 +75,7 @@ fn bench_bots(c: &mut Criterion) {
     bench_strong(c, "braus", &Braus);
     bench_strong(c, "fyrtioett", &Fyrtioett);
     bench_strong(c, "priffe", &Priffe);
+    bench_strong(c, "rodskagg", &Rodskagg);
 }
 
 criterion_group!(benches, bench_bots);

@@ -28,6 +28,7 @@ use crate::rules::{RuleViolation, ScoreTerm, Text};
 use crate::seat::{seats_text, Seat, Table as Seating};
 use crate::trick::{self, Play, Trick, TrickPlay, WinReason};
 
+mod bot;
 #[cfg(test)]
 mod tests;
 mod view;
@@ -1127,6 +1128,22 @@ impl Rules for Rodskagg {
             1 => Some(moves[0].clone()),
             _ => Some(bot_choice(state, deal, seat, &moves, &mut Rng::new(seed))),
         }
+    }
+
+    fn bot_levels(&self) -> crate::bots::Levels {
+        crate::bots::Levels::ALL
+    }
+
+    fn basic_move(&self, state: &State, seat: Seat, rng: &mut Rng) -> Option<Command> {
+        bot::basic_move(state, seat, rng)
+    }
+
+    fn determinize(&self, state: &State, seat: Seat, rng: &mut Rng) -> Option<State> {
+        bot::determinize(state, seat, rng)
+    }
+
+    fn standing(&self, state: &State, seat: Seat) -> f64 {
+        bot::standing(state, seat)
     }
 }
 
