@@ -2097,7 +2097,8 @@ mod tests {
         let module = &module[..module.find("\n}").unwrap()];
         let declared: Vec<&str> =
             module.lines().filter_map(|l| l.split('"').nth(1)).filter(|id| id.starts_with("spader.")).collect();
-        assert!(declared.len() > 50);
+        // The module names only the ids the code cites; they must still be the rulebook's.
+        assert!(declared.len() >= 10, "only {} ids declared", declared.len());
         for id in declared {
             assert!(book.rule(id).is_some(), "{id} is not in the rulebook");
         }
