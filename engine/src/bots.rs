@@ -328,6 +328,13 @@ pub fn basic_card(
     }
 }
 
+/// How far `seat`'s value stands above the mean of the other seats' (of `seats`): what most
+/// games' [`Rules::standing`] is, over scores, chips or a share of the pot.
+pub fn lead_over_mean(seats: usize, value: impl Fn(Seat) -> f64, seat: Seat) -> f64 {
+    let all: f64 = (0..seats).map(&value).sum();
+    value(seat) - (all - value(seat)) / (seats - 1) as f64
+}
+
 /// A rough count of the tricks a hand takes: aces, guarded kings and queens, long trumps (or,
 /// without trumps, a long suit headed by the ace or king). For
 /// `players` at the table; short hands count for less, since fewer rounds are played.

@@ -1100,8 +1100,7 @@ impl Rules for Femkort {
     /// likely to go to anyone.
     fn standing(&self, state: &State, seat: Seat) -> f64 {
         let balances = state.ledger.seats(state.players());
-        let others = (balances.iter().sum::<i64>() - balances[seat]) as f64 / (balances.len() - 1) as f64;
-        balances[seat] as f64 - others
+        bots::lead_over_mean(balances.len(), |s| balances[s] as f64, seat)
     }
 
     fn bot_move(&self, state: &State, seat: Seat, seed: u64) -> Option<Command> {

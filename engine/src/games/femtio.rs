@@ -681,8 +681,7 @@ impl Rules for Femtio {
 
     fn standing(&self, state: &State, seat: Seat) -> f64 {
         let scores = &state.deals.scores;
-        let others: i64 = scores.iter().enumerate().filter(|&(s, _)| s != seat).map(|(_, p)| p).sum();
-        scores[seat] as f64 - others as f64 / (scores.len() - 1) as f64
+        bots::lead_over_mean(scores.len(), |s| scores[s] as f64, seat)
     }
 }
 

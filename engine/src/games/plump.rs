@@ -817,9 +817,7 @@ impl Rules for Plump {
     }
 
     fn standing(&self, state: &State, seat: Seat) -> f64 {
-        let scores = &state.deals.scores;
-        let others: i64 = scores.iter().enumerate().filter(|&(s, _)| s != seat).map(|(_, p)| p).sum();
-        scores[seat] as f64 - others as f64 / (state.players() - 1) as f64
+        bots::lead_over_mean(state.players(), |s| state.deals.scores[s] as f64, seat)
     }
 
     fn basic_move(&self, state: &State, seat: Seat, _rng: &mut Rng) -> Option<Command> {

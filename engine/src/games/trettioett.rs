@@ -1384,7 +1384,7 @@ impl Rules for Trettioett {
         let pot = state.pot() as f64;
         let equity: Vec<f64> =
             (0..players).map(|s| state.ledger.balance(Account::Seat(s)) as f64 + pot * weight[s] / total).collect();
-        equity[seat] - (equity.iter().sum::<f64>() - equity[seat]) / (players - 1) as f64
+        bots::lead_over_mean(players, |s| equity[s], seat)
     }
 
     fn bot_move(&self, state: &State, seat: Seat, seed: u64) -> Option<Command> {

@@ -1053,8 +1053,7 @@ impl Rules for Whist {
     fn standing(&self, state: &State, seat: Seat) -> f64 {
         let scores = &state.deals.scores;
         if !state.options.variant.partnerships() {
-            let others: i64 = (0..SEATS).filter(|&s| s != seat).map(|s| scores[s]).sum();
-            return scores[seat] as f64 - others as f64 / (SEATS - 1) as f64;
+            return bots::lead_over_mean(SEATS, |s| scores[s] as f64, seat);
         }
         let side = side_of(seat);
         let tp = state.trick_points;

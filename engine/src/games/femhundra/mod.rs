@@ -1884,8 +1884,6 @@ impl Rules for Femhundra {
 
     fn standing(&self, state: &State, seat: Seat) -> f64 {
         let scores = &state.deals.scores;
-        let own = scorer(state.players, seat);
-        let others: i64 = scores.iter().enumerate().filter(|&(s, _)| s != own).map(|(_, p)| p).sum();
-        scores[own] as f64 - others as f64 / (scores.len() - 1) as f64
+        bots::lead_over_mean(scores.len(), |s| scores[s] as f64, scorer(state.players, seat))
     }
 }

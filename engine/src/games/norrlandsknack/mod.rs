@@ -1450,8 +1450,7 @@ impl Rules for Norrlandsknack {
     /// Chips, and while the match runs a share of the pot by points, less the others' mean.
     fn standing(&self, state: &State, seat: Seat) -> f64 {
         let equity = equity(state);
-        let others = (equity.iter().sum::<f64>() - equity[seat]) / (equity.len() - 1) as f64;
-        equity[seat] - others
+        bots::lead_over_mean(equity.len(), |s| equity[s], seat)
     }
 
     fn bot_move(&self, state: &State, seat: Seat, seed: u64) -> Option<Command> {

@@ -1238,8 +1238,6 @@ impl Rules for Priffe {
     /// Own points less the mean of the others': a side's points go to both partners, and the
     /// partners change between sittings, so each player counts alone.
     fn standing(&self, state: &State, seat: Seat) -> f64 {
-        let scores = &state.deals.scores;
-        let others: i64 = (0..SEATS).filter(|&s| s != seat).map(|s| scores[s]).sum();
-        scores[seat] as f64 - others as f64 / (SEATS - 1) as f64
+        bots::lead_over_mean(SEATS, |s| state.deals.scores[s] as f64, seat)
     }
 }

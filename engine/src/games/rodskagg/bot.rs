@@ -141,6 +141,5 @@ pub fn determinize(state: &State, seat: Seat, rng: &mut Rng) -> Option<State> {
 /// Fewer points are better: the others' mean less the seat's own.
 pub fn standing(state: &State, seat: Seat) -> f64 {
     let scores = &state.deals.scores;
-    let others: i64 = scores.iter().enumerate().filter(|&(s, _)| s != seat).map(|(_, p)| p).sum();
-    others as f64 / (scores.len() - 1) as f64 - scores[seat] as f64
+    -bots::lead_over_mean(scores.len(), |s| scores[s] as f64, seat)
 }
