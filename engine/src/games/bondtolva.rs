@@ -273,90 +273,6 @@ pub fn end_play_cards(hand: &[Card], trick: &Trick, trumps: Option<Suit>) -> Vec
 }
 
 // ---------------------------------------------------------------------------------------------
-// The table view
-
-/// Where the match is: `waiting-for-deal` before the first deal, `stock-play` while the stock
-/// lasts, `declaring` while a trick's winner may declare a marriage before drawing, `end-play`
-/// once the stock is gone, `deal-over` between deals, `finished` once someone has won.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Phase {
-    /// No deal has been dealt yet.
-    WaitingForDeal,
-    /// Tricks with the stock on the table: any card may be played.
-    StockPlay,
-    /// The winner of the trick may declare a marriage, or draw without one.
-    Declaring,
-    /// The stock is gone: follow suit, overtake, trump.
-    EndPlay,
-    /// The deal is played out and scored; the next deal is awaited.
-    DealOver,
-    /// A player stands on the target and has won the match.
-    Finished,
-}
-
-impl MatchPhase for Phase {
-    const WAITING_FOR_DEAL: Phase = Phase::WaitingForDeal;
-    const FINISHED: Phase = Phase::Finished;
-}
-
-/// The table as one viewer sees it. Everyone sees the marriages declared and the shown kings and
-/// queens still held; a seat sees its own hand; the stock is seen by nobody until the record.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Debug, Clone, Serialize)]
-pub struct Table {
-    /// Where the match is.
-    pub phase: Phase,
-    /// The match: deal number, dealer, scores, who is to act, how it ended.
-    #[serde(flatten)]
-    pub deals: MatchView,
-
-    /// The options the match is played with.
-    pub options: Options,
-    /// The score to stand on exactly.
-    pub target: i64,
-    /// The seat that won the match: null until the match is over.
-    #[cfg_attr(feature = "openapi", schema(required = true))]
-    pub winner: Option<Seat>,
-    /// The deal's forehand, who leads first: absent before the first deal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub forehand: Option<Seat>,
-    /// The trump suit: null until the first marriage, absent before the first deal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub trump: Option<Option<Suit>>,
-    /// The marriages declared in this deal, in order: absent before the first deal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub marriages: Option<Vec<Marriage>>,
-    /// By seat, the shown kings and queens of declared marriages still in hand: absent before
-    /// the first deal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub shown: Option<Vec<Vec<Card>>>,
-    /// Cards left in the stock: absent before the first deal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub stock_size: Option<usize>,
-    /// The stock, top card first: only in a finished deal's record.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub stock: Option<Vec<Card>>,
-    /// The pack as it was dealt, top card first: only in a finished deal's record.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub deck: Option<Vec<Card>>,
-    /// The card play of the deal: absent before the first deal.
-    #[serde(flatten)]
-    pub play: PlayView,
-    /// The viewer's own hand: only in a seat's view, from the first deal on.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub hand: Option<Vec<Card>>,
-}
-
-// ---------------------------------------------------------------------------------------------
 // Commands and events
 
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -451,7 +367,7 @@ pub fn deal_out(dealer: Seat, deck: &[Card]) -> ([Vec<Card>; SEATS], Vec<Card>) 
 }
 
 // ---------------------------------------------------------------------------------------------
-// Decisions
+// Decide
 
 fn check_end_play(deal: &Deal, seat: Seat, card: Card) -> Result<(), RuleViolation> {
     let allowed = end_play_cards(&deal.play.hands[seat], &deal.play.trick, deal.trumps());
@@ -703,6 +619,143 @@ fn score_deal(state: &State, deal: &Deal, last_plays: &[Play], last_trick: Seat)
         ),
     );
     vec![scored, Event::MatchEnded { winner, scores, target, explanation }]
+}
+
+// ---------------------------------------------------------------------------------------------
+// The table view
+
+/// Where the match is: `waiting-for-deal` before the first deal, `stock-play` while the stock
+/// lasts, `declaring` while a trick's winner may declare a marriage before drawing, `end-play`
+/// once the stock is gone, `deal-over` between deals, `finished` once someone has won.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Phase {
+    /// No deal has been dealt yet.
+    WaitingForDeal,
+    /// Tricks with the stock on the table: any card may be played.
+    StockPlay,
+    /// The winner of the trick may declare a marriage, or draw without one.
+    Declaring,
+    /// The stock is gone: follow suit, overtake, trump.
+    EndPlay,
+    /// The deal is played out and scored; the next deal is awaited.
+    DealOver,
+    /// A player stands on the target and has won the match.
+    Finished,
+}
+
+impl MatchPhase for Phase {
+    const WAITING_FOR_DEAL: Phase = Phase::WaitingForDeal;
+    const FINISHED: Phase = Phase::Finished;
+}
+
+/// The table as one viewer sees it. Everyone sees the marriages declared and the shown kings and
+/// queens still held; a seat sees its own hand; the stock is seen by nobody until the record.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, Serialize)]
+pub struct Table {
+    /// Where the match is.
+    pub phase: Phase,
+    /// The match: deal number, dealer, scores, who is to act, how it ended.
+    #[serde(flatten)]
+    pub deals: MatchView,
+
+    /// The options the match is played with.
+    pub options: Options,
+    /// The score to stand on exactly.
+    pub target: i64,
+    /// The seat that won the match: null until the match is over.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
+    pub winner: Option<Seat>,
+    /// The deal's forehand, who leads first: absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub forehand: Option<Seat>,
+    /// The trump suit: null until the first marriage, absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trump: Option<Option<Suit>>,
+    /// The marriages declared in this deal, in order: absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub marriages: Option<Vec<Marriage>>,
+    /// By seat, the shown kings and queens of declared marriages still in hand: absent before
+    /// the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub shown: Option<Vec<Vec<Card>>>,
+    /// Cards left in the stock: absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub stock_size: Option<usize>,
+    /// The stock, top card first: only in a finished deal's record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub stock: Option<Vec<Card>>,
+    /// The pack as it was dealt, top card first: only in a finished deal's record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub deck: Option<Vec<Card>>,
+    /// The card play of the deal: absent before the first deal.
+    #[serde(flatten)]
+    pub play: PlayView,
+    /// The viewer's own hand: only in a seat's view, from the first deal on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub hand: Option<Vec<Card>>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// The bot
+
+/// Always declares, the suit it holds most of (for trumps) first.
+fn bot_marriage(deal: &Deal, seat: Seat) -> Option<Suit> {
+    let hand = &deal.play.hands[seat];
+    deal.declarable(seat).into_iter().max_by_key(|&s| (hand.iter().filter(|c| c.is_suit(s)).count(), s))
+}
+
+/// The test bot: the basic bot's card, but now and then any card it may play.
+fn bot_play(deal: &Deal, seat: Seat, rng: &mut Rng) -> Card {
+    let legal = deal.legal(seat);
+    if legal.len() == 1 || rng.below(6) == 0 {
+        return legal[rng.below(legal.len())];
+    }
+    basic_play(deal, seat)
+}
+
+/// Leads its cheapest card while the stock lasts and its highest after; takes a trick when it
+/// holds a matador, or cheaply with a card it does not mean to keep; otherwise throws its
+/// cheapest card, keeping trumps, matadors and the halves of marriages it may still declare.
+fn basic_play(deal: &Deal, seat: Seat) -> Card {
+    let legal = deal.legal(seat);
+    let trumps = deal.trumps();
+    let hand = &deal.play.hands[seat];
+    // Kings and queens that could still make an undeclared marriage are kept while the stock lasts.
+    let keep = |c: Card| {
+        !deal.stock.is_empty()
+            && deal.marriages.len() < MARRIAGES
+            && matches!(c.rank().map(Rank::value), Some(12 | 13))
+            && c.suit().is_some_and(|s| !deal.marriages.iter().any(|m| m.suit == s))
+            && hand.len() > 1
+    };
+    let cost = |c: Card| {
+        (u8::from(keep(c)), u8::from(trumps.is_some_and(|t| c.is_suit(t))), u8::from(is_matador(c)), strength(c))
+    };
+    let cheapest = |cards: &[Card]| cards.iter().copied().min_by_key(|&c| cost(c));
+    if deal.play.trick.is_empty() {
+        if deal.stock.is_empty() {
+            return legal.iter().copied().max_by_key(|&c| strength(c)).expect("legal");
+        }
+        return cheapest(&legal).expect("legal");
+    }
+    let wins = |c: Card| deal.play.completed_by(seat, c, &deal.winner()).is_some_and(|w| w.winner == seat);
+    let winners: Vec<Card> = legal.iter().copied().filter(|&c| wins(c)).collect();
+    let (_, led) = deal.play.trick.plays[0];
+    let worth_it = is_matador(led) || deal.stock.is_empty();
+    match cheapest(&winners) {
+        Some(c) if worth_it || !keep(c) && !is_matador(c) => c,
+        _ => cheapest(&legal).expect("legal"),
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -998,59 +1051,6 @@ fn end_play_lacks(deal: &Deal, seat: Seat) -> impl Fn(Card) -> bool {
         }
     }
     move |c: Card| c.suit().is_some_and(|s| void[s as usize] || strength(c) > most[s as usize])
-}
-
-// ---------------------------------------------------------------------------------------------
-// The bot
-
-/// Always declares, the suit it holds most of (for trumps) first.
-fn bot_marriage(deal: &Deal, seat: Seat) -> Option<Suit> {
-    let hand = &deal.play.hands[seat];
-    deal.declarable(seat).into_iter().max_by_key(|&s| (hand.iter().filter(|c| c.is_suit(s)).count(), s))
-}
-
-/// The test bot: the basic bot's card, but now and then any card it may play.
-fn bot_play(deal: &Deal, seat: Seat, rng: &mut Rng) -> Card {
-    let legal = deal.legal(seat);
-    if legal.len() == 1 || rng.below(6) == 0 {
-        return legal[rng.below(legal.len())];
-    }
-    basic_play(deal, seat)
-}
-
-/// Leads its cheapest card while the stock lasts and its highest after; takes a trick when it
-/// holds a matador, or cheaply with a card it does not mean to keep; otherwise throws its
-/// cheapest card, keeping trumps, matadors and the halves of marriages it may still declare.
-fn basic_play(deal: &Deal, seat: Seat) -> Card {
-    let legal = deal.legal(seat);
-    let trumps = deal.trumps();
-    let hand = &deal.play.hands[seat];
-    // Kings and queens that could still make an undeclared marriage are kept while the stock lasts.
-    let keep = |c: Card| {
-        !deal.stock.is_empty()
-            && deal.marriages.len() < MARRIAGES
-            && matches!(c.rank().map(Rank::value), Some(12 | 13))
-            && c.suit().is_some_and(|s| !deal.marriages.iter().any(|m| m.suit == s))
-            && hand.len() > 1
-    };
-    let cost = |c: Card| {
-        (u8::from(keep(c)), u8::from(trumps.is_some_and(|t| c.is_suit(t))), u8::from(is_matador(c)), strength(c))
-    };
-    let cheapest = |cards: &[Card]| cards.iter().copied().min_by_key(|&c| cost(c));
-    if deal.play.trick.is_empty() {
-        if deal.stock.is_empty() {
-            return legal.iter().copied().max_by_key(|&c| strength(c)).expect("legal");
-        }
-        return cheapest(&legal).expect("legal");
-    }
-    let wins = |c: Card| deal.play.completed_by(seat, c, &deal.winner()).is_some_and(|w| w.winner == seat);
-    let winners: Vec<Card> = legal.iter().copied().filter(|&c| wins(c)).collect();
-    let (_, led) = deal.play.trick.plays[0];
-    let worth_it = is_matador(led) || deal.stock.is_empty();
-    match cheapest(&winners) {
-        Some(c) if worth_it || !keep(c) && !is_matador(c) => c,
-        _ => cheapest(&legal).expect("legal"),
-    }
 }
 
 #[cfg(test)]

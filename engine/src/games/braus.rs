@@ -67,43 +67,7 @@ pub mod rule {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The cards
-
-/// The cards that can win a trick, highest first (rules-notes: the text's table was an image).
-pub const RANKING: [&str; 18] =
-    ["JC", "8S", "KH", "9C", "9S", "9H", "9D", "AC", "AS", "AH", "AD", "JS", "JH", "JD", "6C", "6S", "6H", "6D"];
-
-/// A card's strength in Bräus's order, 18 for the jack of clubs down to 1 for the six of
-/// diamonds; `None` for a worthless card or a seven, which can never win a trick.
-pub fn strength(card: Card) -> Option<u8> {
-    let code = card.code();
-    RANKING.iter().position(|&c| c == code).map(|i| (RANKING.len() - i) as u8)
-}
-
-pub fn is_seven(card: Card) -> bool {
-    card.rank() == Some(Rank::SEVEN)
-}
-
-/// Whether `card` may be played on `previous`: a card of the order beats a worthless card and
-/// every lower card of the order; a worthless card beats nothing (house rule).
-pub fn beats(card: Card, previous: Card) -> bool {
-    strength(card).is_some_and(|s| s > strength(previous).unwrap_or(0))
-}
-
-/// Who takes a finished trick: the highest card of the order in it (each card beat the one
-/// before, so it is the last), or nobody when it holds only worthless cards.
-pub fn trick_winner(plays: &[(Seat, Card)]) -> Option<(Seat, Card)> {
-    plays.iter().copied().filter(|&(_, c)| strength(c).is_some()).max_by_key(|&(_, c)| strength(c))
-}
-
-fn pack() -> Vec<Card> {
-    decks::from_rank(Rank::SIX)
-}
-
-const KING_OF_CLUBS: Card = Card::new(Rank::KING, Suit::Clubs);
-
-// ---------------------------------------------------------------------------------------------
-// Options, commands, events
+// Options
 
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -117,117 +81,6 @@ impl Default for Options {
     fn default() -> Options {
         Options { target: DEFAULT_TARGET }
     }
-}
-
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Command {
-    /// Lead a card, or play one higher than the card played just before.
-    Play { card: Card },
-}
-
-/// How a deal ended.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DealResult {
-    /// A side took six tricks: one rita.
-    Rita,
-    /// A side took its six tricks in a row: two ritor.
-    Jan,
-    /// Five tricks each, and the side with the king of clubs (utslagskortet) among its tricks
-    /// scores one rita.
-    Utslagskortet,
-    /// No side took six and the king of clubs did not decide: no rita, and the same dealer
-    /// deals again (omgiv).
-    Omgiv,
-}
-
-/// A trick won by nobody, set aside.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SetAsideTrick {
-    /// The seat that led it, and leads again.
-    pub leader: Seat,
-    /// Its cards, in the order played: worthless cards only.
-    pub plays: Vec<Play>,
-}
-
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Event {
-    /// Everything a deal starts from, so that it can be replayed and explained on its own.
-    DealStarted {
-        deal_number: u32,
-        dealer: Seat,
-        forehand: Seat,
-        /// The pack as it was dealt, top card first.
-        deck: Vec<Card>,
-        /// Every seat's hand, sorted by suit and rank.
-        hands: [Vec<Card>; SEATS],
-        /// Ritor by side before this deal (side 0 is seats 0 and 2).
-        scores: [i64; 2],
-        /// The match's options, which this deal is played under.
-        options: Options,
-    },
-    /// A seven laid down face up: a trick for the seat that laid it.
-    SevenLaid {
-        seat: Seat,
-        card: Card,
-        trick_number: u8,
-        /// Forehand before the first lead, or the winner of the trick just taken.
-        rule: String,
-    },
-    CardPlayed {
-        seat: Seat,
-        card: Card,
-        /// The number the trick gets if somebody wins it; a trick set aside takes none.
-        trick_number: u8,
-    },
-    /// The seat had no card higher than the one played just before.
-    StoodOver { seat: Seat, trick_number: u8 },
-    TrickWon {
-        trick_number: u8,
-        winner: Seat,
-        card: Card,
-        /// One to four cards, in the order played.
-        plays: Vec<Play>,
-        /// The seats that stood over, in turn.
-        stood_over: Vec<Seat>,
-    },
-    /// Only worthless cards were played: nobody wins the trick, and its leader leads again.
-    TrickSetAside { leader: Seat, plays: Vec<Play>, stood_over: Vec<Seat> },
-    /// The seat due to lead holds no card but sevens: the next seat with other cards leads.
-    LeadPassed { from: Seat, to: Seat },
-    DealScored {
-        deal_number: u32,
-        /// Tricks by seat, sevens included.
-        tricks_taken: [u8; SEATS],
-        side_tricks: [u8; 2],
-        result: DealResult,
-        /// The side that scored; null on an omgiv.
-        winning_side: Option<usize>,
-        /// The side whose tricks hold the king of clubs; null if neither side's do.
-        king_of_clubs: Option<usize>,
-        /// The deal's ritor, by side, term by term.
-        terms: Vec<ScoreTerm>,
-        points: [i64; 2],
-        /// Ritor by side after this deal.
-        scores: [i64; 2],
-        /// The same dealer deals the next deal.
-        redeal: bool,
-    },
-    MatchEnded {
-        side: usize,
-        winners: Vec<Seat>,
-        scores: [i64; 2],
-        target: i64,
-        /// The losers have no rita at all.
-        pissmunkar: bool,
-        explanation: Text,
-    },
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -364,89 +217,157 @@ impl Deal {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The table view
+// Commands and events
 
-/// Where the match is: `waiting-for-deal` before the first deal, `playing` the tricks,
-/// `deal-over` once the deal is scored and the next is awaited, `finished` once a side has won.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Phase {
-    /// No deal has been dealt yet.
-    WaitingForDeal,
-    /// The tricks are being played.
-    Playing,
-    /// The deal is over and scored; the next deal is awaited.
-    DealOver,
-    /// A side reached the target and won the match.
-    Finished,
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Command {
+    /// Lead a card, or play one higher than the card played just before.
+    Play { card: Card },
 }
 
-impl MatchPhase for Phase {
-    const WAITING_FOR_DEAL: Phase = Phase::WaitingForDeal;
-    const FINISHED: Phase = Phase::Finished;
+/// How a deal ended.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DealResult {
+    /// A side took six tricks: one rita.
+    Rita,
+    /// A side took its six tricks in a row: two ritor.
+    Jan,
+    /// Five tricks each, and the side with the king of clubs (utslagskortet) among its tricks
+    /// scores one rita.
+    Utslagskortet,
+    /// No side took six and the king of clubs did not decide: no rita, and the same dealer
+    /// deals again (omgiv).
+    Omgiv,
 }
 
-/// The table as one viewer sees it: the match, and from the first deal on the deal being played
-/// (or the last one played). A seat sees its own hand; a finished deal's record shows every
-/// hand, the deck and every trick.
+/// A trick won by nobody, set aside.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Debug, Clone, Serialize)]
-pub struct Table {
-    /// Where the match is.
-    pub phase: Phase,
-    /// The match: deal number, dealer, ritor by side, who is to act, how it ended.
-    #[serde(flatten)]
-    pub deals: MatchView,
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SetAsideTrick {
+    /// The seat that led it, and leads again.
+    pub leader: Seat,
+    /// Its cards, in the order played: worthless cards only.
+    pub plays: Vec<Play>,
+}
 
-    /// The options the match is played with.
-    pub options: Options,
-    /// The ritor that win the match.
-    pub target: i64,
-    /// The seats of each side, side 0 first: seats 0 and 2 against seats 1 and 3.
-    pub sides: [[Seat; 2]; 2],
-    /// The side that won the match: null until the match is over.
-    #[cfg_attr(feature = "openapi", schema(required = true))]
-    pub winning_side: Option<usize>,
-    /// The viewer's side: only in a seat's own view.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub side: Option<usize>,
-    /// The deal's forehand, the seat after the dealer: absent before the first deal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub forehand: Option<Seat>,
-    /// Tricks taken in this deal by each side, sevens included: absent before the first deal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub side_tricks: Option<[u8; 2]>,
-    /// The seats that stood over in the trick on the table, in turn: absent before the first
-    /// deal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub stood_over: Option<Vec<Seat>>,
-    /// The tricks of this deal won by nobody, first first: absent before the first deal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub set_aside: Option<Vec<SetAsideTrick>>,
-    /// How the deal ended: null while it is played, absent before the first deal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub result: Option<Option<DealResult>>,
-    /// The pack as it was dealt, top card first: only in a finished deal's record.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub deck: Option<Vec<Card>>,
-    /// The card play of the deal: absent before the first deal.
-    #[serde(flatten)]
-    pub play: PlayView,
-    /// The viewer's own hand: only in a seat's view, from the first deal on.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub hand: Option<Vec<Card>>,
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// Everything a deal starts from, so that it can be replayed and explained on its own.
+    DealStarted {
+        deal_number: u32,
+        dealer: Seat,
+        forehand: Seat,
+        /// The pack as it was dealt, top card first.
+        deck: Vec<Card>,
+        /// Every seat's hand, sorted by suit and rank.
+        hands: [Vec<Card>; SEATS],
+        /// Ritor by side before this deal (side 0 is seats 0 and 2).
+        scores: [i64; 2],
+        /// The match's options, which this deal is played under.
+        options: Options,
+    },
+    /// A seven laid down face up: a trick for the seat that laid it.
+    SevenLaid {
+        seat: Seat,
+        card: Card,
+        trick_number: u8,
+        /// Forehand before the first lead, or the winner of the trick just taken.
+        rule: String,
+    },
+    CardPlayed {
+        seat: Seat,
+        card: Card,
+        /// The number the trick gets if somebody wins it; a trick set aside takes none.
+        trick_number: u8,
+    },
+    /// The seat had no card higher than the one played just before.
+    StoodOver { seat: Seat, trick_number: u8 },
+    TrickWon {
+        trick_number: u8,
+        winner: Seat,
+        card: Card,
+        /// One to four cards, in the order played.
+        plays: Vec<Play>,
+        /// The seats that stood over, in turn.
+        stood_over: Vec<Seat>,
+    },
+    /// Only worthless cards were played: nobody wins the trick, and its leader leads again.
+    TrickSetAside { leader: Seat, plays: Vec<Play>, stood_over: Vec<Seat> },
+    /// The seat due to lead holds no card but sevens: the next seat with other cards leads.
+    LeadPassed { from: Seat, to: Seat },
+    DealScored {
+        deal_number: u32,
+        /// Tricks by seat, sevens included.
+        tricks_taken: [u8; SEATS],
+        side_tricks: [u8; 2],
+        result: DealResult,
+        /// The side that scored; null on an omgiv.
+        winning_side: Option<usize>,
+        /// The side whose tricks hold the king of clubs; null if neither side's do.
+        king_of_clubs: Option<usize>,
+        /// The deal's ritor, by side, term by term.
+        terms: Vec<ScoreTerm>,
+        points: [i64; 2],
+        /// Ritor by side after this deal.
+        scores: [i64; 2],
+        /// The same dealer deals the next deal.
+        redeal: bool,
+    },
+    MatchEnded {
+        side: usize,
+        winners: Vec<Seat>,
+        scores: [i64; 2],
+        target: i64,
+        /// The losers have no rita at all.
+        pissmunkar: bool,
+        explanation: Text,
+    },
 }
 
 // ---------------------------------------------------------------------------------------------
-// Decisions
+// The cards
+
+/// The cards that can win a trick, highest first (rules-notes: the text's table was an image).
+pub const RANKING: [&str; 18] =
+    ["JC", "8S", "KH", "9C", "9S", "9H", "9D", "AC", "AS", "AH", "AD", "JS", "JH", "JD", "6C", "6S", "6H", "6D"];
+
+/// A card's strength in Bräus's order, 18 for the jack of clubs down to 1 for the six of
+/// diamonds; `None` for a worthless card or a seven, which can never win a trick.
+pub fn strength(card: Card) -> Option<u8> {
+    let code = card.code();
+    RANKING.iter().position(|&c| c == code).map(|i| (RANKING.len() - i) as u8)
+}
+
+pub fn is_seven(card: Card) -> bool {
+    card.rank() == Some(Rank::SEVEN)
+}
+
+/// Whether `card` may be played on `previous`: a card of the order beats a worthless card and
+/// every lower card of the order; a worthless card beats nothing (house rule).
+pub fn beats(card: Card, previous: Card) -> bool {
+    strength(card).is_some_and(|s| s > strength(previous).unwrap_or(0))
+}
+
+/// Who takes a finished trick: the highest card of the order in it (each card beat the one
+/// before, so it is the last), or nobody when it holds only worthless cards.
+pub fn trick_winner(plays: &[(Seat, Card)]) -> Option<(Seat, Card)> {
+    plays.iter().copied().filter(|&(_, c)| strength(c).is_some()).max_by_key(|&(_, c)| strength(c))
+}
+
+fn pack() -> Vec<Card> {
+    decks::from_rank(Rank::SIX)
+}
+
+const KING_OF_CLUBS: Card = Card::new(Rank::KING, Suit::Clubs);
+
+// ---------------------------------------------------------------------------------------------
+// Decide
 
 fn decide_play(state: &State, deal: &Deal, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
     deal.play.check_held(seat, card)?;
@@ -657,6 +578,88 @@ fn score_deal(state: &State, deal: &Deal) -> Vec<Event> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The table view
+
+/// Where the match is: `waiting-for-deal` before the first deal, `playing` the tricks,
+/// `deal-over` once the deal is scored and the next is awaited, `finished` once a side has won.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Phase {
+    /// No deal has been dealt yet.
+    WaitingForDeal,
+    /// The tricks are being played.
+    Playing,
+    /// The deal is over and scored; the next deal is awaited.
+    DealOver,
+    /// A side reached the target and won the match.
+    Finished,
+}
+
+impl MatchPhase for Phase {
+    const WAITING_FOR_DEAL: Phase = Phase::WaitingForDeal;
+    const FINISHED: Phase = Phase::Finished;
+}
+
+/// The table as one viewer sees it: the match, and from the first deal on the deal being played
+/// (or the last one played). A seat sees its own hand; a finished deal's record shows every
+/// hand, the deck and every trick.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, Serialize)]
+pub struct Table {
+    /// Where the match is.
+    pub phase: Phase,
+    /// The match: deal number, dealer, ritor by side, who is to act, how it ended.
+    #[serde(flatten)]
+    pub deals: MatchView,
+
+    /// The options the match is played with.
+    pub options: Options,
+    /// The ritor that win the match.
+    pub target: i64,
+    /// The seats of each side, side 0 first: seats 0 and 2 against seats 1 and 3.
+    pub sides: [[Seat; 2]; 2],
+    /// The side that won the match: null until the match is over.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
+    pub winning_side: Option<usize>,
+    /// The viewer's side: only in a seat's own view.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub side: Option<usize>,
+    /// The deal's forehand, the seat after the dealer: absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub forehand: Option<Seat>,
+    /// Tricks taken in this deal by each side, sevens included: absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub side_tricks: Option<[u8; 2]>,
+    /// The seats that stood over in the trick on the table, in turn: absent before the first
+    /// deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub stood_over: Option<Vec<Seat>>,
+    /// The tricks of this deal won by nobody, first first: absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub set_aside: Option<Vec<SetAsideTrick>>,
+    /// How the deal ended: null while it is played, absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result: Option<Option<DealResult>>,
+    /// The pack as it was dealt, top card first: only in a finished deal's record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub deck: Option<Vec<Card>>,
+    /// The card play of the deal: absent before the first deal.
+    #[serde(flatten)]
+    pub play: PlayView,
+    /// The viewer's own hand: only in a seat's view, from the first deal on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub hand: Option<Vec<Card>>,
+}
+
+// ---------------------------------------------------------------------------------------------
 // The bot
 
 /// The test bot: the basic bot's card, but now and then any card it may play, so that random
@@ -725,7 +728,6 @@ fn shown_limits(deal: &Deal) -> ([u8; SEATS], [bool; SEATS]) {
     (most, sevens)
 }
 
-// ---------------------------------------------------------------------------------------------
 // ---------------------------------------------------------------------------------------------
 // Rules
 

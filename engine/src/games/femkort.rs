@@ -465,7 +465,7 @@ fn plus(scores: &[i64], points: &[i64]) -> Vec<i64> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Decisions
+// Decide
 
 fn decide_choice(deal: &Deal, seat: Seat, offer: bool) -> Result<Vec<Event>, RuleViolation> {
     if deal.offer.is_some() {
@@ -720,9 +720,6 @@ fn bot_choice(deal: &Deal, seat: Seat, moves: &[Command], rng: &mut Rng) -> Comm
     let lowest = cards.iter().copied().min_by_key(|&c| (rank_value(c), c.suit())).expect("not empty");
     Command::Play { card: lowest }
 }
-
-// ---------------------------------------------------------------------------------------------
-// The basic and strong bots
 
 /// Below this [`strength`] (no ace and no more than a king and a queen, say) a hand is unlikely
 /// to take the last trick, and better cards are worth asking for.

@@ -49,7 +49,7 @@ pub mod rule {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Options, commands, events
+// Options
 
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -63,76 +63,6 @@ impl Default for Options {
     fn default() -> Options {
         Options { target: DEFAULT_TARGET }
     }
-}
-
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Command {
-    /// Put this card of one's hand face down on one's pile, under the cards placed before it:
-    /// the first card placed is the first turned up.
-    PlaceCard { card: Card },
-    /// Turn up the top card of one's pile onto the trick: the only move of the play.
-    TurnUp,
-}
-
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Event {
-    /// Everything a deal starts from, so that it can be replayed and explained on its own.
-    DealStarted {
-        deal_number: u32,
-        dealer: Seat,
-        forehand: Seat,
-        /// The pack as it was dealt, top card first.
-        deck: Vec<Card>,
-        /// Every seat's hand, sorted by suit and rank.
-        hands: Vec<Vec<Card>>,
-        /// The cards left over after an even deal, set aside face down.
-        set_aside: Vec<Card>,
-        /// Scores by seat before this deal.
-        scores: Vec<i64>,
-        /// The match's options, which this deal is played under.
-        options: Options,
-    },
-    /// Which card it is, only its owner sees while the deal lasts: for everyone else it is
-    /// `null` until the deal is over. The card is public once turned up.
-    CardPlaced {
-        seat: Seat,
-        card: Card,
-        /// The pile's size with this card.
-        pile_size: usize,
-    },
-    CardTurnedUp {
-        seat: Seat,
-        card: Card,
-        trick_number: usize,
-    },
-    TrickWon {
-        trick_number: usize,
-        winner: Seat,
-        card: Card,
-        reason: WinReason,
-        plays: Vec<Play>,
-    },
-    DealScored {
-        deal_number: u32,
-        tricks_taken: Vec<u32>,
-        /// The deal's score, by seat, term by term: a point a trick.
-        terms: Vec<ScoreTerm>,
-        points: Vec<i64>,
-        /// Scores by seat after this deal.
-        scores: Vec<i64>,
-    },
-    MatchEnded {
-        winners: Vec<Seat>,
-        scores: Vec<i64>,
-        target: i64,
-        /// The rule that named the winner: the target alone, the most points, or the last trick.
-        rule: String,
-        explanation: Text,
-    },
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -206,6 +136,212 @@ impl deals::Deal for Deal {
             Phase::Playing
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Commands and events
+
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Command {
+    /// Put this card of one's hand face down on one's pile, under the cards placed before it:
+    /// the first card placed is the first turned up.
+    PlaceCard { card: Card },
+    /// Turn up the top card of one's pile onto the trick: the only move of the play.
+    TurnUp,
+}
+
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// Everything a deal starts from, so that it can be replayed and explained on its own.
+    DealStarted {
+        deal_number: u32,
+        dealer: Seat,
+        forehand: Seat,
+        /// The pack as it was dealt, top card first.
+        deck: Vec<Card>,
+        /// Every seat's hand, sorted by suit and rank.
+        hands: Vec<Vec<Card>>,
+        /// The cards left over after an even deal, set aside face down.
+        set_aside: Vec<Card>,
+        /// Scores by seat before this deal.
+        scores: Vec<i64>,
+        /// The match's options, which this deal is played under.
+        options: Options,
+    },
+    /// Which card it is, only its owner sees while the deal lasts: for everyone else it is
+    /// `null` until the deal is over. The card is public once turned up.
+    CardPlaced {
+        seat: Seat,
+        card: Card,
+        /// The pile's size with this card.
+        pile_size: usize,
+    },
+    CardTurnedUp {
+        seat: Seat,
+        card: Card,
+        trick_number: usize,
+    },
+    TrickWon {
+        trick_number: usize,
+        winner: Seat,
+        card: Card,
+        reason: WinReason,
+        plays: Vec<Play>,
+    },
+    DealScored {
+        deal_number: u32,
+        tricks_taken: Vec<u32>,
+        /// The deal's score, by seat, term by term: a point a trick.
+        terms: Vec<ScoreTerm>,
+        points: Vec<i64>,
+        /// Scores by seat after this deal.
+        scores: Vec<i64>,
+    },
+    MatchEnded {
+        winners: Vec<Seat>,
+        scores: Vec<i64>,
+        target: i64,
+        /// The rule that named the winner: the target alone, the most points, or the last trick.
+        rule: String,
+        explanation: Text,
+    },
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rules that are pure functions, kept apart so tests can reach them directly
+
+/// The even deal: as many cards each as the pack allows, dealt one at a time from the dealer's
+/// left, and the rest (from the bottom of the pack) set aside.
+pub fn deal_hands(table: &Seating, dealer: Seat, deck: &[Card]) -> (Vec<Vec<Card>>, Vec<Card>) {
+    let each = deck.len() / table.seats;
+    let (dealt, rest) = deck.split_at(each * table.seats);
+    (deals::deal_singly(table, dealer, dealt), rest.to_vec())
+}
+
+/// Who wins the match once a deal is scored, if anyone reached the target: the most points, and
+/// among equals the one who took a trick last (`winners_in_order`: the deal's trick winners).
+pub fn match_winner(scores: &[i64], target: i64, winners_in_order: &[Seat]) -> Option<(Seat, &'static str)> {
+    let reached: Vec<Seat> = (0..scores.len()).filter(|&s| scores[s] >= target).collect();
+    let best = reached.iter().map(|&s| scores[s]).max()?;
+    let top: Vec<Seat> = reached.iter().copied().filter(|&s| scores[s] == best).collect();
+    match (&top[..], reached.len()) {
+        ([only], 1) => Some((*only, rule::TARGET)),
+        ([only], _) => Some((*only, rule::MOST_POINTS)),
+        // Everyone tied at the top was under the target before this deal, so each took a trick.
+        _ => winners_in_order.iter().rev().find(|w| top.contains(w)).map(|&w| (w, rule::LAST_TRICK)),
+    }
+}
+
+fn match_explanation(winner: Seat, scores: &[i64], target: i64, rule: &str) -> Text {
+    let best = scores[winner];
+    let all = seats_text(&(0..scores.len()).collect::<Vec<_>>());
+    let list = scores.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ");
+    let (sv, en) = match rule {
+        rule::TARGET => (
+            format!("Plats {winner} nådde {best} poäng, minst målet {target}, och vann partiet."),
+            format!("Seat {winner} reached {best} points, at least the target of {target}, and won the match."),
+        ),
+        rule::MOST_POINTS => (
+            format!("Flera nådde målet {target} i samma giv; plats {winner} hade flest poäng, {best}, och vann."),
+            format!("Several reached the target of {target} in the same deal; seat {winner} had the most, {best}, and won."),
+        ),
+        _ => (
+            format!("Flera nådde målet {target} med lika många poäng, {best}; plats {winner} tog ett stick sist av dem och vann."),
+            format!("Several reached the target of {target} with the same {best} points; seat {winner} took a trick last of them and won."),
+        ),
+    };
+    Text::new(format!("{sv} Poäng för platserna {all}: {list}."), format!("{en} Scores of seats {all}: {list}."))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decide
+
+fn decide_place(deal: &Deal, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
+    let hand = &deal.unplaced[seat];
+    if hand.is_empty() {
+        return Err(RuleViolation::new(
+            rule::PLACED_STAYS,
+            "Din hög är redan lagd och rörs inte mer; nu vänds korten upp.",
+            "Your pile is already laid and is not touched again; the cards are being turned up now.",
+        ));
+    }
+    if !hand.contains(&card) {
+        return Err(RuleViolation::new(
+            rule::ANY_ORDER,
+            format!("Du har inte {card} bland korten du ännu inte lagt i högen."),
+            format!("You do not hold {card} among the cards not yet placed on your pile."),
+        ));
+    }
+    let mut size = deal.play.hands[seat].len() + 1;
+    let mut events = vec![Event::CardPlaced { seat, card, pile_size: size }];
+    // The last card has only one place to go.
+    if let [a, b] = hand[..] {
+        size += 1;
+        events.push(Event::CardPlaced { seat, card: if a == card { b } else { a }, pile_size: size });
+    }
+    Ok(events)
+}
+
+fn decide_turn_up(state: &State, deal: &Deal, seat: Seat) -> Result<Vec<Event>, RuleViolation> {
+    if deal.arranging() {
+        return Err(RuleViolation::new(
+            rule::PLAY_AFTER,
+            "Korten vänds upp först när alla har lagt hela sin hög; lägg dina kort först.",
+            "Cards are turned up only once everyone has laid the whole pile; place your cards first.",
+        ));
+    }
+    let card = deal.play.hands[seat][0];
+    let trick_number = deal.play.number();
+    let mut events = vec![Event::CardTurnedUp { seat, card, trick_number }];
+    if let Some(won) = deal.play.completed_by(seat, card, &trick::no_trumps) {
+        let mut winners: Vec<Seat> = deal.play.tricks.iter().map(|t| t.winner).collect();
+        winners.push(won.winner);
+        events.push(Event::TrickWon {
+            trick_number,
+            winner: won.winner,
+            card: won.card,
+            reason: won.reason,
+            plays: won.plays,
+        });
+        if won.last {
+            events.extend(score_deal(state, deal, won.taken, &winners));
+        }
+    }
+    Ok(events)
+}
+
+fn score_deal(state: &State, deal: &Deal, tricks_taken: Vec<u32>, winners: &[Seat]) -> Vec<Event> {
+    let terms: Vec<ScoreTerm> = (0..deal.players())
+        .map(|s| {
+            let t = tricks_taken[s];
+            ScoreTerm::new(
+                s,
+                i64::from(t),
+                rule::TRICK_POINT,
+                format!("Plats {s} tog {t} stick: {t} poäng, ett per stick."),
+                format!("Seat {s} took {t} tricks: {t} points, one a trick."),
+            )
+        })
+        .collect();
+    let points: Vec<i64> = tricks_taken.iter().map(|&t| i64::from(t)).collect();
+    let scores: Vec<i64> = state.deals.scores.iter().zip(&points).map(|(a, b)| a + b).collect();
+    let target = state.options.target;
+    let mut events =
+        vec![Event::DealScored { deal_number: deal.number, tricks_taken, terms, points, scores: scores.clone() }];
+    if let Some((winner, rule)) = match_winner(&scores, target, winners) {
+        events.push(Event::MatchEnded {
+            winners: vec![winner],
+            explanation: match_explanation(winner, &scores, target, rule),
+            scores,
+            target,
+            rule: rule.to_string(),
+        });
+    }
+    events
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -293,139 +429,6 @@ pub struct Table {
     /// The card play of the deal (the piles are the hands): absent before the first deal.
     #[serde(flatten)]
     pub play: PlayView,
-}
-
-// ---------------------------------------------------------------------------------------------
-// Rules that are pure functions, kept apart so tests can reach them directly
-
-/// The even deal: as many cards each as the pack allows, dealt one at a time from the dealer's
-/// left, and the rest (from the bottom of the pack) set aside.
-pub fn deal_hands(table: &Seating, dealer: Seat, deck: &[Card]) -> (Vec<Vec<Card>>, Vec<Card>) {
-    let each = deck.len() / table.seats;
-    let (dealt, rest) = deck.split_at(each * table.seats);
-    (deals::deal_singly(table, dealer, dealt), rest.to_vec())
-}
-
-/// Who wins the match once a deal is scored, if anyone reached the target: the most points, and
-/// among equals the one who took a trick last (`winners_in_order`: the deal's trick winners).
-pub fn match_winner(scores: &[i64], target: i64, winners_in_order: &[Seat]) -> Option<(Seat, &'static str)> {
-    let reached: Vec<Seat> = (0..scores.len()).filter(|&s| scores[s] >= target).collect();
-    let best = reached.iter().map(|&s| scores[s]).max()?;
-    let top: Vec<Seat> = reached.iter().copied().filter(|&s| scores[s] == best).collect();
-    match (&top[..], reached.len()) {
-        ([only], 1) => Some((*only, rule::TARGET)),
-        ([only], _) => Some((*only, rule::MOST_POINTS)),
-        // Everyone tied at the top was under the target before this deal, so each took a trick.
-        _ => winners_in_order.iter().rev().find(|w| top.contains(w)).map(|&w| (w, rule::LAST_TRICK)),
-    }
-}
-
-fn match_explanation(winner: Seat, scores: &[i64], target: i64, rule: &str) -> Text {
-    let best = scores[winner];
-    let all = seats_text(&(0..scores.len()).collect::<Vec<_>>());
-    let list = scores.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ");
-    let (sv, en) = match rule {
-        rule::TARGET => (
-            format!("Plats {winner} nådde {best} poäng, minst målet {target}, och vann partiet."),
-            format!("Seat {winner} reached {best} points, at least the target of {target}, and won the match."),
-        ),
-        rule::MOST_POINTS => (
-            format!("Flera nådde målet {target} i samma giv; plats {winner} hade flest poäng, {best}, och vann."),
-            format!("Several reached the target of {target} in the same deal; seat {winner} had the most, {best}, and won."),
-        ),
-        _ => (
-            format!("Flera nådde målet {target} med lika många poäng, {best}; plats {winner} tog ett stick sist av dem och vann."),
-            format!("Several reached the target of {target} with the same {best} points; seat {winner} took a trick last of them and won."),
-        ),
-    };
-    Text::new(format!("{sv} Poäng för platserna {all}: {list}."), format!("{en} Scores of seats {all}: {list}."))
-}
-
-// ---------------------------------------------------------------------------------------------
-// Decisions
-
-fn decide_place(deal: &Deal, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
-    let hand = &deal.unplaced[seat];
-    if hand.is_empty() {
-        return Err(RuleViolation::new(
-            rule::PLACED_STAYS,
-            "Din hög är redan lagd och rörs inte mer; nu vänds korten upp.",
-            "Your pile is already laid and is not touched again; the cards are being turned up now.",
-        ));
-    }
-    if !hand.contains(&card) {
-        return Err(RuleViolation::new(
-            rule::ANY_ORDER,
-            format!("Du har inte {card} bland korten du ännu inte lagt i högen."),
-            format!("You do not hold {card} among the cards not yet placed on your pile."),
-        ));
-    }
-    let mut size = deal.play.hands[seat].len() + 1;
-    let mut events = vec![Event::CardPlaced { seat, card, pile_size: size }];
-    // The last card has only one place to go.
-    if let [a, b] = hand[..] {
-        size += 1;
-        events.push(Event::CardPlaced { seat, card: if a == card { b } else { a }, pile_size: size });
-    }
-    Ok(events)
-}
-
-fn decide_turn_up(state: &State, deal: &Deal, seat: Seat) -> Result<Vec<Event>, RuleViolation> {
-    if deal.arranging() {
-        return Err(RuleViolation::new(
-            rule::PLAY_AFTER,
-            "Korten vänds upp först när alla har lagt hela sin hög; lägg dina kort först.",
-            "Cards are turned up only once everyone has laid the whole pile; place your cards first.",
-        ));
-    }
-    let card = deal.play.hands[seat][0];
-    let trick_number = deal.play.number();
-    let mut events = vec![Event::CardTurnedUp { seat, card, trick_number }];
-    if let Some(won) = deal.play.completed_by(seat, card, &trick::no_trumps) {
-        let mut winners: Vec<Seat> = deal.play.tricks.iter().map(|t| t.winner).collect();
-        winners.push(won.winner);
-        events.push(Event::TrickWon {
-            trick_number,
-            winner: won.winner,
-            card: won.card,
-            reason: won.reason,
-            plays: won.plays,
-        });
-        if won.last {
-            events.extend(score_deal(state, deal, won.taken, &winners));
-        }
-    }
-    Ok(events)
-}
-
-fn score_deal(state: &State, deal: &Deal, tricks_taken: Vec<u32>, winners: &[Seat]) -> Vec<Event> {
-    let terms: Vec<ScoreTerm> = (0..deal.players())
-        .map(|s| {
-            let t = tricks_taken[s];
-            ScoreTerm::new(
-                s,
-                i64::from(t),
-                rule::TRICK_POINT,
-                format!("Plats {s} tog {t} stick: {t} poäng, ett per stick."),
-                format!("Seat {s} took {t} tricks: {t} points, one a trick."),
-            )
-        })
-        .collect();
-    let points: Vec<i64> = tricks_taken.iter().map(|&t| i64::from(t)).collect();
-    let scores: Vec<i64> = state.deals.scores.iter().zip(&points).map(|(a, b)| a + b).collect();
-    let target = state.options.target;
-    let mut events =
-        vec![Event::DealScored { deal_number: deal.number, tricks_taken, terms, points, scores: scores.clone() }];
-    if let Some((winner, rule)) = match_winner(&scores, target, winners) {
-        events.push(Event::MatchEnded {
-            winners: vec![winner],
-            explanation: match_explanation(winner, &scores, target, rule),
-            scores,
-            target,
-            rule: rule.to_string(),
-        });
-    }
-    events
 }
 
 // ---------------------------------------------------------------------------------------------

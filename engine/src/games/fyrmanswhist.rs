@@ -46,7 +46,7 @@ pub mod rule {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Options, commands, events
+// Options
 
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -91,6 +91,72 @@ impl Contract {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// State
+
+#[derive(Clone, Debug)]
+struct Deal {
+    number: u32,
+    dealer: Seat,
+    deck: Vec<Card>,
+    /// Taken from the deal's own record, so a deal replayed on its own keeps its way of showing.
+    simultaneous: bool,
+    bottom: [Option<Card>; SEATS],
+    shown: [Option<Card>; SEATS],
+    /// Settled when the showing ends; until then everyone is choosing a bottom card.
+    contract: Option<Contract>,
+    declarer: Option<Seat>,
+    play: TrickPlay,
+}
+
+#[derive(Clone, Debug)]
+pub struct State {
+    options: Options,
+    deals: Deals<Deal>,
+    winning_side: Option<usize>,
+}
+
+impl deals::Deal for Deal {
+    type Phase = Phase;
+
+    fn to_act(&self) -> Vec<Seat> {
+        let choosing = || (0..SEATS).filter(|&s| self.bottom[s].is_none()).collect();
+        self.play.to_act_after(self.contract.is_none().then(choosing))
+    }
+
+    fn is_live(&self) -> bool {
+        !self.play.is_over()
+    }
+
+    fn phase(&self) -> Phase {
+        let choosing = self.contract.is_none().then_some(Phase::ChoosingBottomCards);
+        self.play.stage(choosing, Phase::Playing, Phase::DealOver)
+    }
+}
+
+impl Deal {
+    fn forehand(&self) -> Seat {
+        TABLE.forehand(self.dealer)
+    }
+
+    /// Who led the first trick, once the contract is settled.
+    fn first_lead(&self) -> Option<Seat> {
+        self.contract.map(|_| self.play.first_leader())
+    }
+
+    fn declaring_side(&self) -> Option<usize> {
+        self.declarer.map(|s| TABLE.side(s))
+    }
+
+    /// A shown bottom card while its owner still holds it: public knowledge about a hand.
+    fn shown_in_hand(&self) -> [Option<Card>; SEATS] {
+        std::array::from_fn(|s| self.shown[s].filter(|c| self.play.hands[s].contains(c)))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Commands and events
 
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -183,66 +249,188 @@ pub enum Event {
 }
 
 // ---------------------------------------------------------------------------------------------
-// State
+// Rules that are pure functions, kept apart so tests can reach them directly
 
-#[derive(Clone, Debug)]
-struct Deal {
-    number: u32,
-    dealer: Seat,
-    deck: Vec<Card>,
-    /// Taken from the deal's own record, so a deal replayed on its own keeps its way of showing.
-    simultaneous: bool,
-    bottom: [Option<Card>; SEATS],
-    shown: [Option<Card>; SEATS],
-    /// Settled when the showing ends; until then everyone is choosing a bottom card.
-    contract: Option<Contract>,
-    declarer: Option<Seat>,
-    play: TrickPlay,
+/// The showing of the bottom cards: the seats that show, in order from forehand, and the
+/// declarer (`None` for pass). One at a time, the showing stops at the first red card; all at
+/// once, every card is shown and the first red one counted from forehand declares (house rule).
+pub fn show(forehand: Seat, bottom: &[Card; SEATS], simultaneous: bool) -> (Vec<Seat>, Option<Seat>) {
+    let order = TABLE.order_from(forehand);
+    let declarer = order.iter().copied().find(|&s| Contract::asked_by(bottom[s]) == Contract::Spel);
+    let shown = match declarer {
+        Some(d) if !simultaneous => order.iter().copied().take_while(|&s| s != d).chain([d]).collect(),
+        _ => order,
+    };
+    (shown, declarer)
 }
 
-#[derive(Clone, Debug)]
-pub struct State {
-    options: Options,
-    deals: Deals<Deal>,
-    winning_side: Option<usize>,
+/// Who leads to the first trick: the declarer's left in spel, forehand in pass.
+pub fn first_lead(forehand: Seat, declarer: Option<Seat>) -> Seat {
+    declarer.map_or(forehand, |d| TABLE.next(d))
 }
 
-impl deals::Deal for Deal {
-    type Phase = Phase;
-
-    fn to_act(&self) -> Vec<Seat> {
-        let choosing = || (0..SEATS).filter(|&s| self.bottom[s].is_none()).collect();
-        self.play.to_act_after(self.contract.is_none().then(choosing))
-    }
-
-    fn is_live(&self) -> bool {
-        !self.play.is_over()
-    }
-
-    fn phase(&self) -> Phase {
-        let choosing = self.contract.is_none().then_some(Phase::ChoosingBottomCards);
-        self.play.stage(choosing, Phase::Playing, Phase::DealOver)
-    }
+/// The deal's winning side and its score terms by side: only the winner scores, but the loser
+/// gets a zero term saying why.
+pub fn score_terms(contract: Contract, declaring_side: Option<usize>, side_tricks: [u8; 2]) -> (usize, Vec<ScoreTerm>) {
+    let (winner, points, rule, sv, en) = match (contract, declaring_side) {
+        (Contract::Spel, Some(d)) if side_tricks[d] > BOOK => {
+            let t = side_tricks[d];
+            let p = i64::from(t - BOOK);
+            let (who_sv, who_en) = seat::side_text(d);
+            (
+                d,
+                p,
+                rule::SPEL_WON,
+                format!("Spelförarens {who_sv} tog {t} stick i spel: {t} − 6 = {p} poäng, en per trick."),
+                format!("The declarer's {who_en} took {t} tricks in spel: {t} − 6 = {p} points, one per odd trick."),
+            )
+        }
+        (Contract::Spel, Some(d)) => {
+            let o = 1 - d;
+            let t = side_tricks[o];
+            let p = 2 * i64::from(t - BOOK);
+            let (who_sv, who_en) = seat::side_text(o);
+            (
+                o,
+                p,
+                rule::SPEL_DEFEATED,
+                format!("Motspelarna, {who_sv}, tog {t} stick mot spelet: 2 × ({t} − 6) = {p} poäng."),
+                format!("The opponents, {who_en}, took {t} tricks against the spel: 2 × ({t} − 6) = {p} points."),
+            )
+        }
+        _ => {
+            let w = if side_tricks[0] < side_tricks[1] { 0 } else { 1 };
+            let t = side_tricks[w];
+            let p = i64::from(BOOK + 1 - t);
+            let (who_sv, who_en) = seat::side_text(w);
+            (
+                w,
+                p,
+                rule::PASS,
+                format!("Det blev pass och {who_sv} tog bara {t} stick: 7 − {t} = {p} poäng, en per stick under sju."),
+                format!("The deal was pass and {who_en} took only {t} tricks: 7 − {t} = {p} points, one per trick under seven."),
+            )
+        }
+    };
+    let loser = 1 - winner;
+    let [a, b] = seat::side_seats(loser);
+    let t = side_tricks[loser];
+    let terms = vec![
+        ScoreTerm::new(winner, points, rule, sv, en),
+        ScoreTerm::new(
+            loser,
+            0,
+            rule::LOSER_NOTHING,
+            format!(
+                "Lag {loser} (plats {a} och {b}) tog {t} stick och förlorade given i {}: inga poäng.",
+                contract.name()
+            ),
+            format!(
+                "Side {loser} (seats {a} and {b}) took {t} tricks and lost the deal in {}: no points.",
+                contract.name()
+            ),
+        ),
+    ];
+    (winner, terms)
 }
 
-impl Deal {
-    fn forehand(&self) -> Seat {
-        TABLE.forehand(self.dealer)
-    }
+// ---------------------------------------------------------------------------------------------
+// Decide
 
-    /// Who led the first trick, once the contract is settled.
-    fn first_lead(&self) -> Option<Seat> {
-        self.contract.map(|_| self.play.first_leader())
+fn decide_choose(deal: &Deal, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
+    if deal.contract.is_some() {
+        return Err(RuleViolation::wrong_phase(
+            "bottenkorten är redan valda och visade, nu spelas korten",
+            "the bottom cards have been chosen and shown, and the cards are being played",
+        ));
     }
+    deal.play.check_held(seat, card)?;
+    let mut events = vec![Event::BottomCardChosen { seat, card }];
+    let mut bottom = deal.bottom;
+    bottom[seat] = Some(card);
+    let [Some(a), Some(b), Some(c), Some(d)] = bottom else { return Ok(events) };
+    let bottom = [a, b, c, d];
+    let forehand = deal.forehand();
+    let (shown, declarer) = show(forehand, &bottom, deal.simultaneous);
+    events.extend(shown.iter().map(|&s| Event::BottomCardShown {
+        seat: s,
+        card: bottom[s],
+        wants: Contract::asked_by(bottom[s]),
+    }));
+    let rule = match declarer {
+        None => rule::SHOW_ALL_BLACK,
+        Some(_) if deal.simultaneous => rule::SIMULTANEOUS_DECLARER,
+        Some(_) => rule::SHOW_FIRST_RED,
+    };
+    events.push(Event::BiddingEnded {
+        contract: if declarer.is_some() { Contract::Spel } else { Contract::Pass },
+        declarer,
+        declaring_side: declarer.map(|s| TABLE.side(s)),
+        first_lead: first_lead(forehand, declarer),
+        not_shown: TABLE.order_from(forehand).into_iter().filter(|s| !shown.contains(s)).collect(),
+        rule: rule.to_string(),
+    });
+    Ok(events)
+}
 
-    fn declaring_side(&self) -> Option<usize> {
-        self.declarer.map(|s| TABLE.side(s))
+fn decide_play(state: &State, deal: &Deal, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
+    if deal.contract.is_none() {
+        return Err(RuleViolation::wrong_phase(
+            "alla har inte valt bottenkort än; korten spelas när bottenkorten är visade",
+            "not everyone has chosen a bottom card yet; the cards are played once the bottom cards are shown",
+        ));
     }
+    deal.play.check_held(seat, card)?;
+    deal.play.check_follow(seat, card, rule::FOLLOW_SUIT)?;
+    let trick_number = deal.play.number() as u8;
+    let mut events = vec![Event::CardPlayed { seat, card, trick_number }];
+    if let Some(won) = deal.play.completed_by(seat, card, &trick::no_trumps) {
+        events.push(Event::TrickWon {
+            trick_number,
+            winner: won.winner,
+            card: won.card,
+            reason: won.reason,
+            plays: won.plays,
+        });
+        if won.last {
+            let taken = std::array::from_fn(|s| won.taken[s] as u8);
+            events.extend(score_deal(state, deal, taken));
+        }
+    }
+    Ok(events)
+}
 
-    /// A shown bottom card while its owner still holds it: public knowledge about a hand.
-    fn shown_in_hand(&self) -> [Option<Card>; SEATS] {
-        std::array::from_fn(|s| self.shown[s].filter(|c| self.play.hands[s].contains(c)))
+fn score_deal(state: &State, deal: &Deal, tricks_taken: [u8; SEATS]) -> Vec<Event> {
+    let contract = deal.contract.expect("a deal is played only once its contract is settled");
+    let side_tricks = [tricks_taken[0] + tricks_taken[2], tricks_taken[1] + tricks_taken[3]];
+    let declaring_side = deal.declaring_side();
+    let (winning_side, terms) = score_terms(contract, declaring_side, side_tricks);
+    let (points, scores) = state.deals.tally::<2>(&terms);
+    let mut events = vec![Event::DealScored {
+        deal_number: deal.number,
+        contract,
+        declarer: deal.declarer,
+        declaring_side,
+        tricks_taken,
+        side_tricks,
+        winning_side,
+        terms,
+        points,
+        scores,
+    }];
+    let target = state.options.target;
+    // Only the winning side scores, so it is the only one that can have reached the target.
+    if scores[winning_side] >= target {
+        let side = winning_side;
+        events.push(Event::MatchEnded {
+            side,
+            winners: seat::side_seats(side).to_vec(),
+            scores,
+            target,
+            explanation: deals::side_reached_target(side, scores[side], scores[1 - side], target),
+        });
     }
+    events
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -359,191 +547,6 @@ pub struct Table {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(nullable = false))]
     pub hand: Option<Vec<Card>>,
-}
-
-// ---------------------------------------------------------------------------------------------
-// Rules that are pure functions, kept apart so tests can reach them directly
-
-/// The showing of the bottom cards: the seats that show, in order from forehand, and the
-/// declarer (`None` for pass). One at a time, the showing stops at the first red card; all at
-/// once, every card is shown and the first red one counted from forehand declares (house rule).
-pub fn show(forehand: Seat, bottom: &[Card; SEATS], simultaneous: bool) -> (Vec<Seat>, Option<Seat>) {
-    let order = TABLE.order_from(forehand);
-    let declarer = order.iter().copied().find(|&s| Contract::asked_by(bottom[s]) == Contract::Spel);
-    let shown = match declarer {
-        Some(d) if !simultaneous => order.iter().copied().take_while(|&s| s != d).chain([d]).collect(),
-        _ => order,
-    };
-    (shown, declarer)
-}
-
-/// Who leads to the first trick: the declarer's left in spel, forehand in pass.
-pub fn first_lead(forehand: Seat, declarer: Option<Seat>) -> Seat {
-    declarer.map_or(forehand, |d| TABLE.next(d))
-}
-
-/// The deal's winning side and its score terms by side: only the winner scores, but the loser
-/// gets a zero term saying why.
-pub fn score_terms(contract: Contract, declaring_side: Option<usize>, side_tricks: [u8; 2]) -> (usize, Vec<ScoreTerm>) {
-    let (winner, points, rule, sv, en) = match (contract, declaring_side) {
-        (Contract::Spel, Some(d)) if side_tricks[d] > BOOK => {
-            let t = side_tricks[d];
-            let p = i64::from(t - BOOK);
-            let (who_sv, who_en) = seat::side_text(d);
-            (
-                d,
-                p,
-                rule::SPEL_WON,
-                format!("Spelförarens {who_sv} tog {t} stick i spel: {t} − 6 = {p} poäng, en per trick."),
-                format!("The declarer's {who_en} took {t} tricks in spel: {t} − 6 = {p} points, one per odd trick."),
-            )
-        }
-        (Contract::Spel, Some(d)) => {
-            let o = 1 - d;
-            let t = side_tricks[o];
-            let p = 2 * i64::from(t - BOOK);
-            let (who_sv, who_en) = seat::side_text(o);
-            (
-                o,
-                p,
-                rule::SPEL_DEFEATED,
-                format!("Motspelarna, {who_sv}, tog {t} stick mot spelet: 2 × ({t} − 6) = {p} poäng."),
-                format!("The opponents, {who_en}, took {t} tricks against the spel: 2 × ({t} − 6) = {p} points."),
-            )
-        }
-        _ => {
-            let w = if side_tricks[0] < side_tricks[1] { 0 } else { 1 };
-            let t = side_tricks[w];
-            let p = i64::from(BOOK + 1 - t);
-            let (who_sv, who_en) = seat::side_text(w);
-            (
-                w,
-                p,
-                rule::PASS,
-                format!("Det blev pass och {who_sv} tog bara {t} stick: 7 − {t} = {p} poäng, en per stick under sju."),
-                format!("The deal was pass and {who_en} took only {t} tricks: 7 − {t} = {p} points, one per trick under seven."),
-            )
-        }
-    };
-    let loser = 1 - winner;
-    let [a, b] = seat::side_seats(loser);
-    let t = side_tricks[loser];
-    let terms = vec![
-        ScoreTerm::new(winner, points, rule, sv, en),
-        ScoreTerm::new(
-            loser,
-            0,
-            rule::LOSER_NOTHING,
-            format!(
-                "Lag {loser} (plats {a} och {b}) tog {t} stick och förlorade given i {}: inga poäng.",
-                contract.name()
-            ),
-            format!(
-                "Side {loser} (seats {a} and {b}) took {t} tricks and lost the deal in {}: no points.",
-                contract.name()
-            ),
-        ),
-    ];
-    (winner, terms)
-}
-
-// ---------------------------------------------------------------------------------------------
-// Decisions
-
-fn decide_choose(deal: &Deal, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
-    if deal.contract.is_some() {
-        return Err(RuleViolation::wrong_phase(
-            "bottenkorten är redan valda och visade, nu spelas korten",
-            "the bottom cards have been chosen and shown, and the cards are being played",
-        ));
-    }
-    deal.play.check_held(seat, card)?;
-    let mut events = vec![Event::BottomCardChosen { seat, card }];
-    let mut bottom = deal.bottom;
-    bottom[seat] = Some(card);
-    let [Some(a), Some(b), Some(c), Some(d)] = bottom else { return Ok(events) };
-    let bottom = [a, b, c, d];
-    let forehand = deal.forehand();
-    let (shown, declarer) = show(forehand, &bottom, deal.simultaneous);
-    events.extend(shown.iter().map(|&s| Event::BottomCardShown {
-        seat: s,
-        card: bottom[s],
-        wants: Contract::asked_by(bottom[s]),
-    }));
-    let rule = match declarer {
-        None => rule::SHOW_ALL_BLACK,
-        Some(_) if deal.simultaneous => rule::SIMULTANEOUS_DECLARER,
-        Some(_) => rule::SHOW_FIRST_RED,
-    };
-    events.push(Event::BiddingEnded {
-        contract: if declarer.is_some() { Contract::Spel } else { Contract::Pass },
-        declarer,
-        declaring_side: declarer.map(|s| TABLE.side(s)),
-        first_lead: first_lead(forehand, declarer),
-        not_shown: TABLE.order_from(forehand).into_iter().filter(|s| !shown.contains(s)).collect(),
-        rule: rule.to_string(),
-    });
-    Ok(events)
-}
-
-fn decide_play(state: &State, deal: &Deal, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
-    if deal.contract.is_none() {
-        return Err(RuleViolation::wrong_phase(
-            "alla har inte valt bottenkort än; korten spelas när bottenkorten är visade",
-            "not everyone has chosen a bottom card yet; the cards are played once the bottom cards are shown",
-        ));
-    }
-    deal.play.check_held(seat, card)?;
-    deal.play.check_follow(seat, card, rule::FOLLOW_SUIT)?;
-    let trick_number = deal.play.number() as u8;
-    let mut events = vec![Event::CardPlayed { seat, card, trick_number }];
-    if let Some(won) = deal.play.completed_by(seat, card, &trick::no_trumps) {
-        events.push(Event::TrickWon {
-            trick_number,
-            winner: won.winner,
-            card: won.card,
-            reason: won.reason,
-            plays: won.plays,
-        });
-        if won.last {
-            let taken = std::array::from_fn(|s| won.taken[s] as u8);
-            events.extend(score_deal(state, deal, taken));
-        }
-    }
-    Ok(events)
-}
-
-fn score_deal(state: &State, deal: &Deal, tricks_taken: [u8; SEATS]) -> Vec<Event> {
-    let contract = deal.contract.expect("a deal is played only once its contract is settled");
-    let side_tricks = [tricks_taken[0] + tricks_taken[2], tricks_taken[1] + tricks_taken[3]];
-    let declaring_side = deal.declaring_side();
-    let (winning_side, terms) = score_terms(contract, declaring_side, side_tricks);
-    let (points, scores) = state.deals.tally::<2>(&terms);
-    let mut events = vec![Event::DealScored {
-        deal_number: deal.number,
-        contract,
-        declarer: deal.declarer,
-        declaring_side,
-        tricks_taken,
-        side_tricks,
-        winning_side,
-        terms,
-        points,
-        scores,
-    }];
-    let target = state.options.target;
-    // Only the winning side scores, so it is the only one that can have reached the target.
-    if scores[winning_side] >= target {
-        let side = winning_side;
-        events.push(Event::MatchEnded {
-            side,
-            winners: seat::side_seats(side).to_vec(),
-            scores,
-            target,
-            explanation: deals::side_reached_target(side, scores[side], scores[1 - side], target),
-        });
-    }
-    events
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -68,7 +68,7 @@ pub mod rule {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Options, commands, events
+// Options
 
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -83,6 +83,85 @@ impl Default for Options {
         Options { target: DEFAULT_TARGET }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// State
+
+#[derive(Clone, Debug)]
+struct Deal {
+    number: u32,
+    dealer: Seat,
+    deck: Vec<Card>,
+    auction: Auction<u8>,
+    thrown_in: bool,
+    play: TrickPlay,
+}
+
+#[derive(Clone, Debug)]
+pub struct State {
+    options: Options,
+    deals: Deals<Deal>,
+    winning_side: Option<usize>,
+}
+
+fn side_of(seat: Seat) -> usize {
+    TABLE.side(seat)
+}
+
+fn seats_of(side: usize) -> [Seat; 2] {
+    [side, side + 2]
+}
+
+fn hearts_trump(trick: &Trick) -> (Seat, Card, WinReason) {
+    trick::winner(trick, Some(TRUMPS))
+}
+
+impl deals::Deal for Deal {
+    type Phase = Phase;
+
+    fn to_act(&self) -> Vec<Seat> {
+        if self.thrown_in || self.play.is_over() {
+            return Vec::new();
+        }
+        match self.auction.next_bidder() {
+            Some(bidder) => vec![bidder],
+            None => vec![self.play.to_play()],
+        }
+    }
+
+    fn is_live(&self) -> bool {
+        !self.thrown_in && !self.play.is_over()
+    }
+
+    fn phase(&self) -> Phase {
+        if self.thrown_in {
+            Phase::ThrownIn
+        } else if !self.auction.is_complete() {
+            Phase::Bidding
+        } else if self.play.is_over() {
+            Phase::DealOver
+        } else {
+            Phase::Playing
+        }
+    }
+}
+
+impl Deal {
+    fn forehand(&self) -> Seat {
+        TABLE.forehand(self.dealer)
+    }
+
+    fn bids(&self) -> [Option<u8>; SEATS] {
+        std::array::from_fn(|s| self.auction.bid_of(s).copied())
+    }
+
+    fn total_worth(&self) -> i64 {
+        self.auction.bids.iter().map(|&(_, b)| worth(b)).sum()
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Commands and events
 
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -185,173 +264,6 @@ pub enum Event {
         rule: String,
         explanation: Text,
     },
-}
-
-// ---------------------------------------------------------------------------------------------
-// State
-
-#[derive(Clone, Debug)]
-struct Deal {
-    number: u32,
-    dealer: Seat,
-    deck: Vec<Card>,
-    auction: Auction<u8>,
-    thrown_in: bool,
-    play: TrickPlay,
-}
-
-#[derive(Clone, Debug)]
-pub struct State {
-    options: Options,
-    deals: Deals<Deal>,
-    winning_side: Option<usize>,
-}
-
-fn side_of(seat: Seat) -> usize {
-    TABLE.side(seat)
-}
-
-fn seats_of(side: usize) -> [Seat; 2] {
-    [side, side + 2]
-}
-
-fn hearts_trump(trick: &Trick) -> (Seat, Card, WinReason) {
-    trick::winner(trick, Some(TRUMPS))
-}
-
-impl deals::Deal for Deal {
-    type Phase = Phase;
-
-    fn to_act(&self) -> Vec<Seat> {
-        if self.thrown_in || self.play.is_over() {
-            return Vec::new();
-        }
-        match self.auction.next_bidder() {
-            Some(bidder) => vec![bidder],
-            None => vec![self.play.to_play()],
-        }
-    }
-
-    fn is_live(&self) -> bool {
-        !self.thrown_in && !self.play.is_over()
-    }
-
-    fn phase(&self) -> Phase {
-        if self.thrown_in {
-            Phase::ThrownIn
-        } else if !self.auction.is_complete() {
-            Phase::Bidding
-        } else if self.play.is_over() {
-            Phase::DealOver
-        } else {
-            Phase::Playing
-        }
-    }
-}
-
-impl Deal {
-    fn forehand(&self) -> Seat {
-        TABLE.forehand(self.dealer)
-    }
-
-    fn bids(&self) -> [Option<u8>; SEATS] {
-        std::array::from_fn(|s| self.auction.bid_of(s).copied())
-    }
-
-    fn total_worth(&self) -> i64 {
-        self.auction.bids.iter().map(|&(_, b)| worth(b)).sum()
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// The table view
-
-/// Where the match is: `waiting-for-deal` before the first deal, `bidding` while the players
-/// bid in turn, `playing` the tricks, `deal-over` once the deal is scored and the next is
-/// awaited, `thrown-in` once the bids fell short of 11 and the next dealer is to deal,
-/// `finished` once a side has won the match.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Phase {
-    /// No deal has been dealt yet.
-    WaitingForDeal,
-    /// The players bid once each, counter-clockwise from forehand.
-    Bidding,
-    /// The thirteen tricks are being played.
-    Playing,
-    /// The deal is played out and scored; the next deal is awaited.
-    DealOver,
-    /// The bids were worth less than 11 and the cards were thrown in; the next dealer deals.
-    ThrownIn,
-    /// A player reached the target and won the match for his side.
-    Finished,
-}
-
-impl MatchPhase for Phase {
-    const WAITING_FOR_DEAL: Phase = Phase::WaitingForDeal;
-    const FINISHED: Phase = Phase::Finished;
-}
-
-/// The table as one viewer sees it: the match, and from the first deal on the deal being played
-/// (or the last one). A seat sees its own hand; a finished or thrown-in deal's record shows every
-/// hand, the deck and every trick. The match's `scores` are by seat: each player scores alone.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Debug, Clone, Serialize)]
-pub struct Table {
-    /// Where the match is.
-    pub phase: Phase,
-    /// The match: deal number, dealer, scores (by seat), who is to act, how it ended.
-    #[serde(flatten)]
-    pub deals: MatchView,
-
-    /// The options the match is played with.
-    pub options: Options,
-    /// The score a player must reach to win the match for his side.
-    pub target: i64,
-    /// What the four bids must be worth together for the deal to be played: always 11.
-    pub minimum_total_worth: i64,
-    /// The seats of each side, side 0 first: seats 0 and 2 against seats 1 and 3.
-    pub sides: [[Seat; 2]; 2],
-    /// The side that won the match: null until the match is over.
-    #[cfg_attr(feature = "openapi", schema(required = true))]
-    pub winning_side: Option<usize>,
-    /// The viewer's side: only in a seat's own view.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub side: Option<usize>,
-    /// The deal's forehand, the seat on the dealer's right: absent before the first deal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub forehand: Option<Seat>,
-    /// By seat, the tricks that player bid, null until he has bid: absent before the first deal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub bids: Option<[Option<u8>; SEATS]>,
-    /// By seat, what that player's bid is worth, null until he has bid: absent before the first
-    /// deal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub bid_worth: Option<[Option<i64>; SEATS]>,
-    /// What the bids made so far are worth together: absent before the first deal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub total_worth: Option<i64>,
-    /// Whether the cards of this deal were thrown in: absent before the first deal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub thrown_in: Option<bool>,
-    /// The pack as it was dealt, top card first: only in a finished deal's record.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub deck: Option<Vec<Card>>,
-    /// The card play of the deal: absent before the first deal.
-    #[serde(flatten)]
-    pub play: PlayView,
-    /// The viewer's own hand: only in a seat's view, from the first deal on.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub hand: Option<Vec<Card>>,
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -492,7 +404,7 @@ pub fn verdict(scores: &[i64; SEATS], target: i64) -> Verdict {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Decisions
+// Decide
 
 fn last_bidder_refusal(sv: String, en: String) -> RuleViolation {
     RuleViolation::new(rule::LAST_BIDDER, sv, en)
@@ -603,6 +515,97 @@ fn score_deal(state: &State, deal: &Deal, tricks_taken: [u8; SEATS]) -> Vec<Even
         }
     }
     events
+}
+
+// ---------------------------------------------------------------------------------------------
+// The table view
+
+/// Where the match is: `waiting-for-deal` before the first deal, `bidding` while the players
+/// bid in turn, `playing` the tricks, `deal-over` once the deal is scored and the next is
+/// awaited, `thrown-in` once the bids fell short of 11 and the next dealer is to deal,
+/// `finished` once a side has won the match.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Phase {
+    /// No deal has been dealt yet.
+    WaitingForDeal,
+    /// The players bid once each, counter-clockwise from forehand.
+    Bidding,
+    /// The thirteen tricks are being played.
+    Playing,
+    /// The deal is played out and scored; the next deal is awaited.
+    DealOver,
+    /// The bids were worth less than 11 and the cards were thrown in; the next dealer deals.
+    ThrownIn,
+    /// A player reached the target and won the match for his side.
+    Finished,
+}
+
+impl MatchPhase for Phase {
+    const WAITING_FOR_DEAL: Phase = Phase::WaitingForDeal;
+    const FINISHED: Phase = Phase::Finished;
+}
+
+/// The table as one viewer sees it: the match, and from the first deal on the deal being played
+/// (or the last one). A seat sees its own hand; a finished or thrown-in deal's record shows every
+/// hand, the deck and every trick. The match's `scores` are by seat: each player scores alone.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, Serialize)]
+pub struct Table {
+    /// Where the match is.
+    pub phase: Phase,
+    /// The match: deal number, dealer, scores (by seat), who is to act, how it ended.
+    #[serde(flatten)]
+    pub deals: MatchView,
+
+    /// The options the match is played with.
+    pub options: Options,
+    /// The score a player must reach to win the match for his side.
+    pub target: i64,
+    /// What the four bids must be worth together for the deal to be played: always 11.
+    pub minimum_total_worth: i64,
+    /// The seats of each side, side 0 first: seats 0 and 2 against seats 1 and 3.
+    pub sides: [[Seat; 2]; 2],
+    /// The side that won the match: null until the match is over.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
+    pub winning_side: Option<usize>,
+    /// The viewer's side: only in a seat's own view.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub side: Option<usize>,
+    /// The deal's forehand, the seat on the dealer's right: absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub forehand: Option<Seat>,
+    /// By seat, the tricks that player bid, null until he has bid: absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub bids: Option<[Option<u8>; SEATS]>,
+    /// By seat, what that player's bid is worth, null until he has bid: absent before the first
+    /// deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub bid_worth: Option<[Option<i64>; SEATS]>,
+    /// What the bids made so far are worth together: absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub total_worth: Option<i64>,
+    /// Whether the cards of this deal were thrown in: absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub thrown_in: Option<bool>,
+    /// The pack as it was dealt, top card first: only in a finished deal's record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub deck: Option<Vec<Card>>,
+    /// The card play of the deal: absent before the first deal.
+    #[serde(flatten)]
+    pub play: PlayView,
+    /// The viewer's own hand: only in a seat's view, from the first deal on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub hand: Option<Vec<Card>>,
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -379,7 +379,7 @@ fn plus(scores: &[i64], points: &[i64]) -> Vec<i64> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Decisions
+// Decide
 
 fn decide_play(state: &State, deal: &Deal, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
     if deal.play.is_over() {
@@ -636,9 +636,6 @@ fn bot_choice(moves: &[Command], rng: &mut Rng) -> Command {
         None => moves[0].clone(),
     }
 }
-
-// ---------------------------------------------------------------------------------------------
-// The basic and strong bots
 
 /// The rule-of-thumb move: play the highest card allowed, so that a low one is left for the
 /// end; buy back in (the stake is small against a pot everyone has paid into).

@@ -206,106 +206,6 @@ impl Deal {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The table view
-
-/// Where the match is: `waiting-for-deal` before the first deal, `choosing-trump` while forehand
-/// chooses the contract, `playing` the tricks, `deal-over` once the deal is scored and the next is
-/// awaited, `finished` once a player has won the match.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Phase {
-    /// No deal has been dealt yet.
-    WaitingForDeal,
-    /// Forehand chooses what the deal is played as (trumps, or with the variant pass or sang).
-    ChoosingTrump,
-    /// The 26 tricks are being played.
-    Playing,
-    /// The deal is played out and scored; the next deal is awaited.
-    DealOver,
-    /// A player reached the target and won the match.
-    Finished,
-}
-
-impl MatchPhase for Phase {
-    const WAITING_FOR_DEAL: Phase = Phase::WaitingForDeal;
-    const FINISHED: Phase = Phase::Finished;
-}
-
-/// The table as one viewer sees it: the match, and from the first deal on the deal being played
-/// (or the last one played). Everyone sees the open cards of the piles; a seat sees its own
-/// hand once the hands are picked up; a finished deal's record shows every card. The hands of the
-/// play (`hand`, `hands`, `hand_sizes`) are the six hand cards only, the piles apart.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Debug, Clone, Serialize)]
-pub struct Table {
-    /// Where the match is.
-    pub phase: Phase,
-    /// The match: deal number, dealer, scores, who is to act, how it ended.
-    #[serde(flatten)]
-    pub deals: MatchView,
-
-    /// The options the match is played with.
-    pub options: Options,
-    /// The score that wins the match.
-    pub target: i64,
-    /// The seat that won the match: null until the match is over.
-    #[cfg_attr(feature = "openapi", schema(required = true))]
-    pub winner: Option<Seat>,
-    /// The deal's forehand, who chooses the contract: absent before the first deal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub forehand: Option<Seat>,
-    /// The deal's defender, the dealer: absent before the first deal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub defender: Option<Seat>,
-    /// What forehand chose the deal to be played as: null until chosen, absent before the first
-    /// deal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub contract: Option<Option<Contract>>,
-    /// The trump suit: null until the contract is chosen and in a contract without trumps (sang,
-    /// pass), absent before the first deal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub trump: Option<Option<Suit>>,
-    /// Each seat's ten piles, by seat then pile: absent before the first deal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub piles: Option<Vec<Vec<PileView>>>,
-    /// Whether the players have picked up their hand cards (they do once the first trick is
-    /// done): absent before the first deal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub hands_picked_up: Option<bool>,
-    /// The pack as it was dealt, top card first: only in a finished deal's record.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub deck: Option<Vec<Card>>,
-    /// The card play of the deal, its hands being the six hand cards only: absent before the
-    /// first deal.
-    #[serde(flatten)]
-    pub play: PlayView,
-    /// The viewer's own hand cards: null until the hands are picked up (not even the owner has
-    /// seen them before); only in a seat's view, from the first deal on.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub hand: Option<Option<Vec<Card>>>,
-}
-
-/// One pile on the table: an open card on a face-down one.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Debug, Clone, Serialize)]
-pub struct PileView {
-    /// The open card on top: null once played.
-    #[cfg_attr(feature = "openapi", schema(required = true))]
-    pub open: Option<Card>,
-    /// Whether a card still lies face down in the pile (until it is turned up).
-    pub face_down: bool,
-    /// The face-down card, null once turned up: only in a finished deal's record.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub hidden: Option<Option<Card>>,
-}
-
-// ---------------------------------------------------------------------------------------------
 // Commands and events
 
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -431,7 +331,7 @@ pub fn lay_out(dealer: Seat, deck: &[Card]) -> ([Vec<DealtPile>; SEATS], [Vec<Ca
 }
 
 // ---------------------------------------------------------------------------------------------
-// Decisions
+// Decide
 
 fn check_play(deal: &Deal, seat: Seat, card: Card) -> Result<Source, RuleViolation> {
     let Some(source) = deal.source_of(seat, card) else {
@@ -588,6 +488,128 @@ fn score_deal(state: &State, deal: &Deal, tricks_taken: [u32; SEATS]) -> Vec<Eve
     let other = TABLE.next(winner);
     let explanation = deals::seat_reached_target(winner, scores[winner], other, scores[other], target);
     vec![scored, Event::MatchEnded { winner, scores, target, explanation }]
+}
+
+// ---------------------------------------------------------------------------------------------
+// The table view
+
+/// Where the match is: `waiting-for-deal` before the first deal, `choosing-trump` while forehand
+/// chooses the contract, `playing` the tricks, `deal-over` once the deal is scored and the next is
+/// awaited, `finished` once a player has won the match.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Phase {
+    /// No deal has been dealt yet.
+    WaitingForDeal,
+    /// Forehand chooses what the deal is played as (trumps, or with the variant pass or sang).
+    ChoosingTrump,
+    /// The 26 tricks are being played.
+    Playing,
+    /// The deal is played out and scored; the next deal is awaited.
+    DealOver,
+    /// A player reached the target and won the match.
+    Finished,
+}
+
+impl MatchPhase for Phase {
+    const WAITING_FOR_DEAL: Phase = Phase::WaitingForDeal;
+    const FINISHED: Phase = Phase::Finished;
+}
+
+/// The table as one viewer sees it: the match, and from the first deal on the deal being played
+/// (or the last one played). Everyone sees the open cards of the piles; a seat sees its own
+/// hand once the hands are picked up; a finished deal's record shows every card. The hands of the
+/// play (`hand`, `hands`, `hand_sizes`) are the six hand cards only, the piles apart.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, Serialize)]
+pub struct Table {
+    /// Where the match is.
+    pub phase: Phase,
+    /// The match: deal number, dealer, scores, who is to act, how it ended.
+    #[serde(flatten)]
+    pub deals: MatchView,
+
+    /// The options the match is played with.
+    pub options: Options,
+    /// The score that wins the match.
+    pub target: i64,
+    /// The seat that won the match: null until the match is over.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
+    pub winner: Option<Seat>,
+    /// The deal's forehand, who chooses the contract: absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub forehand: Option<Seat>,
+    /// The deal's defender, the dealer: absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub defender: Option<Seat>,
+    /// What forehand chose the deal to be played as: null until chosen, absent before the first
+    /// deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contract: Option<Option<Contract>>,
+    /// The trump suit: null until the contract is chosen and in a contract without trumps (sang,
+    /// pass), absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trump: Option<Option<Suit>>,
+    /// Each seat's ten piles, by seat then pile: absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub piles: Option<Vec<Vec<PileView>>>,
+    /// Whether the players have picked up their hand cards (they do once the first trick is
+    /// done): absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub hands_picked_up: Option<bool>,
+    /// The pack as it was dealt, top card first: only in a finished deal's record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub deck: Option<Vec<Card>>,
+    /// The card play of the deal, its hands being the six hand cards only: absent before the
+    /// first deal.
+    #[serde(flatten)]
+    pub play: PlayView,
+    /// The viewer's own hand cards: null until the hands are picked up (not even the owner has
+    /// seen them before); only in a seat's view, from the first deal on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hand: Option<Option<Vec<Card>>>,
+}
+
+/// One pile on the table: an open card on a face-down one.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, Serialize)]
+pub struct PileView {
+    /// The open card on top: null once played.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
+    pub open: Option<Card>,
+    /// Whether a card still lies face down in the pile (until it is turned up).
+    pub face_down: bool,
+    /// The face-down card, null once turned up: only in a finished deal's record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hidden: Option<Option<Card>>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// The bot
+
+/// Forehand's choice from the open cards it can see: the suit where its own open cards are
+/// strongest against the dealer's; with the variant, pass when its open cards are much the
+/// weaker, sang when no suit stands out and its cards are the stronger.
+fn basic_contract(deal: &Deal, seat: Seat, options: &Options) -> Contract {
+    let strength = |s: Seat, suit: Option<Suit>| -> i32 {
+        let counted = deal.open_cards(s).into_iter().filter(|c| suit.is_none_or(|t| c.is_suit(t)));
+        counted.map(|c| i32::from(rank_value(c)) + if suit.is_some() { 4 } else { 0 }).sum()
+    };
+    let dealer = TABLE.next(seat);
+    let edge = |suit: Suit| strength(seat, Some(suit)) - strength(dealer, Some(suit));
+    let best = Suit::ALL.into_iter().max_by_key(|&suit| (edge(suit), suit)).expect("four suits");
+    let (mine, theirs) = (strength(seat, None), strength(dealer, None));
+    match options.pass_and_sang {
+        true if mine + 15 < theirs => Contract::Pass,
+        true if edge(best) < 5 && mine > theirs => Contract::Sang,
+        _ => Contract::Trump { suit: best },
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -856,28 +878,6 @@ impl Rules for JapanskWhist {
 
     fn standing(&self, state: &State, seat: Seat) -> f64 {
         (state.deals.scores[seat] - state.deals.scores[TABLE.next(seat)]) as f64
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// The bot
-
-/// Forehand's choice from the open cards it can see: the suit where its own open cards are
-/// strongest against the dealer's; with the variant, pass when its open cards are much the
-/// weaker, sang when no suit stands out and its cards are the stronger.
-fn basic_contract(deal: &Deal, seat: Seat, options: &Options) -> Contract {
-    let strength = |s: Seat, suit: Option<Suit>| -> i32 {
-        let counted = deal.open_cards(s).into_iter().filter(|c| suit.is_none_or(|t| c.is_suit(t)));
-        counted.map(|c| i32::from(rank_value(c)) + if suit.is_some() { 4 } else { 0 }).sum()
-    };
-    let dealer = TABLE.next(seat);
-    let edge = |suit: Suit| strength(seat, Some(suit)) - strength(dealer, Some(suit));
-    let best = Suit::ALL.into_iter().max_by_key(|&suit| (edge(suit), suit)).expect("four suits");
-    let (mine, theirs) = (strength(seat, None), strength(dealer, None));
-    match options.pass_and_sang {
-        true if mine + 15 < theirs => Contract::Pass,
-        true if edge(best) < 5 && mine > theirs => Contract::Sang,
-        _ => Contract::Trump { suit: best },
     }
 }
 

@@ -283,7 +283,163 @@ pub enum Event {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The table as a viewer sees it
+// Rules that are pure functions, kept apart so tests can reach them directly
+
+/// The terms of one seat's score for a deal.
+pub fn score_terms(seat: Seat, bid: u32, taken: u32) -> Vec<ScoreTerm> {
+    let mut terms = vec![ScoreTerm::new(
+        seat,
+        taken as i64,
+        rule::TRICK_POINTS,
+        format!("Plats {seat} tog {taken} stick: {taken} poäng."),
+        format!("Seat {seat} took {taken} trick{}: {taken} point{}.", plural(taken), plural(taken)),
+    )];
+    terms.push(if bid == 0 && taken == 0 {
+        ScoreTerm::new(
+            seat,
+            5,
+            rule::ZERO_BID,
+            format!("Plats {seat} bjöd noll och tog inget stick: 5 poäng."),
+            format!("Seat {seat} bid zero and took no trick: 5 points."),
+        )
+    } else if bid == taken {
+        ScoreTerm::new(
+            seat,
+            10,
+            rule::EXACT_BONUS,
+            format!("Plats {seat} bjöd {bid} och tog exakt så många: 10 poäng i bonus."),
+            format!("Seat {seat} bid {bid} and took exactly that many: a 10-point bonus."),
+        )
+    } else {
+        ScoreTerm::new(
+            seat,
+            0,
+            rule::EXACT_BONUS,
+            format!("Plats {seat} bjöd {bid} men tog {taken}: ingen bonus."),
+            format!("Seat {seat} bid {bid} but took {taken}: no bonus."),
+        )
+    });
+    terms
+}
+
+fn plural(n: u32) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decide
+
+fn decide_bid(state: &State, deal: &Deal, seat: Seat, tricks: u32) -> Result<Vec<Event>, RuleViolation> {
+    if deal.auction.is_complete() {
+        return Err(RuleViolation::wrong_phase(
+            "budgivningen är över, nu spelas korten",
+            "the bidding is over and the cards are being played",
+        ));
+    }
+    let most = deal.cards_per_hand as u32;
+    if tricks > most {
+        return Err(RuleViolation::new(
+            rule::BID_RANGE,
+            format!("Du bjöd {tricks} stick men har bara {most} kort på handen; ett bud ska vara från 0 till {most}."),
+            format!("You bid {tricks} tricks but hold only {most} cards; a bid must be from 0 to {most}."),
+        ));
+    }
+    if state.options.last_bidder_restricted && deal.auction.is_last(seat) {
+        let before = deal.bids_total();
+        if before + tricks == most {
+            return Err(RuleViolation::new(
+                rule::LAST_BIDDER,
+                format!(
+                    "Du bjuder sist: de andra har bjudit {before} tillsammans, så ett bud på {tricks} skulle göra summan lika med givens {most} stick. Bjud fler eller färre."
+                ),
+                format!(
+                    "You bid last: the others bid {before} between them, so a bid of {tricks} would make the total equal to the {most} tricks in this deal. Bid more or fewer."
+                ),
+            ));
+        }
+    }
+    let mut events = vec![Event::BidMade { seat, tricks }];
+    if deal.simultaneous && deal.auction.bids.len() + 1 == state.players() {
+        let mut bids = deal.all_bids();
+        bids[seat] = tricks;
+        events.push(Event::BidsRevealed { bids });
+    }
+    Ok(events)
+}
+
+fn decide_play(state: &State, deal: &Deal, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
+    if !deal.auction.is_complete() {
+        return Err(RuleViolation::wrong_phase(
+            "alla har inte bjudit än, korten spelas efter budgivningen",
+            "not everyone has bid yet; cards are played after the bidding",
+        ));
+    }
+    deal.play.check_held(seat, card)?;
+    if let Some(led) = deal.play.trick.led_suit() {
+        if !card.is_suit(led) && deal.play.hands[seat].iter().any(|c| c.is_suit(led)) {
+            let (sv, en) = (led.name_sv(), led.name_en());
+            return Err(RuleViolation::new(
+                rule::FOLLOW_SUIT,
+                format!("Du lade {card} men har {sv} på handen; när {sv} är utspelat måste du bekänna färg."),
+                format!("You played {card} but hold {en}; when {en} are led you must follow suit."),
+            ));
+        }
+    }
+    let mut events = vec![Event::CardPlayed { seat, card }];
+    let Some(won) = deal.play.completed_by(seat, card, &deal.winner()) else { return Ok(events) };
+    events.push(Event::TrickWon {
+        trick_number: won.number,
+        winner: won.winner,
+        card: won.card,
+        reason: won.reason,
+        plays: won.plays,
+    });
+    if !won.last {
+        return Ok(events);
+    }
+    let players = state.players();
+    let bids = deal.all_bids();
+    let terms: Vec<ScoreTerm> = (0..players).flat_map(|s| score_terms(s, bids[s], won.taken[s])).collect();
+    let points: Vec<i64> = (0..players).map(|s| terms.iter().filter(|t| t.to == s).map(|t| t.points).sum()).collect();
+    let totals: Vec<i64> = (0..players).map(|s| state.deals.scores[s] + points[s]).collect();
+    events.push(Event::DealScored {
+        deal_number: deal.number,
+        bids,
+        tricks_taken: won.taken,
+        terms,
+        points,
+        totals: totals.clone(),
+    });
+    if deal.number >= state.deals_total() {
+        events.push(Event::MatchEnded { winners: match_winners(&totals), scores: totals });
+    }
+    Ok(events)
+}
+
+/// What a viewer may know of the bids: simultaneous bids stay private until revealed.
+fn visible_bids(deal: &Deal, viewer: Viewer) -> Vec<Option<u32>> {
+    (0..deal.play.table.seats)
+        .map(|s| {
+            let visible =
+                deal.bids_revealed || !deal.simultaneous || viewer == Viewer::Record || viewer == Viewer::Seat(s);
+            deal.bid(s).filter(|_| visible)
+        })
+        .collect()
+}
+
+/// The bids made so far, added up, unless that would give away a bid hidden from the viewer.
+fn visible_total(deal: &Deal, viewer: Viewer) -> Option<u32> {
+    let bids = visible_bids(deal, viewer);
+    let hidden = bids.iter().enumerate().any(|(s, b)| b.is_none() && deal.auction.has_bid(s));
+    (!hidden).then(|| deal.bids_total())
+}
+
+// ---------------------------------------------------------------------------------------------
+// The table view
 
 /// Where the match stands, as the table shows it.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -415,162 +571,6 @@ pub struct Table {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(nullable = false))]
     pub deck: Option<Vec<Card>>,
-}
-
-// ---------------------------------------------------------------------------------------------
-// Rules that are pure functions, kept apart so tests can reach them directly
-
-/// The terms of one seat's score for a deal.
-pub fn score_terms(seat: Seat, bid: u32, taken: u32) -> Vec<ScoreTerm> {
-    let mut terms = vec![ScoreTerm::new(
-        seat,
-        taken as i64,
-        rule::TRICK_POINTS,
-        format!("Plats {seat} tog {taken} stick: {taken} poäng."),
-        format!("Seat {seat} took {taken} trick{}: {taken} point{}.", plural(taken), plural(taken)),
-    )];
-    terms.push(if bid == 0 && taken == 0 {
-        ScoreTerm::new(
-            seat,
-            5,
-            rule::ZERO_BID,
-            format!("Plats {seat} bjöd noll och tog inget stick: 5 poäng."),
-            format!("Seat {seat} bid zero and took no trick: 5 points."),
-        )
-    } else if bid == taken {
-        ScoreTerm::new(
-            seat,
-            10,
-            rule::EXACT_BONUS,
-            format!("Plats {seat} bjöd {bid} och tog exakt så många: 10 poäng i bonus."),
-            format!("Seat {seat} bid {bid} and took exactly that many: a 10-point bonus."),
-        )
-    } else {
-        ScoreTerm::new(
-            seat,
-            0,
-            rule::EXACT_BONUS,
-            format!("Plats {seat} bjöd {bid} men tog {taken}: ingen bonus."),
-            format!("Seat {seat} bid {bid} but took {taken}: no bonus."),
-        )
-    });
-    terms
-}
-
-fn plural(n: u32) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Decisions
-
-fn decide_bid(state: &State, deal: &Deal, seat: Seat, tricks: u32) -> Result<Vec<Event>, RuleViolation> {
-    if deal.auction.is_complete() {
-        return Err(RuleViolation::wrong_phase(
-            "budgivningen är över, nu spelas korten",
-            "the bidding is over and the cards are being played",
-        ));
-    }
-    let most = deal.cards_per_hand as u32;
-    if tricks > most {
-        return Err(RuleViolation::new(
-            rule::BID_RANGE,
-            format!("Du bjöd {tricks} stick men har bara {most} kort på handen; ett bud ska vara från 0 till {most}."),
-            format!("You bid {tricks} tricks but hold only {most} cards; a bid must be from 0 to {most}."),
-        ));
-    }
-    if state.options.last_bidder_restricted && deal.auction.is_last(seat) {
-        let before = deal.bids_total();
-        if before + tricks == most {
-            return Err(RuleViolation::new(
-                rule::LAST_BIDDER,
-                format!(
-                    "Du bjuder sist: de andra har bjudit {before} tillsammans, så ett bud på {tricks} skulle göra summan lika med givens {most} stick. Bjud fler eller färre."
-                ),
-                format!(
-                    "You bid last: the others bid {before} between them, so a bid of {tricks} would make the total equal to the {most} tricks in this deal. Bid more or fewer."
-                ),
-            ));
-        }
-    }
-    let mut events = vec![Event::BidMade { seat, tricks }];
-    if deal.simultaneous && deal.auction.bids.len() + 1 == state.players() {
-        let mut bids = deal.all_bids();
-        bids[seat] = tricks;
-        events.push(Event::BidsRevealed { bids });
-    }
-    Ok(events)
-}
-
-fn decide_play(state: &State, deal: &Deal, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
-    if !deal.auction.is_complete() {
-        return Err(RuleViolation::wrong_phase(
-            "alla har inte bjudit än, korten spelas efter budgivningen",
-            "not everyone has bid yet; cards are played after the bidding",
-        ));
-    }
-    deal.play.check_held(seat, card)?;
-    if let Some(led) = deal.play.trick.led_suit() {
-        if !card.is_suit(led) && deal.play.hands[seat].iter().any(|c| c.is_suit(led)) {
-            let (sv, en) = (led.name_sv(), led.name_en());
-            return Err(RuleViolation::new(
-                rule::FOLLOW_SUIT,
-                format!("Du lade {card} men har {sv} på handen; när {sv} är utspelat måste du bekänna färg."),
-                format!("You played {card} but hold {en}; when {en} are led you must follow suit."),
-            ));
-        }
-    }
-    let mut events = vec![Event::CardPlayed { seat, card }];
-    let Some(won) = deal.play.completed_by(seat, card, &deal.winner()) else { return Ok(events) };
-    events.push(Event::TrickWon {
-        trick_number: won.number,
-        winner: won.winner,
-        card: won.card,
-        reason: won.reason,
-        plays: won.plays,
-    });
-    if !won.last {
-        return Ok(events);
-    }
-    let players = state.players();
-    let bids = deal.all_bids();
-    let terms: Vec<ScoreTerm> = (0..players).flat_map(|s| score_terms(s, bids[s], won.taken[s])).collect();
-    let points: Vec<i64> = (0..players).map(|s| terms.iter().filter(|t| t.to == s).map(|t| t.points).sum()).collect();
-    let totals: Vec<i64> = (0..players).map(|s| state.deals.scores[s] + points[s]).collect();
-    events.push(Event::DealScored {
-        deal_number: deal.number,
-        bids,
-        tricks_taken: won.taken,
-        terms,
-        points,
-        totals: totals.clone(),
-    });
-    if deal.number >= state.deals_total() {
-        events.push(Event::MatchEnded { winners: match_winners(&totals), scores: totals });
-    }
-    Ok(events)
-}
-
-/// What a viewer may know of the bids: simultaneous bids stay private until revealed.
-fn visible_bids(deal: &Deal, viewer: Viewer) -> Vec<Option<u32>> {
-    (0..deal.play.table.seats)
-        .map(|s| {
-            let visible =
-                deal.bids_revealed || !deal.simultaneous || viewer == Viewer::Record || viewer == Viewer::Seat(s);
-            deal.bid(s).filter(|_| visible)
-        })
-        .collect()
-}
-
-/// The bids made so far, added up, unless that would give away a bid hidden from the viewer.
-fn visible_total(deal: &Deal, viewer: Viewer) -> Option<u32> {
-    let bids = visible_bids(deal, viewer);
-    let hidden = bids.iter().enumerate().any(|(s, b)| b.is_none() && deal.auction.has_bid(s));
-    (!hidden).then(|| deal.bids_total())
 }
 
 // ---------------------------------------------------------------------------------------------

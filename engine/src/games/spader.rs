@@ -11,6 +11,7 @@ use serde_json::Value;
 use crate::bots;
 use crate::cards::{decks, rank_value, sorted, take_card, Card, Rank, Suit};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
+use crate::ensure;
 use crate::game::{Rules, SetupError, Viewer};
 use crate::random::Rng;
 use crate::rules::{RuleViolation, ScoreTerm, Text};
@@ -258,6 +259,555 @@ impl State {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Commands and events
+
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Command {
+    /// Bid blind nil without having looked at one's cards.
+    BlindNil,
+    /// Pick up one's cards (the alternative to blind nil on a side that may bid it).
+    Look,
+    RequestRedeal,
+    /// The side's bid: joint tricks, or with `nil` a nil for that seat plus the partner's tricks.
+    Bid {
+        #[cfg_attr(feature = "openapi", schema(maximum = 255))]
+        tricks: u8,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        nil: Option<Seat>,
+    },
+    /// Two cards passed face down to the partner after a blind nil.
+    Give {
+        cards: Vec<Card>,
+    },
+    DeclineExchange,
+    Play {
+        card: Card,
+    },
+}
+
+/// A side's bid as it stands for the deal.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SideBid {
+    /// The partner who entered it.
+    pub by: Seat,
+    /// The side's tricks; with a nil, the tricks bid by the nil bidder's partner.
+    pub tricks: u8,
+    pub nil: Option<Seat>,
+    pub blind_nil: bool,
+}
+
+impl SideBid {
+    fn is_side_nil(&self) -> bool {
+        self.nil.is_none() && self.tricks == 0
+    }
+}
+
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum RedealReason {
+    NoSpades,
+    NoCourtCards,
+    LongSuit { suit: Suit, cards: usize },
+}
+
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    DealStarted {
+        deal_number: u32,
+        dealer: Seat,
+        forehand: Seat,
+        /// The whole pack, top card first: the deal replays from it.
+        deck: Vec<Card>,
+        hands: [Vec<Card>; SEATS],
+        /// What the deal inherits.
+        scores: [i64; 2],
+        overtricks: [u32; 2],
+        /// The side 100 or more behind: its players start without having looked at their cards.
+        blind_nil_side: Option<usize>,
+    },
+    BlindNilDeclared {
+        seat: Seat,
+    },
+    HandLookedAt {
+        seat: Seat,
+        hand: Vec<Card>,
+    },
+    RedealRequested {
+        seat: Seat,
+        reasons: Vec<RedealReason>,
+        /// Who deals again.
+        dealer: Seat,
+    },
+    BidMade {
+        seat: Seat,
+        side: usize,
+        tricks: u8,
+        nil: Option<Seat>,
+        blind_nil: bool,
+    },
+    CardsGiven {
+        from: Seat,
+        to: Seat,
+        cards: Vec<Card>,
+    },
+    ExchangeDeclined {
+        seat: Seat,
+    },
+    CardPlayed {
+        seat: Seat,
+        card: Card,
+        trick_number: u8,
+    },
+    SpadesBroken {
+        seat: Seat,
+        card: Card,
+        trick_number: u8,
+    },
+    TrickWon {
+        trick_number: u8,
+        winner: Seat,
+        card: Card,
+        reason: WinReason,
+        plays: Vec<(Seat, Card)>,
+    },
+    DealScored {
+        deal_number: u32,
+        bids: [SideBid; 2],
+        tricks_taken: [u8; SEATS],
+        side_tricks: [u8; 2],
+        terms: Vec<ScoreTerm>,
+        overtricks_taken: [u8; 2],
+        sandbag_penalties: [u32; 2],
+        points: [i64; 2],
+        scores: [i64; 2],
+        overtricks: [u32; 2],
+    },
+    MatchEnded {
+        side: usize,
+        winners: Vec<Seat>,
+        scores: [i64; 2],
+        explanation: Text,
+    },
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hand tests shared by decide, legal_moves and the bot
+
+/// Why this hand may ask for a redeal (empty: it may not). The ace is not a court card.
+pub fn redeal_reasons(hand: &[Card]) -> Vec<RedealReason> {
+    let mut reasons = Vec::new();
+    if !hand.iter().any(|&c| is_spade(c)) {
+        reasons.push(RedealReason::NoSpades);
+    }
+    if !hand.iter().any(|c| c.rank().is_some_and(|r| r.is_court())) {
+        reasons.push(RedealReason::NoCourtCards);
+    }
+    for suit in Suit::ALL {
+        let cards = hand.iter().filter(|c| c.is_suit(suit)).count();
+        if cards >= 7 {
+            reasons.push(RedealReason::LongSuit { suit, cards });
+        }
+    }
+    reasons
+}
+
+/// Whether `seat` may play `card` now, and if not the rule it breaks.
+fn check_play(deal: &Deal, seat: Seat, card: Card) -> Result<(), RuleViolation> {
+    deal.play.check_held(seat, card)?;
+    let hand = deal.hand(seat);
+    let first_trick = deal.play.tricks.is_empty();
+    let (rule, sv, en) = match deal.play.trick.led_suit() {
+        None if first_trick && card != TWO_OF_CLUBS => (
+            rule::TWO_OF_CLUBS_LEADS,
+            format!("Du spelade ut {card}, men första sticket öppnas med klöver 2, som du har."),
+            format!("You led {card}, but the first trick is opened with the two of clubs, which you hold."),
+        ),
+        None if !first_trick && is_spade(card) && !deal.spades_broken && hand.iter().any(|&c| !is_spade(c)) => (
+            rule::SPADES_NOT_BROKEN,
+            format!("Du spelade ut {card}, men spader får inte spelas ut förrän spadern är bruten, så länge du har andra färger."),
+            format!("You led {card}, but spades may not be led before they are broken while you hold other suits."),
+        ),
+        Some(_) if first_trick => match hand.iter().copied().filter(|c| c.is_suit(Suit::Clubs)).min_by_key(|&c| rank_value(c)) {
+            Some(low) if card != low => (
+                rule::LOWEST_CLUB,
+                format!("Du lade {card}, men i första sticket ska du lägga din lägsta klöver, {low}."),
+                format!("You played {card}, but in the first trick you must play your lowest club, {low}."),
+            ),
+            None if is_spade(card) && hand.iter().any(|&c| !is_spade(c)) => (
+                rule::NO_SPADES_FIRST_TRICK,
+                format!("Du lade {card}, men utan klöver ska du i första sticket lägga en ruter eller hjärter, inte spader."),
+                format!("You played {card}, but without clubs you must play a diamond or a heart to the first trick, not a spade."),
+            ),
+            _ => return Ok(()),
+        },
+        _ => return deal.play.check_follow(seat, card, rule::FOLLOW_SUIT),
+    };
+    Err(RuleViolation::new(rule, sv, en))
+}
+
+fn check_bid(deal: &Deal, side: usize, tricks: u8, nil: Option<Seat>) -> Result<(), RuleViolation> {
+    if let Some(blind) = deal.blind_nil_on(side) {
+        if nil.is_some() || !(1..=TRICKS).contains(&tricks) {
+            return Err(RuleViolation::new(
+                rule::BLIND_PARTNER_BIDS,
+                format!("Plats {blind} har bjudit blindnoll; lagets bud är då ditt eget på 1 till 13 stick, utan något annat nollbud."),
+                format!("Seat {blind} has bid blind nil; the side's bid is then your own bid of 1 to 13 tricks, with no other nil."),
+            ));
+        }
+        return Ok(());
+    }
+    if tricks > TRICKS {
+        return Err(RuleViolation::new(
+            rule::BID_RANGE,
+            format!("Du bjöd {tricks} stick; ett bud är 0 till 13 stick."),
+            format!("You bid {tricks} tricks; a bid is 0 to 13 tricks."),
+        ));
+    }
+    if let Some(n) = nil {
+        if TABLE.side(n) != side || n >= SEATS {
+            return Err(RuleViolation::new(
+                rule::BID_NIL_SEAT,
+                format!("Du bjöd noll för plats {n}, men ett nollbud gäller en spelare i ditt eget lag (plats {} eller {}).", side, side + 2),
+                format!("You bid nil for seat {n}, but a nil is for a player of your own side (seat {} or {}).", side, side + 2),
+            ));
+        }
+        if tricks == 0 {
+            return Err(RuleViolation::new(
+                rule::BID_NIL_PARTNER,
+                "Du bjöd noll för en spelare och noll stick för partnern; partnern till en nollbjudare bjuder minst ett stick (eller så enas laget om noll utan att namnge någon).",
+                "You bid nil for one player and no tricks for the partner; a nil bidder's partner bids at least one trick (or the side agrees on nil without naming anyone).",
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_give(deal: &Deal, seat: Seat, cards: &[Card]) -> Result<(), RuleViolation> {
+    if cards.len() != 2 || cards[0] == cards[1] {
+        return Err(RuleViolation::new(
+            rule::EXCHANGE_TWO_CARDS,
+            format!("Du försökte ge {} kort; man ger exakt två olika kort.", cards.len()),
+            format!("You tried to give {} card(s); exactly two different cards are given.", cards.len()),
+        ));
+    }
+    match cards.iter().find(|c| !deal.hand(seat).contains(c)) {
+        Some(&c) => Err(RuleViolation::card_not_held(c)),
+        None => Ok(()),
+    }
+}
+
+fn all_pairs(hand: &[Card]) -> Vec<Command> {
+    let pairs = |(i, &a): (usize, &Card)| hand[i + 1..].iter().map(move |&b| Command::Give { cards: vec![a, b] });
+    hand.iter().enumerate().flat_map(pairs).collect()
+}
+
+/// The cards `seat` may play now.
+fn playable(deal: &Deal, seat: Seat) -> Vec<Card> {
+    deal.hand(seat).iter().copied().filter(|&c| check_play(deal, seat, c).is_ok()).collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decide
+
+fn decide_bidding(state: &State, deal: &Deal, seat: Seat, command: &Command) -> Result<Vec<Event>, RuleViolation> {
+    let side = TABLE.side(seat);
+    // A player of a side that may bid blind nil first chooses between that and looking.
+    let choosing = !deal.choosing(side).is_empty();
+    match command {
+        Command::Look if choosing => Ok(vec![Event::HandLookedAt { seat, hand: deal.hand(seat).to_vec() }]),
+        Command::BlindNil if choosing && deal.blind_nil.is_none() => Ok(vec![Event::BlindNilDeclared { seat }]),
+        Command::Bid { .. } if choosing => Err(RuleViolation::new(
+            rule::BLIND_CHOOSE_FIRST,
+            "Du försökte bjuda, men först väljer du blindnoll eller att titta på dina kort.",
+            "You tried to bid, but first you choose blind nil or looking at your cards.",
+        )),
+        Command::RequestRedeal if choosing => Err(RuleViolation::new(
+            rule::REDEAL_WHEN,
+            "Du begärde omgiv utan att ha tittat på dina kort; titta först.",
+            "You asked for a redeal without having looked at your cards; look first.",
+        )),
+        Command::Give { .. } | Command::DeclineExchange | Command::Play { .. } if choosing => {
+            Err(RuleViolation::wrong_phase(
+                "nu väljer du blindnoll eller att titta på korten",
+                "now you choose blind nil or looking at your cards",
+            ))
+        }
+        Command::Bid { tricks, nil } => {
+            check_bid(deal, side, *tricks, *nil)?;
+            let blind_nil = deal.blind_nil_on(side);
+            let (tricks, nil) = (*tricks, blind_nil.or(*nil));
+            let mut events = vec![Event::BidMade { seat, side, tricks, nil, blind_nil: blind_nil.is_some() }];
+            // The last bid ends the bidding: a blind-nil player picks up the cards then.
+            if let (Some(_), Some(b)) = (deal.bids[1 - side], deal.blind_nil) {
+                events.push(Event::HandLookedAt { seat: b, hand: deal.hand(b).to_vec() });
+            }
+            Ok(events)
+        }
+        Command::RequestRedeal => {
+            if !state.options.redeal {
+                return Err(RuleViolation::new(
+                    rule::OPTION_REDEAL,
+                    "Du begärde omgiv, men i det här partiet ges inga omgivar.",
+                    "You asked for a redeal, but this match is played without redeals.",
+                ));
+            }
+            let reasons = redeal_reasons(deal.hand(seat));
+            if reasons.is_empty() {
+                return Err(RuleViolation::new(
+                    rule::REDEAL_CONDITIONS,
+                    "Du begärde omgiv, men din hand har både spader och klädda kort och ingen färg med sju kort eller fler.",
+                    "You asked for a redeal, but your hand has spades, court cards and no suit of seven or more.",
+                ));
+            }
+            Ok(vec![Event::RedealRequested { seat, reasons, dealer: deal.dealer }])
+        }
+        Command::BlindNil => {
+            let (rule, sv, en) = if !state.options.blind_nil {
+                let sv = "Du bjöd blindnoll, men det här partiet spelas utan blindnoll.";
+                (rule::OPTION_BLIND_NIL, sv, "You bid blind nil, but this match is played without blind nil.")
+            } else if deal.blind_nil_side != Some(side) {
+                let sv = "Du bjöd blindnoll, men ditt lag låg inte 100 poäng efter när given började.";
+                let en = "You bid blind nil, but your side was not 100 points behind when the deal started.";
+                (rule::BLIND_ELIGIBLE, sv, en)
+            } else if deal.blind_nil.is_some() {
+                let sv = "Din partner har redan bjudit blindnoll; högst en per lag.";
+                (rule::BLIND_ONE_PER_SIDE, sv, "Your partner has already bid blind nil; at most one per side.")
+            } else {
+                let sv = "Du bjöd blindnoll, men du har redan tittat på dina kort.";
+                (rule::BLIND_BEFORE_LOOKING, sv, "You bid blind nil, but you have already looked at your cards.")
+            };
+            Err(RuleViolation::new(rule, sv, en))
+        }
+        Command::Look => {
+            Err(RuleViolation::wrong_phase("du har redan tittat på dina kort", "you have already looked at your cards"))
+        }
+        Command::Give { .. } | Command::DeclineExchange => Err(RuleViolation::new(
+            rule::EXCHANGE_OFFER,
+            "Kort byts bara efter budgivningen, och bara efter en blindnoll.",
+            "Cards are exchanged only after the bidding, and only after a blind nil.",
+        )),
+        Command::Play { .. } => Err(RuleViolation::wrong_phase(
+            "korten spelas först när båda lagen har bjudit",
+            "cards are played once both sides have bid",
+        )),
+    }
+}
+
+fn decide_exchange(deal: &Deal, giver: Exchange, seat: Seat, command: &Command) -> Result<Vec<Event>, RuleViolation> {
+    match (command, giver) {
+        (Command::Give { cards }, _) => {
+            check_give(deal, seat, cards)?;
+            Ok(vec![Event::CardsGiven { from: seat, to: TABLE.partner(seat), cards: sorted(cards.clone()) }])
+        }
+        (Command::DeclineExchange, Exchange::BlindNilToGive) => Ok(vec![Event::ExchangeDeclined { seat }]),
+        (Command::DeclineExchange, Exchange::PartnerToGive) => Err(RuleViolation::new(
+            rule::EXCHANGE_GIVE_BACK,
+            "Du fick två kort av din partner och ska ge två tillbaka.",
+            "You received two cards from your partner and must give two back.",
+        )),
+        _ => Err(RuleViolation::wrong_phase(
+            "nu byter blindnollspelaren och partnern kort",
+            "now the blind-nil player and the partner exchange cards",
+        )),
+    }
+}
+
+fn decide_play(state: &State, deal: &Deal, seat: Seat, command: &Command) -> Result<Vec<Event>, RuleViolation> {
+    let card = match command {
+        Command::Play { card } => *card,
+        _ => return Err(RuleViolation::wrong_phase("nu spelas korten", "the cards are being played now")),
+    };
+    check_play(deal, seat, card)?;
+    let trick_number = deal.play.number() as u8;
+    let mut events = vec![Event::CardPlayed { seat, card, trick_number }];
+    if is_spade(card) && !deal.spades_broken {
+        events.push(Event::SpadesBroken { seat, card, trick_number });
+    }
+    if let Some(won) = deal.play.completed_by(seat, card, &spades_trump) {
+        let plays = won.plays.iter().map(|p| (p.seat, p.card)).collect();
+        events.push(Event::TrickWon { trick_number, winner: won.winner, card: won.card, reason: won.reason, plays });
+        if won.last {
+            events.extend(score_deal(state, deal, std::array::from_fn(|s| won.taken[s] as u8)));
+        }
+    }
+    Ok(events)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Evolve
+
+fn evolve_deal(deal: &mut Deal, event: &Event) {
+    match event {
+        Event::BlindNilDeclared { seat } => deal.blind_nil = Some(*seat),
+        Event::HandLookedAt { seat, .. } => {
+            deal.looked[*seat] = true;
+            // The exchange waits until the blind-nil player has seen the cards to give from.
+            let bidding_over = deal.bids.iter().all(Option::is_some);
+            if deal.phase == DealPhase::Bidding && bidding_over && deal.blind_nil == Some(*seat) {
+                deal.phase = DealPhase::Exchange(Exchange::BlindNilToGive);
+            }
+        }
+        Event::BidMade { seat, side, tricks, nil, blind_nil } => {
+            deal.bids[*side] = Some(SideBid { by: *seat, tricks: *tricks, nil: *nil, blind_nil: *blind_nil });
+            // After a blind nil the deal moves on when that player looks at the cards.
+            if deal.bids.iter().all(Option::is_some) && deal.blind_nil.is_none() {
+                deal.start_play();
+            }
+        }
+        Event::CardsGiven { from, to, cards } => {
+            let hands = &mut deal.play.hands;
+            for &c in cards {
+                take_card(&mut hands[*from], c);
+            }
+            hands[*to].extend(cards.iter().copied());
+            hands[*to] = sorted(std::mem::take(&mut hands[*to]));
+            deal.gifts.push(Gift { from: *from, to: *to, cards: cards.clone() });
+            if Some(*from) == deal.blind_nil {
+                deal.phase = DealPhase::Exchange(Exchange::PartnerToGive);
+            } else {
+                deal.start_play();
+            }
+        }
+        Event::ExchangeDeclined { .. } => deal.start_play(),
+        Event::CardPlayed { seat, card, .. } => deal.play.play(*seat, *card),
+        Event::SpadesBroken { .. } => deal.spades_broken = true,
+        Event::TrickWon { winner, card, reason, .. } => deal.play.won(*winner, *card, *reason),
+        _ => {}
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scoring
+
+/// The score terms of one side's bid, and the overtricks it adds to the side's tally.
+pub fn side_terms(side: usize, bid: &SideBid, taken: &[u8; SEATS]) -> (Vec<ScoreTerm>, u8) {
+    let term = |points: i64, rule: &str, sv: String, en: String| ScoreTerm::new(side, points, rule, sv, en);
+    let took = taken[side] + taken[side + 2];
+    if bid.is_side_nil() {
+        // A side nil is all or nothing: its tricks are neither counted for a bid nor overtricks.
+        let (sv, en) = ("Laget enades om noll", "The side agreed on nil");
+        let only = if took == 0 {
+            let (sv, en) = (format!("{sv} och tog inget stick"), format!("{en} and took no trick"));
+            term(NIL_POINTS, rule::SIDE_NIL_MADE, format!("{sv}: +{NIL_POINTS}"), format!("{en}: +{NIL_POINTS}"))
+        } else {
+            let (sv, en) = (format!("{sv} men tog {took} stick"), format!("{en} but took {took} tricks"));
+            term(-NIL_POINTS, rule::SIDE_NIL_FAILED, format!("{sv}: -{NIL_POINTS}"), format!("{en}: -{NIL_POINTS}"))
+        };
+        return (vec![only], 0);
+    }
+    let mut terms = Vec::new();
+    let mut nil_note = (String::new(), String::new());
+    if let Some(n) = bid.nil {
+        let (sv, en, worth, rules) = if bid.blind_nil {
+            ("blindnoll", "blind nil", BLIND_NIL_POINTS, [rule::BLIND_NIL_MADE, rule::BLIND_NIL_FAILED])
+        } else {
+            ("noll", "nil", NIL_POINTS, [rule::NIL_MADE, rule::NIL_FAILED])
+        };
+        let t = taken[n];
+        terms.push(if t == 0 {
+            term(worth, rules[0], format!("Plats {n} klarade {sv}: +{worth}"), format!("Seat {n} made {en}: +{worth}"))
+        } else {
+            nil_note = (format!(" (varav {t} av nollbjudaren)"), format!(" (including {t} by the nil bidder)"));
+            let sv = format!("Plats {n} bjöd {sv} men tog {t} stick: -{worth}");
+            term(-worth, rules[1], sv, format!("Seat {n} bid {en} but took {t} tricks: -{worth}"))
+        });
+    }
+    let (bid, (sv_note, en_note)) = (bid.tricks, nil_note);
+    if took < bid {
+        let short = bid - took;
+        let points = -10 * i64::from(short);
+        let sv = format!("Bud {bid} stick, laget tog bara {took}{sv_note}: {short} × -10 = {points}");
+        let en = format!("Bid {bid} tricks, the side took only {took}{en_note}: {short} × -10 = {points}");
+        terms.push(term(points, rule::BID_FAILED, sv, en));
+        return (terms, 0);
+    }
+    let points = 10 * i64::from(bid);
+    let sv = format!("Bud {bid} stick, laget tog {took}{sv_note}: {bid} × 10 = {points}");
+    let en = format!("Bid {bid} tricks, the side took {took}{en_note}: {bid} × 10 = {points}");
+    terms.push(term(points, rule::BID_MADE, sv, en));
+    let over = took - bid;
+    if over > 0 {
+        let (sv, en) = (format!("{over} överstick × 1 = {over}"), format!("{over} overtricks × 1 = {over}"));
+        terms.push(term(i64::from(over), rule::OVERTRICKS, sv, en));
+    }
+    (terms, over)
+}
+
+/// Adds a deal's overtricks to a side's tally; returns the new tally and the penalty terms.
+pub fn sandbag(side: usize, tally: u32, taken: u8, enabled: bool) -> (u32, Vec<ScoreTerm>) {
+    let mut tally = tally + u32::from(taken);
+    let mut terms = Vec::new();
+    while enabled && tally >= SANDBAG_LIMIT {
+        let reached = tally;
+        tally -= SANDBAG_LIMIT;
+        terms.push(ScoreTerm::new(
+            side,
+            -SANDBAG_PENALTY,
+            rule::SANDBAGGING,
+            format!("Laget har samlat {reached} överstick: -{SANDBAG_PENALTY}, {tally} sparas"),
+            format!("The side has gathered {reached} overtricks: -{SANDBAG_PENALTY}, {tally} carried over"),
+        ));
+    }
+    (tally, terms)
+}
+
+/// The winning side once a deal is scored, if the match is over.
+pub fn match_winner(scores: [i64; 2], target: i64) -> Option<usize> {
+    let reached = scores.iter().any(|&s| s >= target);
+    // Both past the target and level: play on (house rule).
+    (reached && scores[0] != scores[1]).then(|| if scores[0] > scores[1] { 0 } else { 1 })
+}
+
+fn score_deal(state: &State, deal: &Deal, taken: [u8; SEATS]) -> Vec<Event> {
+    let bids = deal.bids.map(|b| b.expect("both sides have bid before play"));
+    let (mut terms, mut overtricks_taken, mut sandbag_penalties) = (Vec::new(), [0u8; 2], [0u32; 2]);
+    let mut overtricks = state.overtricks;
+    for side in 0..2 {
+        let (side_terms, over) = side_terms(side, &bids[side], &taken);
+        terms.extend(side_terms);
+        overtricks_taken[side] = over;
+        let (tally, penalties) = sandbag(side, state.overtricks[side], over, state.options.sandbagging);
+        overtricks[side] = tally;
+        sandbag_penalties[side] = penalties.len() as u32;
+        terms.extend(penalties);
+    }
+    let (points, scores) = state.deals.tally::<2>(&terms);
+    let side_tricks = [taken[0] + taken[2], taken[1] + taken[3]];
+    let mut events = vec![Event::DealScored {
+        deal_number: deal.number,
+        bids,
+        tricks_taken: taken,
+        side_tricks,
+        terms,
+        overtricks_taken,
+        sandbag_penalties,
+        points,
+        scores,
+        overtricks,
+    }];
+    if let Some(side) = match_winner(scores, state.options.target) {
+        let [a, b] = seat::side_seats(side);
+        let (won, lost, target) = (scores[side], scores[1 - side], state.options.target);
+        events.push(Event::MatchEnded {
+            side,
+            winners: vec![a, b],
+            scores,
+            explanation: Text::new(
+                format!("Lag {side} (plats {a} och {b}) vann med {won} mot {lost} poäng; målet var {target}."),
+                format!("Side {side} (seats {a} and {b}) won by {won} points to {lost}; the target was {target}."),
+            ),
+        });
+    }
+    events
+}
+
+// ---------------------------------------------------------------------------------------------
 // The table view
 
 /// Where the match is: `waiting_for_deal` before the first deal, `blind_nil_choice` while a player
@@ -441,141 +991,33 @@ pub struct Table {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Commands and events
+// The bot
 
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Command {
-    /// Bid blind nil without having looked at one's cards.
-    BlindNil,
-    /// Pick up one's cards (the alternative to blind nil on a side that may bid it).
-    Look,
-    RequestRedeal,
-    /// The side's bid: joint tricks, or with `nil` a nil for that seat plus the partner's tricks.
-    Bid {
-        #[cfg_attr(feature = "openapi", schema(maximum = 255))]
-        tricks: u8,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        nil: Option<Seat>,
-    },
-    /// Two cards passed face down to the partner after a blind nil.
-    Give {
-        cards: Vec<Card>,
-    },
-    DeclineExchange,
-    Play {
-        card: Card,
-    },
-}
+/// What the bot expects from a partner whose hand it cannot see.
+const PARTNER_GUESS: f64 = 2.0;
 
-/// A side's bid as it stands for the deal.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SideBid {
-    /// The partner who entered it.
-    pub by: Seat,
-    /// The side's tricks; with a nil, the tricks bid by the nil bidder's partner.
-    pub tricks: u8,
-    pub nil: Option<Seat>,
-    pub blind_nil: bool,
-}
-
-impl SideBid {
-    fn is_side_nil(&self) -> bool {
-        self.nil.is_none() && self.tricks == 0
+fn bot_bid(deal: &Deal, seat: Seat, rng: &mut Rng) -> Command {
+    let side = TABLE.side(seat);
+    let hand = deal.hand(seat);
+    let own = bots::estimate_tricks(hand, Some(Suit::Spades), SEATS);
+    let clamp = |x: f64| (x.round() as i64).clamp(1, i64::from(TRICKS)) as u8;
+    if deal.blind_nil_on(side).is_some() {
+        return Command::Bid { tricks: clamp(own), nil: None };
     }
+    let weak = own < 1.0 && !hand.iter().any(|&c| is_spade(c) && rank_value(c) >= 11);
+    if weak && rng.below(3) == 0 {
+        return Command::Bid { tricks: clamp(PARTNER_GUESS + 1.0), nil: Some(seat) };
+    }
+    Command::Bid { tricks: clamp(own + PARTNER_GUESS), nil: None }
 }
 
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum RedealReason {
-    NoSpades,
-    NoCourtCards,
-    LongSuit { suit: Suit, cards: usize },
-}
-
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Event {
-    DealStarted {
-        deal_number: u32,
-        dealer: Seat,
-        forehand: Seat,
-        /// The whole pack, top card first: the deal replays from it.
-        deck: Vec<Card>,
-        hands: [Vec<Card>; SEATS],
-        /// What the deal inherits.
-        scores: [i64; 2],
-        overtricks: [u32; 2],
-        /// The side 100 or more behind: its players start without having looked at their cards.
-        blind_nil_side: Option<usize>,
-    },
-    BlindNilDeclared {
-        seat: Seat,
-    },
-    HandLookedAt {
-        seat: Seat,
-        hand: Vec<Card>,
-    },
-    RedealRequested {
-        seat: Seat,
-        reasons: Vec<RedealReason>,
-        /// Who deals again.
-        dealer: Seat,
-    },
-    BidMade {
-        seat: Seat,
-        side: usize,
-        tricks: u8,
-        nil: Option<Seat>,
-        blind_nil: bool,
-    },
-    CardsGiven {
-        from: Seat,
-        to: Seat,
-        cards: Vec<Card>,
-    },
-    ExchangeDeclined {
-        seat: Seat,
-    },
-    CardPlayed {
-        seat: Seat,
-        card: Card,
-        trick_number: u8,
-    },
-    SpadesBroken {
-        seat: Seat,
-        card: Card,
-        trick_number: u8,
-    },
-    TrickWon {
-        trick_number: u8,
-        winner: Seat,
-        card: Card,
-        reason: WinReason,
-        plays: Vec<(Seat, Card)>,
-    },
-    DealScored {
-        deal_number: u32,
-        bids: [SideBid; 2],
-        tricks_taken: [u8; SEATS],
-        side_tricks: [u8; 2],
-        terms: Vec<ScoreTerm>,
-        overtricks_taken: [u8; 2],
-        sandbag_penalties: [u32; 2],
-        points: [i64; 2],
-        scores: [i64; 2],
-        overtricks: [u32; 2],
-    },
-    MatchEnded {
-        side: usize,
-        winners: Vec<Seat>,
-        scores: [i64; 2],
-        explanation: Text,
-    },
+/// The blind-nil player sheds its two strongest cards (spades first); the partner returns its
+/// two weakest.
+fn give(deal: &Deal, seat: Seat, giver: Exchange) -> Command {
+    let mut hand = deal.hand(seat).to_vec();
+    hand.sort_by_key(|&c| (is_spade(c), rank_value(c)));
+    let pair = if giver == Exchange::BlindNilToGive { &hand[hand.len() - 2..] } else { &hand[..2] };
+    Command::Give { cards: sorted(pair.to_vec()) }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -796,15 +1238,14 @@ impl Rules for Spader {
 
     fn check_invariants(&self, state: &State) -> Result<(), String> {
         state.deals.check_books()?;
-        if let Some(books) = state.overtrick_books.filter(|b| *b != state.overtricks.map(i64::from)) {
-            return Err(format!("overtricks {:?} differ from the tally {books:?}", state.overtricks));
-        }
-        if state.penalty_gap != [0; 2] {
-            return Err("sandbag penalties do not match their score terms".into());
-        }
-        if state.options.sandbagging && state.overtricks.iter().any(|&o| o >= SANDBAG_LIMIT) {
-            return Err(format!("overtricks {:?} reached 10 without a penalty", state.overtricks));
-        }
+        let (overtricks, books) = (state.overtricks, state.overtrick_books);
+        ensure!(
+            books.is_none_or(|b| b == overtricks.map(i64::from)),
+            "overtricks {overtricks:?} differ from {books:?}"
+        );
+        ensure!(state.penalty_gap == [0; 2], "sandbag penalties do not match their score terms");
+        let limit_passed = state.options.sandbagging && overtricks.iter().any(|&o| o >= SANDBAG_LIMIT);
+        ensure!(!limit_passed, "overtricks {overtricks:?} reached 10 without a penalty");
         let Some(deal) = &state.deals.deal else { return Ok(()) };
         let pack = decks::standard52();
         deals::check_deck(&deal.deck, &pack)?;
@@ -815,17 +1256,11 @@ impl Rules for Spader {
             _ => TRICKS as usize,
         };
         deal.play.check(&pack, &[], hand_size, &spades_trump)?;
-        if let Some(b) = deal.blind_nil.filter(|&b| Some(TABLE.side(b)) != deal.blind_nil_side) {
-            return Err(format!("seat {b} bid blind nil without being on the trailing side"));
-        }
-        if deal.phase == DealPhase::Play {
-            if deal.bids.iter().any(Option::is_none) {
-                return Err("play started before both sides bid".into());
-            }
-            if deal.looked.iter().any(|l| !l) {
-                return Err("a player plays without having seen their cards".into());
-            }
-        }
+        let trailing = deal.blind_nil.is_none_or(|b| Some(TABLE.side(b)) == deal.blind_nil_side);
+        ensure!(trailing, "seat {:?} bid blind nil without being on the trailing side", deal.blind_nil);
+        let playing = deal.phase == DealPhase::Play;
+        ensure!(!playing || deal.bids.iter().all(Option::is_some), "play started before both sides bid");
+        ensure!(!playing || deal.looked.iter().all(|&l| l), "a player plays without having seen their cards");
         Ok(())
     }
 
@@ -901,447 +1336,6 @@ impl Rules for Spader {
         }
         self.basic_move(state, seat, &mut rng)
     }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Decide
-
-fn decide_bidding(state: &State, deal: &Deal, seat: Seat, command: &Command) -> Result<Vec<Event>, RuleViolation> {
-    let side = TABLE.side(seat);
-    // A player of a side that may bid blind nil first chooses between that and looking.
-    let choosing = !deal.choosing(side).is_empty();
-    match command {
-        Command::Look if choosing => Ok(vec![Event::HandLookedAt { seat, hand: deal.hand(seat).to_vec() }]),
-        Command::BlindNil if choosing && deal.blind_nil.is_none() => Ok(vec![Event::BlindNilDeclared { seat }]),
-        Command::Bid { .. } if choosing => Err(RuleViolation::new(
-            rule::BLIND_CHOOSE_FIRST,
-            "Du försökte bjuda, men först väljer du blindnoll eller att titta på dina kort.",
-            "You tried to bid, but first you choose blind nil or looking at your cards.",
-        )),
-        Command::RequestRedeal if choosing => Err(RuleViolation::new(
-            rule::REDEAL_WHEN,
-            "Du begärde omgiv utan att ha tittat på dina kort; titta först.",
-            "You asked for a redeal without having looked at your cards; look first.",
-        )),
-        Command::Give { .. } | Command::DeclineExchange | Command::Play { .. } if choosing => {
-            Err(RuleViolation::wrong_phase(
-                "nu väljer du blindnoll eller att titta på korten",
-                "now you choose blind nil or looking at your cards",
-            ))
-        }
-        Command::Bid { tricks, nil } => {
-            check_bid(deal, side, *tricks, *nil)?;
-            let blind_nil = deal.blind_nil_on(side);
-            let (tricks, nil) = (*tricks, blind_nil.or(*nil));
-            let mut events = vec![Event::BidMade { seat, side, tricks, nil, blind_nil: blind_nil.is_some() }];
-            // The last bid ends the bidding: a blind-nil player picks up the cards then.
-            if let (Some(_), Some(b)) = (deal.bids[1 - side], deal.blind_nil) {
-                events.push(Event::HandLookedAt { seat: b, hand: deal.hand(b).to_vec() });
-            }
-            Ok(events)
-        }
-        Command::RequestRedeal => {
-            if !state.options.redeal {
-                return Err(RuleViolation::new(
-                    rule::OPTION_REDEAL,
-                    "Du begärde omgiv, men i det här partiet ges inga omgivar.",
-                    "You asked for a redeal, but this match is played without redeals.",
-                ));
-            }
-            let reasons = redeal_reasons(deal.hand(seat));
-            if reasons.is_empty() {
-                return Err(RuleViolation::new(
-                    rule::REDEAL_CONDITIONS,
-                    "Du begärde omgiv, men din hand har både spader och klädda kort och ingen färg med sju kort eller fler.",
-                    "You asked for a redeal, but your hand has spades, court cards and no suit of seven or more.",
-                ));
-            }
-            Ok(vec![Event::RedealRequested { seat, reasons, dealer: deal.dealer }])
-        }
-        Command::BlindNil => {
-            let (rule, sv, en) = if !state.options.blind_nil {
-                let sv = "Du bjöd blindnoll, men det här partiet spelas utan blindnoll.";
-                (rule::OPTION_BLIND_NIL, sv, "You bid blind nil, but this match is played without blind nil.")
-            } else if deal.blind_nil_side != Some(side) {
-                let sv = "Du bjöd blindnoll, men ditt lag låg inte 100 poäng efter när given började.";
-                let en = "You bid blind nil, but your side was not 100 points behind when the deal started.";
-                (rule::BLIND_ELIGIBLE, sv, en)
-            } else if deal.blind_nil.is_some() {
-                let sv = "Din partner har redan bjudit blindnoll; högst en per lag.";
-                (rule::BLIND_ONE_PER_SIDE, sv, "Your partner has already bid blind nil; at most one per side.")
-            } else {
-                let sv = "Du bjöd blindnoll, men du har redan tittat på dina kort.";
-                (rule::BLIND_BEFORE_LOOKING, sv, "You bid blind nil, but you have already looked at your cards.")
-            };
-            Err(RuleViolation::new(rule, sv, en))
-        }
-        Command::Look => {
-            Err(RuleViolation::wrong_phase("du har redan tittat på dina kort", "you have already looked at your cards"))
-        }
-        Command::Give { .. } | Command::DeclineExchange => Err(RuleViolation::new(
-            rule::EXCHANGE_OFFER,
-            "Kort byts bara efter budgivningen, och bara efter en blindnoll.",
-            "Cards are exchanged only after the bidding, and only after a blind nil.",
-        )),
-        Command::Play { .. } => Err(RuleViolation::wrong_phase(
-            "korten spelas först när båda lagen har bjudit",
-            "cards are played once both sides have bid",
-        )),
-    }
-}
-
-fn decide_exchange(deal: &Deal, giver: Exchange, seat: Seat, command: &Command) -> Result<Vec<Event>, RuleViolation> {
-    match (command, giver) {
-        (Command::Give { cards }, _) => {
-            check_give(deal, seat, cards)?;
-            Ok(vec![Event::CardsGiven { from: seat, to: TABLE.partner(seat), cards: sorted(cards.clone()) }])
-        }
-        (Command::DeclineExchange, Exchange::BlindNilToGive) => Ok(vec![Event::ExchangeDeclined { seat }]),
-        (Command::DeclineExchange, Exchange::PartnerToGive) => Err(RuleViolation::new(
-            rule::EXCHANGE_GIVE_BACK,
-            "Du fick två kort av din partner och ska ge två tillbaka.",
-            "You received two cards from your partner and must give two back.",
-        )),
-        _ => Err(RuleViolation::wrong_phase(
-            "nu byter blindnollspelaren och partnern kort",
-            "now the blind-nil player and the partner exchange cards",
-        )),
-    }
-}
-
-fn decide_play(state: &State, deal: &Deal, seat: Seat, command: &Command) -> Result<Vec<Event>, RuleViolation> {
-    let card = match command {
-        Command::Play { card } => *card,
-        _ => return Err(RuleViolation::wrong_phase("nu spelas korten", "the cards are being played now")),
-    };
-    check_play(deal, seat, card)?;
-    let trick_number = deal.play.number() as u8;
-    let mut events = vec![Event::CardPlayed { seat, card, trick_number }];
-    if is_spade(card) && !deal.spades_broken {
-        events.push(Event::SpadesBroken { seat, card, trick_number });
-    }
-    if let Some(won) = deal.play.completed_by(seat, card, &spades_trump) {
-        let plays = won.plays.iter().map(|p| (p.seat, p.card)).collect();
-        events.push(Event::TrickWon { trick_number, winner: won.winner, card: won.card, reason: won.reason, plays });
-        if won.last {
-            events.extend(score_deal(state, deal, std::array::from_fn(|s| won.taken[s] as u8)));
-        }
-    }
-    Ok(events)
-}
-
-// ---------------------------------------------------------------------------------------------
-// Evolve
-
-fn evolve_deal(deal: &mut Deal, event: &Event) {
-    match event {
-        Event::BlindNilDeclared { seat } => deal.blind_nil = Some(*seat),
-        Event::HandLookedAt { seat, .. } => {
-            deal.looked[*seat] = true;
-            // The exchange waits until the blind-nil player has seen the cards to give from.
-            let bidding_over = deal.bids.iter().all(Option::is_some);
-            if deal.phase == DealPhase::Bidding && bidding_over && deal.blind_nil == Some(*seat) {
-                deal.phase = DealPhase::Exchange(Exchange::BlindNilToGive);
-            }
-        }
-        Event::BidMade { seat, side, tricks, nil, blind_nil } => {
-            deal.bids[*side] = Some(SideBid { by: *seat, tricks: *tricks, nil: *nil, blind_nil: *blind_nil });
-            // After a blind nil the deal moves on when that player looks at the cards.
-            if deal.bids.iter().all(Option::is_some) && deal.blind_nil.is_none() {
-                deal.start_play();
-            }
-        }
-        Event::CardsGiven { from, to, cards } => {
-            let hands = &mut deal.play.hands;
-            for &c in cards {
-                take_card(&mut hands[*from], c);
-            }
-            hands[*to].extend(cards.iter().copied());
-            hands[*to] = sorted(std::mem::take(&mut hands[*to]));
-            deal.gifts.push(Gift { from: *from, to: *to, cards: cards.clone() });
-            if Some(*from) == deal.blind_nil {
-                deal.phase = DealPhase::Exchange(Exchange::PartnerToGive);
-            } else {
-                deal.start_play();
-            }
-        }
-        Event::ExchangeDeclined { .. } => deal.start_play(),
-        Event::CardPlayed { seat, card, .. } => deal.play.play(*seat, *card),
-        Event::SpadesBroken { .. } => deal.spades_broken = true,
-        Event::TrickWon { winner, card, reason, .. } => deal.play.won(*winner, *card, *reason),
-        _ => {}
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Hand tests shared by decide, legal_moves and the bot
-
-/// Why this hand may ask for a redeal (empty: it may not). The ace is not a court card.
-pub fn redeal_reasons(hand: &[Card]) -> Vec<RedealReason> {
-    let mut reasons = Vec::new();
-    if !hand.iter().any(|&c| is_spade(c)) {
-        reasons.push(RedealReason::NoSpades);
-    }
-    if !hand.iter().any(|c| c.rank().is_some_and(|r| r.is_court())) {
-        reasons.push(RedealReason::NoCourtCards);
-    }
-    for suit in Suit::ALL {
-        let cards = hand.iter().filter(|c| c.is_suit(suit)).count();
-        if cards >= 7 {
-            reasons.push(RedealReason::LongSuit { suit, cards });
-        }
-    }
-    reasons
-}
-
-/// Whether `seat` may play `card` now, and if not the rule it breaks.
-fn check_play(deal: &Deal, seat: Seat, card: Card) -> Result<(), RuleViolation> {
-    deal.play.check_held(seat, card)?;
-    let hand = deal.hand(seat);
-    let first_trick = deal.play.tricks.is_empty();
-    let (rule, sv, en) = match deal.play.trick.led_suit() {
-        None if first_trick && card != TWO_OF_CLUBS => (
-            rule::TWO_OF_CLUBS_LEADS,
-            format!("Du spelade ut {card}, men första sticket öppnas med klöver 2, som du har."),
-            format!("You led {card}, but the first trick is opened with the two of clubs, which you hold."),
-        ),
-        None if !first_trick && is_spade(card) && !deal.spades_broken && hand.iter().any(|&c| !is_spade(c)) => (
-            rule::SPADES_NOT_BROKEN,
-            format!("Du spelade ut {card}, men spader får inte spelas ut förrän spadern är bruten, så länge du har andra färger."),
-            format!("You led {card}, but spades may not be led before they are broken while you hold other suits."),
-        ),
-        Some(_) if first_trick => match hand.iter().copied().filter(|c| c.is_suit(Suit::Clubs)).min_by_key(|&c| rank_value(c)) {
-            Some(low) if card != low => (
-                rule::LOWEST_CLUB,
-                format!("Du lade {card}, men i första sticket ska du lägga din lägsta klöver, {low}."),
-                format!("You played {card}, but in the first trick you must play your lowest club, {low}."),
-            ),
-            None if is_spade(card) && hand.iter().any(|&c| !is_spade(c)) => (
-                rule::NO_SPADES_FIRST_TRICK,
-                format!("Du lade {card}, men utan klöver ska du i första sticket lägga en ruter eller hjärter, inte spader."),
-                format!("You played {card}, but without clubs you must play a diamond or a heart to the first trick, not a spade."),
-            ),
-            _ => return Ok(()),
-        },
-        _ => return deal.play.check_follow(seat, card, rule::FOLLOW_SUIT),
-    };
-    Err(RuleViolation::new(rule, sv, en))
-}
-
-fn check_bid(deal: &Deal, side: usize, tricks: u8, nil: Option<Seat>) -> Result<(), RuleViolation> {
-    if let Some(blind) = deal.blind_nil_on(side) {
-        if nil.is_some() || !(1..=TRICKS).contains(&tricks) {
-            return Err(RuleViolation::new(
-                rule::BLIND_PARTNER_BIDS,
-                format!("Plats {blind} har bjudit blindnoll; lagets bud är då ditt eget på 1 till 13 stick, utan något annat nollbud."),
-                format!("Seat {blind} has bid blind nil; the side's bid is then your own bid of 1 to 13 tricks, with no other nil."),
-            ));
-        }
-        return Ok(());
-    }
-    if tricks > TRICKS {
-        return Err(RuleViolation::new(
-            rule::BID_RANGE,
-            format!("Du bjöd {tricks} stick; ett bud är 0 till 13 stick."),
-            format!("You bid {tricks} tricks; a bid is 0 to 13 tricks."),
-        ));
-    }
-    if let Some(n) = nil {
-        if TABLE.side(n) != side || n >= SEATS {
-            return Err(RuleViolation::new(
-                rule::BID_NIL_SEAT,
-                format!("Du bjöd noll för plats {n}, men ett nollbud gäller en spelare i ditt eget lag (plats {} eller {}).", side, side + 2),
-                format!("You bid nil for seat {n}, but a nil is for a player of your own side (seat {} or {}).", side, side + 2),
-            ));
-        }
-        if tricks == 0 {
-            return Err(RuleViolation::new(
-                rule::BID_NIL_PARTNER,
-                "Du bjöd noll för en spelare och noll stick för partnern; partnern till en nollbjudare bjuder minst ett stick (eller så enas laget om noll utan att namnge någon).",
-                "You bid nil for one player and no tricks for the partner; a nil bidder's partner bids at least one trick (or the side agrees on nil without naming anyone).",
-            ));
-        }
-    }
-    Ok(())
-}
-
-fn check_give(deal: &Deal, seat: Seat, cards: &[Card]) -> Result<(), RuleViolation> {
-    if cards.len() != 2 || cards[0] == cards[1] {
-        return Err(RuleViolation::new(
-            rule::EXCHANGE_TWO_CARDS,
-            format!("Du försökte ge {} kort; man ger exakt två olika kort.", cards.len()),
-            format!("You tried to give {} card(s); exactly two different cards are given.", cards.len()),
-        ));
-    }
-    match cards.iter().find(|c| !deal.hand(seat).contains(c)) {
-        Some(&c) => Err(RuleViolation::card_not_held(c)),
-        None => Ok(()),
-    }
-}
-
-fn all_pairs(hand: &[Card]) -> Vec<Command> {
-    let pairs = |(i, &a): (usize, &Card)| hand[i + 1..].iter().map(move |&b| Command::Give { cards: vec![a, b] });
-    hand.iter().enumerate().flat_map(pairs).collect()
-}
-
-/// The cards `seat` may play now.
-fn playable(deal: &Deal, seat: Seat) -> Vec<Card> {
-    deal.hand(seat).iter().copied().filter(|&c| check_play(deal, seat, c).is_ok()).collect()
-}
-
-// ---------------------------------------------------------------------------------------------
-// Scoring
-
-/// The score terms of one side's bid, and the overtricks it adds to the side's tally.
-pub fn side_terms(side: usize, bid: &SideBid, taken: &[u8; SEATS]) -> (Vec<ScoreTerm>, u8) {
-    let term = |points: i64, rule: &str, sv: String, en: String| ScoreTerm::new(side, points, rule, sv, en);
-    let took = taken[side] + taken[side + 2];
-    if bid.is_side_nil() {
-        // A side nil is all or nothing: its tricks are neither counted for a bid nor overtricks.
-        let (sv, en) = ("Laget enades om noll", "The side agreed on nil");
-        let only = if took == 0 {
-            let (sv, en) = (format!("{sv} och tog inget stick"), format!("{en} and took no trick"));
-            term(NIL_POINTS, rule::SIDE_NIL_MADE, format!("{sv}: +{NIL_POINTS}"), format!("{en}: +{NIL_POINTS}"))
-        } else {
-            let (sv, en) = (format!("{sv} men tog {took} stick"), format!("{en} but took {took} tricks"));
-            term(-NIL_POINTS, rule::SIDE_NIL_FAILED, format!("{sv}: -{NIL_POINTS}"), format!("{en}: -{NIL_POINTS}"))
-        };
-        return (vec![only], 0);
-    }
-    let mut terms = Vec::new();
-    let mut nil_note = (String::new(), String::new());
-    if let Some(n) = bid.nil {
-        let (sv, en, worth, rules) = if bid.blind_nil {
-            ("blindnoll", "blind nil", BLIND_NIL_POINTS, [rule::BLIND_NIL_MADE, rule::BLIND_NIL_FAILED])
-        } else {
-            ("noll", "nil", NIL_POINTS, [rule::NIL_MADE, rule::NIL_FAILED])
-        };
-        let t = taken[n];
-        terms.push(if t == 0 {
-            term(worth, rules[0], format!("Plats {n} klarade {sv}: +{worth}"), format!("Seat {n} made {en}: +{worth}"))
-        } else {
-            nil_note = (format!(" (varav {t} av nollbjudaren)"), format!(" (including {t} by the nil bidder)"));
-            let sv = format!("Plats {n} bjöd {sv} men tog {t} stick: -{worth}");
-            term(-worth, rules[1], sv, format!("Seat {n} bid {en} but took {t} tricks: -{worth}"))
-        });
-    }
-    let (bid, (sv_note, en_note)) = (bid.tricks, nil_note);
-    if took < bid {
-        let short = bid - took;
-        let points = -10 * i64::from(short);
-        let sv = format!("Bud {bid} stick, laget tog bara {took}{sv_note}: {short} × -10 = {points}");
-        let en = format!("Bid {bid} tricks, the side took only {took}{en_note}: {short} × -10 = {points}");
-        terms.push(term(points, rule::BID_FAILED, sv, en));
-        return (terms, 0);
-    }
-    let points = 10 * i64::from(bid);
-    let sv = format!("Bud {bid} stick, laget tog {took}{sv_note}: {bid} × 10 = {points}");
-    let en = format!("Bid {bid} tricks, the side took {took}{en_note}: {bid} × 10 = {points}");
-    terms.push(term(points, rule::BID_MADE, sv, en));
-    let over = took - bid;
-    if over > 0 {
-        let (sv, en) = (format!("{over} överstick × 1 = {over}"), format!("{over} overtricks × 1 = {over}"));
-        terms.push(term(i64::from(over), rule::OVERTRICKS, sv, en));
-    }
-    (terms, over)
-}
-
-/// Adds a deal's overtricks to a side's tally; returns the new tally and the penalty terms.
-pub fn sandbag(side: usize, tally: u32, taken: u8, enabled: bool) -> (u32, Vec<ScoreTerm>) {
-    let mut tally = tally + u32::from(taken);
-    let mut terms = Vec::new();
-    while enabled && tally >= SANDBAG_LIMIT {
-        let reached = tally;
-        tally -= SANDBAG_LIMIT;
-        terms.push(ScoreTerm::new(
-            side,
-            -SANDBAG_PENALTY,
-            rule::SANDBAGGING,
-            format!("Laget har samlat {reached} överstick: -{SANDBAG_PENALTY}, {tally} sparas"),
-            format!("The side has gathered {reached} overtricks: -{SANDBAG_PENALTY}, {tally} carried over"),
-        ));
-    }
-    (tally, terms)
-}
-
-/// The winning side once a deal is scored, if the match is over.
-pub fn match_winner(scores: [i64; 2], target: i64) -> Option<usize> {
-    let reached = scores.iter().any(|&s| s >= target);
-    // Both past the target and level: play on (house rule).
-    (reached && scores[0] != scores[1]).then(|| if scores[0] > scores[1] { 0 } else { 1 })
-}
-
-fn score_deal(state: &State, deal: &Deal, taken: [u8; SEATS]) -> Vec<Event> {
-    let bids = deal.bids.map(|b| b.expect("both sides have bid before play"));
-    let (mut terms, mut overtricks_taken, mut sandbag_penalties) = (Vec::new(), [0u8; 2], [0u32; 2]);
-    let mut overtricks = state.overtricks;
-    for side in 0..2 {
-        let (side_terms, over) = side_terms(side, &bids[side], &taken);
-        terms.extend(side_terms);
-        overtricks_taken[side] = over;
-        let (tally, penalties) = sandbag(side, state.overtricks[side], over, state.options.sandbagging);
-        overtricks[side] = tally;
-        sandbag_penalties[side] = penalties.len() as u32;
-        terms.extend(penalties);
-    }
-    let (points, scores) = state.deals.tally::<2>(&terms);
-    let side_tricks = [taken[0] + taken[2], taken[1] + taken[3]];
-    let mut events = vec![Event::DealScored {
-        deal_number: deal.number,
-        bids,
-        tricks_taken: taken,
-        side_tricks,
-        terms,
-        overtricks_taken,
-        sandbag_penalties,
-        points,
-        scores,
-        overtricks,
-    }];
-    if let Some(side) = match_winner(scores, state.options.target) {
-        let [a, b] = seat::side_seats(side);
-        let (won, lost, target) = (scores[side], scores[1 - side], state.options.target);
-        events.push(Event::MatchEnded {
-            side,
-            winners: vec![a, b],
-            scores,
-            explanation: Text::new(
-                format!("Lag {side} (plats {a} och {b}) vann med {won} mot {lost} poäng; målet var {target}."),
-                format!("Side {side} (seats {a} and {b}) won by {won} points to {lost}; the target was {target}."),
-            ),
-        });
-    }
-    events
-}
-
-// ---------------------------------------------------------------------------------------------
-// The bot
-
-/// What the bot expects from a partner whose hand it cannot see.
-const PARTNER_GUESS: f64 = 2.0;
-
-fn bot_bid(deal: &Deal, seat: Seat, rng: &mut Rng) -> Command {
-    let side = TABLE.side(seat);
-    let hand = deal.hand(seat);
-    let own = bots::estimate_tricks(hand, Some(Suit::Spades), SEATS);
-    let clamp = |x: f64| (x.round() as i64).clamp(1, i64::from(TRICKS)) as u8;
-    if deal.blind_nil_on(side).is_some() {
-        return Command::Bid { tricks: clamp(own), nil: None };
-    }
-    let weak = own < 1.0 && !hand.iter().any(|&c| is_spade(c) && rank_value(c) >= 11);
-    if weak && rng.below(3) == 0 {
-        return Command::Bid { tricks: clamp(PARTNER_GUESS + 1.0), nil: Some(seat) };
-    }
-    Command::Bid { tricks: clamp(own + PARTNER_GUESS), nil: None }
-}
-
-/// The blind-nil player sheds its two strongest cards (spades first); the partner returns its
-/// two weakest.
-fn give(deal: &Deal, seat: Seat, giver: Exchange) -> Command {
-    let mut hand = deal.hand(seat).to_vec();
-    hand.sort_by_key(|&c| (is_spade(c), rank_value(c)));
-    let pair = if giver == Exchange::BlindNilToGive { &hand[hand.len() - 2..] } else { &hand[..2] };
-    Command::Give { cards: sorted(pair.to_vec()) }
 }
 
 #[cfg(test)]

@@ -508,7 +508,7 @@ fn plus(scores: &[i64], points: &[i64]) -> Vec<i64> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Decisions
+// Decide
 
 fn decide_draw(deal: &Deal, seat: Seat, source: Source) -> Result<Vec<Event>, RuleViolation> {
     if deal.drawn.is_some() {
@@ -907,9 +907,6 @@ fn bot_choice(state: &State, deal: &Deal, seat: Seat, rng: &mut Rng) -> Command 
     }
     Command::DrawFromStock
 }
-
-// ---------------------------------------------------------------------------------------------
-// The basic and strong bots
 
 /// The hand (in half points) the basic bot knocks on after the first round: 26, a point less
 /// each round after, since the others improve the longer the deal goes on.

@@ -65,7 +65,7 @@ pub mod rule {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Options, commands, events
+// Options
 
 /// The kinds of whist the text describes.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -140,6 +140,84 @@ impl Options {
         self.honours && self.variant.has_honours()
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// State
+
+#[derive(Clone, Debug)]
+struct Deal {
+    number: u32,
+    dealer: Seat,
+    deck: Vec<Card>,
+    dealt: [Vec<Card>; SEATS],
+    trump_card: Option<Card>,
+    trumps: Option<Suit>,
+    play: TrickPlay,
+}
+
+#[derive(Clone, Debug)]
+pub struct State {
+    options: Options,
+    deals: Deals<Deal>,
+    trick_points: [i64; 2],
+    games_won: [u8; 2],
+    winning_side: Option<usize>,
+}
+
+fn side_of(seat: Seat) -> usize {
+    TABLE.side(seat)
+}
+
+fn seats_of(side: usize) -> [Seat; 2] {
+    [side, side + 2]
+}
+
+fn side_text(side: usize) -> (String, String) {
+    let [a, b] = seats_of(side);
+    (format!("Bolag {side} (plats {a} och {b})"), format!("Partnership {side} (seats {a} and {b})"))
+}
+
+impl deals::Deal for Deal {
+    type Phase = Phase;
+
+    fn to_act(&self) -> Vec<Seat> {
+        if self.play.is_over() {
+            Vec::new()
+        } else {
+            vec![self.play.to_play()]
+        }
+    }
+
+    fn is_live(&self) -> bool {
+        !self.play.is_over()
+    }
+
+    fn phase(&self) -> Phase {
+        if self.play.is_over() {
+            Phase::DealOver
+        } else {
+            Phase::Playing
+        }
+    }
+}
+
+impl Deal {
+    fn forehand(&self) -> Seat {
+        TABLE.forehand(self.dealer)
+    }
+
+    /// The turned card while the dealer still holds it: public knowledge about a hand.
+    fn trump_card_held(&self) -> Option<Card> {
+        self.trump_card.filter(|c| self.play.hands[self.dealer].contains(c))
+    }
+
+    fn winner(&self) -> impl Fn(&Trick) -> (Seat, Card, WinReason) + '_ {
+        move |t: &Trick| trick::winner(t, self.trumps)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Commands and events
 
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -241,172 +319,134 @@ pub enum Event {
 }
 
 // ---------------------------------------------------------------------------------------------
-// State
+// Decide
 
-#[derive(Clone, Debug)]
-struct Deal {
-    number: u32,
-    dealer: Seat,
-    deck: Vec<Card>,
-    dealt: [Vec<Card>; SEATS],
-    trump_card: Option<Card>,
-    trumps: Option<Suit>,
-    play: TrickPlay,
-}
-
-#[derive(Clone, Debug)]
-pub struct State {
-    options: Options,
-    deals: Deals<Deal>,
-    trick_points: [i64; 2],
-    games_won: [u8; 2],
-    winning_side: Option<usize>,
-}
-
-fn side_of(seat: Seat) -> usize {
-    TABLE.side(seat)
-}
-
-fn seats_of(side: usize) -> [Seat; 2] {
-    [side, side + 2]
-}
-
-fn side_text(side: usize) -> (String, String) {
-    let [a, b] = seats_of(side);
-    (format!("Bolag {side} (plats {a} och {b})"), format!("Partnership {side} (seats {a} and {b})"))
-}
-
-impl deals::Deal for Deal {
-    type Phase = Phase;
-
-    fn to_act(&self) -> Vec<Seat> {
-        if self.play.is_over() {
-            Vec::new()
-        } else {
-            vec![self.play.to_play()]
+fn decide_play(state: &State, deal: &Deal, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
+    deal.play.check_held(seat, card)?;
+    deal.play.check_follow(seat, card, rule::FOLLOW_SUIT)?;
+    let trick_number = deal.play.number() as u8;
+    let mut events = vec![Event::CardPlayed { seat, card, trick_number }];
+    let mut trumps = deal.trumps;
+    if trumps.is_none() {
+        // Set trumps: the first card led names the suit.
+        let suit = card.suit().expect("a whist pack has no jokers");
+        trumps = Some(suit);
+        events.push(Event::TrumpsSet { seat, card, suit });
+    }
+    if let Some(won) = deal.play.completed_by(seat, card, &|t: &Trick| trick::winner(t, trumps)) {
+        events.push(Event::TrickWon {
+            trick_number,
+            winner: won.winner,
+            card: won.card,
+            reason: won.reason,
+            plays: won.plays,
+        });
+        if won.last {
+            let taken = std::array::from_fn(|s| won.taken[s] as u8);
+            events.extend(score_deal(state, deal, taken));
         }
     }
-
-    fn is_live(&self) -> bool {
-        !self.play.is_over()
-    }
-
-    fn phase(&self) -> Phase {
-        if self.play.is_over() {
-            Phase::DealOver
-        } else {
-            Phase::Playing
-        }
-    }
+    Ok(events)
 }
 
-impl Deal {
-    fn forehand(&self) -> Seat {
-        TABLE.forehand(self.dealer)
+fn score_deal(state: &State, deal: &Deal, tricks_taken: [u8; SEATS]) -> Vec<Event> {
+    let options = &state.options;
+    let trumps = deal.trumps.expect("trumps are known once a trick is won");
+    let by_seat = honours_in_hands(&deal.dealt, trumps, options.variant);
+    if !options.variant.partnerships() {
+        let terms = score_guerre_deal(options.honours, &state.deals.scores, tricks_taken, by_seat);
+        let (points, scores) = state.deals.tally::<SEATS>(&terms);
+        let mut events = vec![Event::DealScored {
+            deal_number: deal.number,
+            trumps,
+            tricks_taken,
+            side_tricks: [0, 0],
+            honours_held: by_seat.to_vec(),
+            trick_terms: Vec::new(),
+            trick_points_reached: [0, 0],
+            trick_points: [0, 0],
+            game: None,
+            games_won: [0, 0],
+            terms,
+            points: points.to_vec(),
+            scores: scores.to_vec(),
+        }];
+        let best = *scores.iter().max().expect("four seats");
+        if best >= Variant::ALaGuerre.game() {
+            let winners = seat::match_winners(&scores);
+            events.push(Event::MatchEnded {
+                side: None,
+                explanation: guerre_won(&winners, best),
+                winners,
+                scores: scores.to_vec(),
+            });
+        }
+        return events;
     }
-
-    /// The turned card while the dealer still holds it: public knowledge about a hand.
-    fn trump_card_held(&self) -> Option<Card> {
-        self.trump_card.filter(|c| self.play.hands[self.dealer].contains(c))
+    let side_tricks = [tricks_taken[0] + tricks_taken[2], tricks_taken[1] + tricks_taken[3]];
+    let honours_held = [by_seat[0] + by_seat[2], by_seat[1] + by_seat[3]];
+    let r = score_rubber_deal(options, state.trick_points, state.games_won, side_tricks, honours_held);
+    let (points, scores) = state.deals.tally::<2>(&r.terms);
+    let mut events = vec![Event::DealScored {
+        deal_number: deal.number,
+        trumps,
+        tricks_taken,
+        side_tricks,
+        honours_held: honours_held.to_vec(),
+        trick_terms: r.trick_terms,
+        trick_points_reached: r.trick_points_reached,
+        trick_points: r.trick_points,
+        game: r.game,
+        games_won: r.games_won,
+        terms: r.terms,
+        points: points.to_vec(),
+        scores: scores.to_vec(),
+    }];
+    if let (true, Some(game)) = (r.rubber_won, r.game) {
+        let side = game.side;
+        events.push(Event::MatchEnded {
+            side: Some(side),
+            winners: seats_of(side).to_vec(),
+            scores: scores.to_vec(),
+            explanation: rubber_won(side, scores, r.games_won),
+        });
     }
+    events
+}
 
-    fn winner(&self) -> impl Fn(&Trick) -> (Seat, Card, WinReason) + '_ {
-        move |t: &Trick| trick::winner(t, self.trumps)
+fn rubber_won(side: usize, scores: [i64; 2], games: [u8; 2]) -> Text {
+    let (sv, en) = side_text(side);
+    let (won, lost) = (scores[side], scores[1 - side]);
+    let (g, h) = (games[side], games[1 - side]);
+    Text::new(
+        format!(
+            "{sv} vann robberten med {g} utgångar mot {h} och har {won} robbertpoäng mot {lost}; skillnaden är {}.",
+            won - lost
+        ),
+        format!(
+            "{en} won the rubber by {g} games to {h} and has {won} rubber points against {lost}; the difference is {}.",
+            won - lost
+        ),
+    )
+}
+
+fn guerre_won(winners: &[Seat], best: i64) -> Text {
+    let who = seat::seats_text(winners);
+    if winners.len() == 1 {
+        Text::new(
+            format!("Plats {who} nådde {best} poäng, minst 9, och vann partiet."),
+            format!("Seat {who} reached {best} points, at least 9, and won the match."),
+        )
+    } else {
+        Text::new(
+            format!("Platserna {who} nådde {best} poäng var, minst 9, och delar segern."),
+            format!("Seats {who} reached {best} points each, at least 9, and share the win."),
+        )
     }
 }
 
 // ---------------------------------------------------------------------------------------------
-// The table view
-
-/// Where the match is: `waiting-for-deal` before the first deal, `playing` the tricks,
-/// `deal-over` once the deal is scored and the next is awaited, `finished` once the match is won.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Phase {
-    /// No deal has been dealt yet.
-    WaitingForDeal,
-    /// The thirteen tricks are being played.
-    Playing,
-    /// The deal is played out and scored; the next deal is awaited.
-    DealOver,
-    /// The rubber (or, à la guerre, the game) is won.
-    Finished,
-}
-
-impl MatchPhase for Phase {
-    const WAITING_FOR_DEAL: Phase = Phase::WaitingForDeal;
-    const FINISHED: Phase = Phase::Finished;
-}
-
-/// The table as one viewer sees it: the match, and from the first deal on the deal being played
-/// (or the last one played). A seat sees its own hand; everyone sees the turned trump card; a
-/// finished deal's record shows every hand, the deck and every trick.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Debug, Clone, Serialize)]
-pub struct Table {
-    /// Where the match is.
-    pub phase: Phase,
-    /// The match: deal number, dealer, scores (rubber points by partnership, or points by seat
-    /// à la guerre), who is to act, how it ended.
-    #[serde(flatten)]
-    pub deals: MatchView,
-
-    /// The options the match is played with.
-    pub options: Options,
-    /// The points that win a game: trick points in the partnership variants, points à la guerre.
-    pub game_target: i64,
-    /// The seats of each partnership, partnership 0 first: null à la guerre.
-    #[cfg_attr(feature = "openapi", schema(required = true))]
-    pub sides: Option<[[Seat; 2]; 2]>,
-    /// The viewer's partnership: only in a seat's own view in a partnership variant.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub side: Option<usize>,
-    /// Trick points of the game in progress, by partnership: null à la guerre.
-    #[cfg_attr(feature = "openapi", schema(required = true))]
-    pub trick_points: Option<[i64; 2]>,
-    /// Games won in the rubber, by partnership: null à la guerre.
-    #[cfg_attr(feature = "openapi", schema(required = true))]
-    pub games_won: Option<[u8; 2]>,
-    /// The partnership that won the rubber: null until then, and à la guerre.
-    #[cfg_attr(feature = "openapi", schema(required = true))]
-    pub winning_side: Option<usize>,
-    /// The deal's forehand, the seat after the dealer: absent before the first deal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub forehand: Option<Seat>,
-    /// The card turned up for trumps (public, and the dealer's): null in set trumps, absent
-    /// before the first deal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub trump_card: Option<Option<Card>>,
-    /// Whether the dealer still holds the turned card: absent before the first deal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub trump_card_in_hand: Option<bool>,
-    /// The trump suit: null in set trumps until the first lead, absent before the first deal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub trumps: Option<Option<Suit>>,
-    /// Tricks taken in this deal by each partnership: absent before the first deal and à la
-    /// guerre.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub side_tricks: Option<[u32; 2]>,
-    /// The pack as it was dealt, top card first: only in a finished deal's record.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub deck: Option<Vec<Card>>,
-    /// The card play of the deal: absent before the first deal.
-    #[serde(flatten)]
-    pub play: PlayView,
-    /// The viewer's own hand: only in a seat's view, from the first deal on.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub hand: Option<Vec<Card>>,
-}
-
-// ---------------------------------------------------------------------------------------------
-// Scoring: pure functions, kept apart so tests can reach them directly
+// Scoring
 
 /// How many of the honours (the top `variant.honour_count()` trumps) each hand was dealt.
 pub fn honours_in_hands(hands: &[Vec<Card>], trumps: Suit, variant: Variant) -> [u8; SEATS] {
@@ -594,130 +634,93 @@ pub fn score_guerre_deal(honours: bool, scores: &[i64], taken: [u8; SEATS], held
 }
 
 // ---------------------------------------------------------------------------------------------
-// Decisions
+// The table view
 
-fn decide_play(state: &State, deal: &Deal, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
-    deal.play.check_held(seat, card)?;
-    deal.play.check_follow(seat, card, rule::FOLLOW_SUIT)?;
-    let trick_number = deal.play.number() as u8;
-    let mut events = vec![Event::CardPlayed { seat, card, trick_number }];
-    let mut trumps = deal.trumps;
-    if trumps.is_none() {
-        // Set trumps: the first card led names the suit.
-        let suit = card.suit().expect("a whist pack has no jokers");
-        trumps = Some(suit);
-        events.push(Event::TrumpsSet { seat, card, suit });
-    }
-    if let Some(won) = deal.play.completed_by(seat, card, &|t: &Trick| trick::winner(t, trumps)) {
-        events.push(Event::TrickWon {
-            trick_number,
-            winner: won.winner,
-            card: won.card,
-            reason: won.reason,
-            plays: won.plays,
-        });
-        if won.last {
-            let taken = std::array::from_fn(|s| won.taken[s] as u8);
-            events.extend(score_deal(state, deal, taken));
-        }
-    }
-    Ok(events)
+/// Where the match is: `waiting-for-deal` before the first deal, `playing` the tricks,
+/// `deal-over` once the deal is scored and the next is awaited, `finished` once the match is won.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Phase {
+    /// No deal has been dealt yet.
+    WaitingForDeal,
+    /// The thirteen tricks are being played.
+    Playing,
+    /// The deal is played out and scored; the next deal is awaited.
+    DealOver,
+    /// The rubber (or, à la guerre, the game) is won.
+    Finished,
 }
 
-fn score_deal(state: &State, deal: &Deal, tricks_taken: [u8; SEATS]) -> Vec<Event> {
-    let options = &state.options;
-    let trumps = deal.trumps.expect("trumps are known once a trick is won");
-    let by_seat = honours_in_hands(&deal.dealt, trumps, options.variant);
-    if !options.variant.partnerships() {
-        let terms = score_guerre_deal(options.honours, &state.deals.scores, tricks_taken, by_seat);
-        let (points, scores) = state.deals.tally::<SEATS>(&terms);
-        let mut events = vec![Event::DealScored {
-            deal_number: deal.number,
-            trumps,
-            tricks_taken,
-            side_tricks: [0, 0],
-            honours_held: by_seat.to_vec(),
-            trick_terms: Vec::new(),
-            trick_points_reached: [0, 0],
-            trick_points: [0, 0],
-            game: None,
-            games_won: [0, 0],
-            terms,
-            points: points.to_vec(),
-            scores: scores.to_vec(),
-        }];
-        let best = *scores.iter().max().expect("four seats");
-        if best >= Variant::ALaGuerre.game() {
-            let winners = seat::match_winners(&scores);
-            events.push(Event::MatchEnded {
-                side: None,
-                explanation: guerre_won(&winners, best),
-                winners,
-                scores: scores.to_vec(),
-            });
-        }
-        return events;
-    }
-    let side_tricks = [tricks_taken[0] + tricks_taken[2], tricks_taken[1] + tricks_taken[3]];
-    let honours_held = [by_seat[0] + by_seat[2], by_seat[1] + by_seat[3]];
-    let r = score_rubber_deal(options, state.trick_points, state.games_won, side_tricks, honours_held);
-    let (points, scores) = state.deals.tally::<2>(&r.terms);
-    let mut events = vec![Event::DealScored {
-        deal_number: deal.number,
-        trumps,
-        tricks_taken,
-        side_tricks,
-        honours_held: honours_held.to_vec(),
-        trick_terms: r.trick_terms,
-        trick_points_reached: r.trick_points_reached,
-        trick_points: r.trick_points,
-        game: r.game,
-        games_won: r.games_won,
-        terms: r.terms,
-        points: points.to_vec(),
-        scores: scores.to_vec(),
-    }];
-    if let (true, Some(game)) = (r.rubber_won, r.game) {
-        let side = game.side;
-        events.push(Event::MatchEnded {
-            side: Some(side),
-            winners: seats_of(side).to_vec(),
-            scores: scores.to_vec(),
-            explanation: rubber_won(side, scores, r.games_won),
-        });
-    }
-    events
+impl MatchPhase for Phase {
+    const WAITING_FOR_DEAL: Phase = Phase::WaitingForDeal;
+    const FINISHED: Phase = Phase::Finished;
 }
 
-fn rubber_won(side: usize, scores: [i64; 2], games: [u8; 2]) -> Text {
-    let (sv, en) = side_text(side);
-    let (won, lost) = (scores[side], scores[1 - side]);
-    let (g, h) = (games[side], games[1 - side]);
-    Text::new(
-        format!(
-            "{sv} vann robberten med {g} utgångar mot {h} och har {won} robbertpoäng mot {lost}; skillnaden är {}.",
-            won - lost
-        ),
-        format!(
-            "{en} won the rubber by {g} games to {h} and has {won} rubber points against {lost}; the difference is {}.",
-            won - lost
-        ),
-    )
-}
+/// The table as one viewer sees it: the match, and from the first deal on the deal being played
+/// (or the last one played). A seat sees its own hand; everyone sees the turned trump card; a
+/// finished deal's record shows every hand, the deck and every trick.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, Serialize)]
+pub struct Table {
+    /// Where the match is.
+    pub phase: Phase,
+    /// The match: deal number, dealer, scores (rubber points by partnership, or points by seat
+    /// à la guerre), who is to act, how it ended.
+    #[serde(flatten)]
+    pub deals: MatchView,
 
-fn guerre_won(winners: &[Seat], best: i64) -> Text {
-    let who = seat::seats_text(winners);
-    if winners.len() == 1 {
-        Text::new(
-            format!("Plats {who} nådde {best} poäng, minst 9, och vann partiet."),
-            format!("Seat {who} reached {best} points, at least 9, and won the match."),
-        )
-    } else {
-        Text::new(
-            format!("Platserna {who} nådde {best} poäng var, minst 9, och delar segern."),
-            format!("Seats {who} reached {best} points each, at least 9, and share the win."),
-        )
-    }
+    /// The options the match is played with.
+    pub options: Options,
+    /// The points that win a game: trick points in the partnership variants, points à la guerre.
+    pub game_target: i64,
+    /// The seats of each partnership, partnership 0 first: null à la guerre.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
+    pub sides: Option<[[Seat; 2]; 2]>,
+    /// The viewer's partnership: only in a seat's own view in a partnership variant.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub side: Option<usize>,
+    /// Trick points of the game in progress, by partnership: null à la guerre.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
+    pub trick_points: Option<[i64; 2]>,
+    /// Games won in the rubber, by partnership: null à la guerre.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
+    pub games_won: Option<[u8; 2]>,
+    /// The partnership that won the rubber: null until then, and à la guerre.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
+    pub winning_side: Option<usize>,
+    /// The deal's forehand, the seat after the dealer: absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub forehand: Option<Seat>,
+    /// The card turned up for trumps (public, and the dealer's): null in set trumps, absent
+    /// before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trump_card: Option<Option<Card>>,
+    /// Whether the dealer still holds the turned card: absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub trump_card_in_hand: Option<bool>,
+    /// The trump suit: null in set trumps until the first lead, absent before the first deal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trumps: Option<Option<Suit>>,
+    /// Tricks taken in this deal by each partnership: absent before the first deal and à la
+    /// guerre.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub side_tricks: Option<[u32; 2]>,
+    /// The pack as it was dealt, top card first: only in a finished deal's record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub deck: Option<Vec<Card>>,
+    /// The card play of the deal: absent before the first deal.
+    #[serde(flatten)]
+    pub play: PlayView,
+    /// The viewer's own hand: only in a seat's view, from the first deal on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub hand: Option<Vec<Card>>,
 }
 
 // ---------------------------------------------------------------------------------------------

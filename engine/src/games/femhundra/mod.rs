@@ -72,7 +72,7 @@ pub mod rule {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Options, commands, events
+// Options
 
 /// How the auction goes round.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -211,134 +211,6 @@ impl Contract {
         all.sort_by_key(|c| c.order());
         all
     }
-}
-
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Command {
-    Bid {
-        contract: Contract,
-    },
-    Pass,
-    /// Five players: the declarer names a card not in the hand, by suit and rank (2 to 14, ace
-    /// 14), and its holder becomes the partner.
-    CallPartner {
-        suit: Suit,
-        #[cfg_attr(feature = "openapi", schema(minimum = 2, maximum = 14))]
-        rank: u8,
-    },
-    /// Five players: the declarer plays alone.
-    PlayAlone,
-    /// The declarer lays away one card after taking the widow.
-    Discard {
-        card: Card,
-    },
-    /// A card played; leading the joker without trumps names the suit it is the top of.
-    Play {
-        card: Card,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "openapi", schema(nullable = false))]
-        suit: Option<Suit>,
-    },
-}
-
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Event {
-    /// Everything a deal starts from, so that it can be replayed and explained on its own.
-    DealStarted {
-        deal_number: u32,
-        players: usize,
-        dealer: Seat,
-        forehand: Seat,
-        /// The pack as it was dealt, top card first.
-        deck: Vec<Card>,
-        /// Every seat's hand of ten, sorted.
-        hands: Vec<Vec<Card>>,
-        /// The widow, face down.
-        widow: Vec<Card>,
-        /// Match scores before this deal: by side for four players, else by seat.
-        scores: Vec<i64>,
-        options: Options,
-    },
-    Bid {
-        seat: Seat,
-        contract: Contract,
-    },
-    Passed {
-        seat: Seat,
-    },
-    /// The auction is over: the highest bid stands, or nobody bid.
-    AuctionWon {
-        declarer: Option<Seat>,
-        contract: Option<Contract>,
-    },
-    /// Five players: the card called and the seat that holds it (null when it lies in the
-    /// widow, or when the declarer plays alone and called none).
-    PartnerCalled {
-        declarer: Seat,
-        card: Option<Card>,
-        partner: Option<Seat>,
-    },
-    /// Four players in misère: the declarer's partner lays the hand away, face down.
-    HandLaidAway {
-        seat: Seat,
-        cards: Vec<Card>,
-    },
-    WidowTaken {
-        seat: Seat,
-        cards: Vec<Card>,
-    },
-    /// Nobody bid: the widow is set aside unseen.
-    WidowSetAside {
-        cards: Vec<Card>,
-    },
-    Discarded {
-        seat: Seat,
-        card: Card,
-    },
-    CardPlayed {
-        seat: Seat,
-        card: Card,
-        trick_number: u8,
-        /// The suit named for the joker led without trumps.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[cfg_attr(feature = "openapi", schema(nullable = false))]
-        suit: Option<Suit>,
-    },
-    /// Open misère: the declarer's hand is laid face up after the opening lead.
-    HandOpened {
-        seat: Seat,
-        cards: Vec<Card>,
-    },
-    TrickWon {
-        trick_number: u8,
-        winner: Seat,
-        card: Card,
-        reason: WinReason,
-        plays: Vec<Play>,
-    },
-    DealScored {
-        deal_number: u32,
-        declarer: Option<Seat>,
-        contract: Option<Contract>,
-        /// The declaring side's seats (declarer first).
-        declarers: Vec<Seat>,
-        tricks_taken: Vec<u8>,
-        /// Tricks taken by the declaring side.
-        declarer_tricks: u8,
-        made: Option<bool>,
-        terms: Vec<ScoreTerm>,
-        points: Vec<i64>,
-        scores: Vec<i64>,
-    },
-    MatchEnded {
-        winners: Vec<Seat>,
-        scores: Vec<i64>,
-        explanation: Text,
-    },
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -697,293 +569,138 @@ fn scorer_text(players: usize, s: usize) -> (String, String) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The table view
+// Commands and events
 
-/// Where the match is.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Phase {
-    WaitingForDeal,
-    /// The auction.
-    Bidding,
-    /// Five players: the declarer calls a partner or plays alone.
-    CallingPartner,
-    /// The declarer has taken the widow and lays away as many cards.
-    Discarding,
-    /// The ten tricks.
-    Playing,
-    /// The deal is scored; the next is awaited.
-    DealOver,
-    Finished,
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Command {
+    Bid {
+        contract: Contract,
+    },
+    Pass,
+    /// Five players: the declarer names a card not in the hand, by suit and rank (2 to 14, ace
+    /// 14), and its holder becomes the partner.
+    CallPartner {
+        suit: Suit,
+        #[cfg_attr(feature = "openapi", schema(minimum = 2, maximum = 14))]
+        rank: u8,
+    },
+    /// Five players: the declarer plays alone.
+    PlayAlone,
+    /// The declarer lays away one card after taking the widow.
+    Discard {
+        card: Card,
+    },
+    /// A card played; leading the joker without trumps names the suit it is the top of.
+    Play {
+        card: Card,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "openapi", schema(nullable = false))]
+        suit: Option<Suit>,
+    },
 }
 
-impl MatchPhase for Phase {
-    const WAITING_FOR_DEAL: Phase = Phase::WaitingForDeal;
-    const FINISHED: Phase = Phase::Finished;
-}
-
-/// One call of the auction.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = FemhundraCall))]
-#[derive(Debug, Clone, Serialize)]
-pub struct Call {
-    pub seat: Seat,
-    /// The contract bid; null for a pass.
-    #[cfg_attr(feature = "openapi", schema(required = true))]
-    pub contract: Option<Contract>,
-}
-
-/// The table as one viewer sees it. A seat sees its own hand, the declarer the widow taken and
-/// the discards; nobody else ever sees the discards, the widow set aside or a hand laid away.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Debug, Clone, Serialize)]
-pub struct Table {
-    pub phase: Phase,
-    #[serde(flatten)]
-    pub deals: MatchView,
-
-    pub options: Options,
-    /// The score that wins, and the one that ends the match from below.
-    pub target: i64,
-    pub floor: i64,
-    /// Four players: the seats of each side, side 0 first; null otherwise.
-    #[cfg_attr(feature = "openapi", schema(required = true))]
-    pub sides: Option<[[Seat; 2]; 2]>,
-    /// Absent before the first deal, as are all the deal's fields below.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub forehand: Option<Seat>,
-    /// The auction so far, in order.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub bids: Option<Vec<Call>>,
-    /// The highest bid so far (the contract once the auction is over).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub contract: Option<Option<Contract>>,
-    /// What the contract is worth.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub contract_value: Option<Option<i64>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub declarer: Option<Option<Seat>>,
-    /// The declarer's partner: the opposite seat for four, the holder of the called card for five.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub partner: Option<Option<Seat>>,
-    /// Five players: the card called.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub called_card: Option<Option<Card>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub trumps: Option<Option<Suit>>,
-    /// The suit named for the joker led without trumps.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub joker_suit: Option<Option<Suit>>,
-    /// The suit led to the trick on the table, bowers and joker counted as trumps.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub led_suit: Option<Option<Suit>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub widow_size: Option<usize>,
-    /// Whether the declarer has taken the widow; nobody takes it when all pass.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub widow_taken: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub discard_count: Option<usize>,
-    /// The discards: only the declarer sees them, even in the record.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub discards: Option<Option<Vec<Card>>>,
-    /// Open misère: the declarer's hand, face up once the opening lead is made.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub open_hand: Option<Option<Vec<Card>>>,
-    /// Four players in misère: the partner who laid the hand away.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub laid_away_by: Option<Option<Seat>>,
-    #[serde(flatten)]
-    pub play: PlayView,
-    /// The viewer's own hand: only in a seat's view.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub hand: Option<Vec<Card>>,
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// Everything a deal starts from, so that it can be replayed and explained on its own.
+    DealStarted {
+        deal_number: u32,
+        players: usize,
+        dealer: Seat,
+        forehand: Seat,
+        /// The pack as it was dealt, top card first.
+        deck: Vec<Card>,
+        /// Every seat's hand of ten, sorted.
+        hands: Vec<Vec<Card>>,
+        /// The widow, face down.
+        widow: Vec<Card>,
+        /// Match scores before this deal: by side for four players, else by seat.
+        scores: Vec<i64>,
+        options: Options,
+    },
+    Bid {
+        seat: Seat,
+        contract: Contract,
+    },
+    Passed {
+        seat: Seat,
+    },
+    /// The auction is over: the highest bid stands, or nobody bid.
+    AuctionWon {
+        declarer: Option<Seat>,
+        contract: Option<Contract>,
+    },
+    /// Five players: the card called and the seat that holds it (null when it lies in the
+    /// widow, or when the declarer plays alone and called none).
+    PartnerCalled {
+        declarer: Seat,
+        card: Option<Card>,
+        partner: Option<Seat>,
+    },
+    /// Four players in misère: the declarer's partner lays the hand away, face down.
+    HandLaidAway {
+        seat: Seat,
+        cards: Vec<Card>,
+    },
+    WidowTaken {
+        seat: Seat,
+        cards: Vec<Card>,
+    },
+    /// Nobody bid: the widow is set aside unseen.
+    WidowSetAside {
+        cards: Vec<Card>,
+    },
+    Discarded {
+        seat: Seat,
+        card: Card,
+    },
+    CardPlayed {
+        seat: Seat,
+        card: Card,
+        trick_number: u8,
+        /// The suit named for the joker led without trumps.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "openapi", schema(nullable = false))]
+        suit: Option<Suit>,
+    },
+    /// Open misère: the declarer's hand is laid face up after the opening lead.
+    HandOpened {
+        seat: Seat,
+        cards: Vec<Card>,
+    },
+    TrickWon {
+        trick_number: u8,
+        winner: Seat,
+        card: Card,
+        reason: WinReason,
+        plays: Vec<Play>,
+    },
+    DealScored {
+        deal_number: u32,
+        declarer: Option<Seat>,
+        contract: Option<Contract>,
+        /// The declaring side's seats (declarer first).
+        declarers: Vec<Seat>,
+        tricks_taken: Vec<u8>,
+        /// Tricks taken by the declaring side.
+        declarer_tricks: u8,
+        made: Option<bool>,
+        terms: Vec<ScoreTerm>,
+        points: Vec<i64>,
+        scores: Vec<i64>,
+    },
+    MatchEnded {
+        winners: Vec<Seat>,
+        scores: Vec<i64>,
+        explanation: Text,
+    },
 }
 
 // ---------------------------------------------------------------------------------------------
-// Scoring: pure functions
-
-/// A deal as scoring sees it.
-#[derive(Clone, Debug)]
-pub struct Played {
-    pub players: usize,
-    pub contract: Option<Contract>,
-    /// The declaring side's seats, declarer first; empty when nobody bid.
-    pub declarers: Vec<Seat>,
-    pub taken: Vec<u8>,
-    /// The single-round auction, where a slam lifts a lower bid to 250.
-    pub slam_bonus: bool,
-    pub scores: Vec<i64>,
-}
-
-/// The deal's score terms, and whether the contract was made.
-pub fn score(p: &Played) -> (Vec<ScoreTerm>, Option<bool>) {
-    let n = p.players;
-    let scorers = if n == 4 { 2 } else { n };
-    let tricks_of = |sc: usize| -> i64 { (0..n).filter(|&s| scorer(n, s) == sc).map(|s| i64::from(p.taken[s])).sum() };
-    let mut terms = Vec::new();
-    let Some(contract) = p.contract else {
-        for sc in 0..scorers {
-            let t = tricks_of(sc);
-            if t > 0 {
-                let (sv, en) = scorer_text(n, sc);
-                terms.push(ScoreTerm::new(
-                    sc,
-                    TRICK_POINTS * t,
-                    rule::NO_DECLARER,
-                    format!("Ingen spelförare: {sv} tog {t} stick à 10 poäng."),
-                    format!("No declarer: {en} took {t} tricks at 10 points each."),
-                ));
-            }
-        }
-        return (terms, None);
-    };
-    let value = contract.value(n);
-    let (csv, cen) = contract.name();
-    let decl_tricks: i64 = p.declarers.iter().map(|&s| i64::from(p.taken[s])).sum();
-    let made = if contract.is_misere() { decl_tricks == 0 } else { decl_tricks >= i64::from(contract.tricks()) };
-    let mut declaring: Vec<usize> = p.declarers.iter().map(|&s| scorer(n, s)).collect();
-    declaring.dedup();
-    for &sc in &declaring {
-        let (sv, en) = scorer_text(n, sc);
-        if made && p.slam_bonus && !contract.is_misere() && decl_tricks == TRICKS as i64 && value < SLAM {
-            terms.push(ScoreTerm::new(
-                sc,
-                SLAM,
-                rule::SLAM,
-                format!("{sv} tog alla tio sticken på {csv} (värt {value}): {SLAM} poäng."),
-                format!("{en} took all ten tricks on {cen} (worth {value}): {SLAM} points."),
-            ));
-        } else if made {
-            terms.push(ScoreTerm::new(
-                sc,
-                value,
-                rule::MADE,
-                format!("{sv} gick hem på {csv} med {decl_tricks} stick: {value} poäng."),
-                format!("{en} made {cen} with {decl_tricks} tricks: {value} points."),
-            ));
-        } else {
-            terms.push(ScoreTerm::new(
-                sc,
-                -value,
-                rule::SET,
-                format!("{sv} gick bet på {csv} med {decl_tricks} stick: −{value} poäng."),
-                format!("{en} went down on {cen} with {decl_tricks} tricks: −{value} points."),
-            ));
-        }
-    }
-    for sc in (0..scorers).filter(|sc| !declaring.contains(sc)) {
-        let (sv, en) = scorer_text(n, sc);
-        let (t, rule, why_sv, why_en) = if contract.is_misere() {
-            if made {
-                continue;
-            }
-            (decl_tricks, rule::MISERE_SET, "spelföraren tog", "the declarer took")
-        } else {
-            (tricks_of(sc), rule::OPPONENT_TRICKS, "tog", "took")
-        };
-        if t == 0 {
-            continue;
-        }
-        let mut points = TRICK_POINTS * t;
-        let before = p.scores[sc];
-        if n == 4 && !made && before + points >= TARGET {
-            let got = (STOP_SHORT - before).max(0);
-            terms.push(ScoreTerm::new(
-                sc,
-                got,
-                rule::STOP_AT_490,
-                format!("{sv}: {why_sv} {t} stick à 10, men ingen når 500 på stickpoäng när motståndarna går bet; stannar på 490: {got} poäng."),
-                format!("{en}: {why_en} {t} tricks at 10, but no side reaches 500 on trick points when the other side goes down; it stays at 490: {got} points."),
-            ));
-            continue;
-        }
-        points = points.max(0);
-        terms.push(ScoreTerm::new(
-            sc,
-            points,
-            rule,
-            format!("{sv}: {why_sv} {t} stick à 10 poäng: {points}."),
-            format!("{en}: {why_en} {t} tricks at 10 points each: {points}."),
-        ));
-    }
-    (terms, Some(made))
-}
-
-/// Whether the deal ends the match, and who won: the highest of those at 500 or more (the
-/// declaring side on a tie, else whoever got there first in the order of the tricks); failing
-/// that, the best placed when someone fell to −500.
-pub fn match_end(
-    players: usize,
-    before: &[i64],
-    after: &[i64],
-    declaring: &[usize],
-    credits_by_trick: &[Vec<usize>],
-) -> Option<(Vec<Seat>, Text)> {
-    let seats_of = |scs: &[usize]| -> Vec<Seat> {
-        let mut seats: Vec<Seat> = scs.iter().flat_map(|&sc| scorer_seats(players, sc)).collect();
-        seats.sort_unstable();
-        seats
-    };
-    let top = after.iter().copied().max()?;
-    if top >= TARGET {
-        let tied: Vec<usize> = (0..after.len()).filter(|&s| after[s] == top).collect();
-        let mut winners = tied.clone();
-        let mut rule_sv = "";
-        let mut rule_en = "";
-        if tied.len() > 1 {
-            let decl: Vec<usize> = tied.iter().copied().filter(|s| declaring.contains(s)).collect();
-            if !decl.is_empty() {
-                winners = decl;
-                (rule_sv, rule_en) = (" (lika: spelföraren vinner)", " (a tie: the declarer wins)");
-            } else {
-                let mut running = before.to_vec();
-                'tricks: for credits in credits_by_trick {
-                    for &sc in credits {
-                        running[sc] += TRICK_POINTS;
-                    }
-                    let first: Vec<usize> = tied.iter().copied().filter(|&s| running[s] >= TARGET).collect();
-                    if !first.is_empty() {
-                        winners = first;
-                        break 'tricks;
-                    }
-                }
-                (rule_sv, rule_en) =
-                    (" (lika: först till 500 i stickens ordning)", " (a tie: first to 500 in the order of the tricks)");
-            }
-        }
-        let who = seat::seats_text(&seats_of(&winners));
-        return Some((
-            seats_of(&winners),
-            Text::new(
-                format!("Plats {who} nådde {top} poäng, minst 500, och vann partiet{rule_sv}."),
-                format!("Seat {who} reached {top} points, at least 500, and won the match{rule_en}."),
-            ),
-        ));
-    }
-    let low = after.iter().copied().min()?;
-    if low <= FLOOR {
-        let winners: Vec<usize> = (0..after.len()).filter(|&s| after[s] == top).collect();
-        let who = seat::seats_text(&seats_of(&winners));
-        return Some((
-            seats_of(&winners),
-            Text::new(
-                format!("Någon föll till {low}, minus 500 eller lägre; plats {who} låg bäst till med {top} poäng och vann via bakdörren."),
-                format!("Someone fell to {low}, minus 500 or below; seat {who} stood best with {top} points and won by the back door."),
-            ),
-        ));
-    }
-    None
-}
-
-// ---------------------------------------------------------------------------------------------
-// Decisions
+// Decide
 
 fn refuse(rule: &str, sv: String, en: String) -> RuleViolation {
     RuleViolation::new(rule, sv, en)
@@ -1251,6 +968,292 @@ fn score_deal(state: &State, deal: &Deal, taken: Vec<u8>, winners: &[Seat]) -> V
         events.push(Event::MatchEnded { winners, scores, explanation });
     }
     events
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scoring
+
+/// A deal as scoring sees it.
+#[derive(Clone, Debug)]
+pub struct Played {
+    pub players: usize,
+    pub contract: Option<Contract>,
+    /// The declaring side's seats, declarer first; empty when nobody bid.
+    pub declarers: Vec<Seat>,
+    pub taken: Vec<u8>,
+    /// The single-round auction, where a slam lifts a lower bid to 250.
+    pub slam_bonus: bool,
+    pub scores: Vec<i64>,
+}
+
+/// The deal's score terms, and whether the contract was made.
+pub fn score(p: &Played) -> (Vec<ScoreTerm>, Option<bool>) {
+    let n = p.players;
+    let scorers = if n == 4 { 2 } else { n };
+    let tricks_of = |sc: usize| -> i64 { (0..n).filter(|&s| scorer(n, s) == sc).map(|s| i64::from(p.taken[s])).sum() };
+    let mut terms = Vec::new();
+    let Some(contract) = p.contract else {
+        for sc in 0..scorers {
+            let t = tricks_of(sc);
+            if t > 0 {
+                let (sv, en) = scorer_text(n, sc);
+                terms.push(ScoreTerm::new(
+                    sc,
+                    TRICK_POINTS * t,
+                    rule::NO_DECLARER,
+                    format!("Ingen spelförare: {sv} tog {t} stick à 10 poäng."),
+                    format!("No declarer: {en} took {t} tricks at 10 points each."),
+                ));
+            }
+        }
+        return (terms, None);
+    };
+    let value = contract.value(n);
+    let (csv, cen) = contract.name();
+    let decl_tricks: i64 = p.declarers.iter().map(|&s| i64::from(p.taken[s])).sum();
+    let made = if contract.is_misere() { decl_tricks == 0 } else { decl_tricks >= i64::from(contract.tricks()) };
+    let mut declaring: Vec<usize> = p.declarers.iter().map(|&s| scorer(n, s)).collect();
+    declaring.dedup();
+    for &sc in &declaring {
+        let (sv, en) = scorer_text(n, sc);
+        if made && p.slam_bonus && !contract.is_misere() && decl_tricks == TRICKS as i64 && value < SLAM {
+            terms.push(ScoreTerm::new(
+                sc,
+                SLAM,
+                rule::SLAM,
+                format!("{sv} tog alla tio sticken på {csv} (värt {value}): {SLAM} poäng."),
+                format!("{en} took all ten tricks on {cen} (worth {value}): {SLAM} points."),
+            ));
+        } else if made {
+            terms.push(ScoreTerm::new(
+                sc,
+                value,
+                rule::MADE,
+                format!("{sv} gick hem på {csv} med {decl_tricks} stick: {value} poäng."),
+                format!("{en} made {cen} with {decl_tricks} tricks: {value} points."),
+            ));
+        } else {
+            terms.push(ScoreTerm::new(
+                sc,
+                -value,
+                rule::SET,
+                format!("{sv} gick bet på {csv} med {decl_tricks} stick: −{value} poäng."),
+                format!("{en} went down on {cen} with {decl_tricks} tricks: −{value} points."),
+            ));
+        }
+    }
+    for sc in (0..scorers).filter(|sc| !declaring.contains(sc)) {
+        let (sv, en) = scorer_text(n, sc);
+        let (t, rule, why_sv, why_en) = if contract.is_misere() {
+            if made {
+                continue;
+            }
+            (decl_tricks, rule::MISERE_SET, "spelföraren tog", "the declarer took")
+        } else {
+            (tricks_of(sc), rule::OPPONENT_TRICKS, "tog", "took")
+        };
+        if t == 0 {
+            continue;
+        }
+        let mut points = TRICK_POINTS * t;
+        let before = p.scores[sc];
+        if n == 4 && !made && before + points >= TARGET {
+            let got = (STOP_SHORT - before).max(0);
+            terms.push(ScoreTerm::new(
+                sc,
+                got,
+                rule::STOP_AT_490,
+                format!("{sv}: {why_sv} {t} stick à 10, men ingen når 500 på stickpoäng när motståndarna går bet; stannar på 490: {got} poäng."),
+                format!("{en}: {why_en} {t} tricks at 10, but no side reaches 500 on trick points when the other side goes down; it stays at 490: {got} points."),
+            ));
+            continue;
+        }
+        points = points.max(0);
+        terms.push(ScoreTerm::new(
+            sc,
+            points,
+            rule,
+            format!("{sv}: {why_sv} {t} stick à 10 poäng: {points}."),
+            format!("{en}: {why_en} {t} tricks at 10 points each: {points}."),
+        ));
+    }
+    (terms, Some(made))
+}
+
+/// Whether the deal ends the match, and who won: the highest of those at 500 or more (the
+/// declaring side on a tie, else whoever got there first in the order of the tricks); failing
+/// that, the best placed when someone fell to −500.
+pub fn match_end(
+    players: usize,
+    before: &[i64],
+    after: &[i64],
+    declaring: &[usize],
+    credits_by_trick: &[Vec<usize>],
+) -> Option<(Vec<Seat>, Text)> {
+    let seats_of = |scs: &[usize]| -> Vec<Seat> {
+        let mut seats: Vec<Seat> = scs.iter().flat_map(|&sc| scorer_seats(players, sc)).collect();
+        seats.sort_unstable();
+        seats
+    };
+    let top = after.iter().copied().max()?;
+    if top >= TARGET {
+        let tied: Vec<usize> = (0..after.len()).filter(|&s| after[s] == top).collect();
+        let mut winners = tied.clone();
+        let mut rule_sv = "";
+        let mut rule_en = "";
+        if tied.len() > 1 {
+            let decl: Vec<usize> = tied.iter().copied().filter(|s| declaring.contains(s)).collect();
+            if !decl.is_empty() {
+                winners = decl;
+                (rule_sv, rule_en) = (" (lika: spelföraren vinner)", " (a tie: the declarer wins)");
+            } else {
+                let mut running = before.to_vec();
+                'tricks: for credits in credits_by_trick {
+                    for &sc in credits {
+                        running[sc] += TRICK_POINTS;
+                    }
+                    let first: Vec<usize> = tied.iter().copied().filter(|&s| running[s] >= TARGET).collect();
+                    if !first.is_empty() {
+                        winners = first;
+                        break 'tricks;
+                    }
+                }
+                (rule_sv, rule_en) =
+                    (" (lika: först till 500 i stickens ordning)", " (a tie: first to 500 in the order of the tricks)");
+            }
+        }
+        let who = seat::seats_text(&seats_of(&winners));
+        return Some((
+            seats_of(&winners),
+            Text::new(
+                format!("Plats {who} nådde {top} poäng, minst 500, och vann partiet{rule_sv}."),
+                format!("Seat {who} reached {top} points, at least 500, and won the match{rule_en}."),
+            ),
+        ));
+    }
+    let low = after.iter().copied().min()?;
+    if low <= FLOOR {
+        let winners: Vec<usize> = (0..after.len()).filter(|&s| after[s] == top).collect();
+        let who = seat::seats_text(&seats_of(&winners));
+        return Some((
+            seats_of(&winners),
+            Text::new(
+                format!("Någon föll till {low}, minus 500 eller lägre; plats {who} låg bäst till med {top} poäng och vann via bakdörren."),
+                format!("Someone fell to {low}, minus 500 or below; seat {who} stood best with {top} points and won by the back door."),
+            ),
+        ));
+    }
+    None
+}
+
+// ---------------------------------------------------------------------------------------------
+// The table view
+
+/// Where the match is.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Phase {
+    WaitingForDeal,
+    /// The auction.
+    Bidding,
+    /// Five players: the declarer calls a partner or plays alone.
+    CallingPartner,
+    /// The declarer has taken the widow and lays away as many cards.
+    Discarding,
+    /// The ten tricks.
+    Playing,
+    /// The deal is scored; the next is awaited.
+    DealOver,
+    Finished,
+}
+
+impl MatchPhase for Phase {
+    const WAITING_FOR_DEAL: Phase = Phase::WaitingForDeal;
+    const FINISHED: Phase = Phase::Finished;
+}
+
+/// One call of the auction.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = FemhundraCall))]
+#[derive(Debug, Clone, Serialize)]
+pub struct Call {
+    pub seat: Seat,
+    /// The contract bid; null for a pass.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
+    pub contract: Option<Contract>,
+}
+
+/// The table as one viewer sees it. A seat sees its own hand, the declarer the widow taken and
+/// the discards; nobody else ever sees the discards, the widow set aside or a hand laid away.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Debug, Clone, Serialize)]
+pub struct Table {
+    pub phase: Phase,
+    #[serde(flatten)]
+    pub deals: MatchView,
+
+    pub options: Options,
+    /// The score that wins, and the one that ends the match from below.
+    pub target: i64,
+    pub floor: i64,
+    /// Four players: the seats of each side, side 0 first; null otherwise.
+    #[cfg_attr(feature = "openapi", schema(required = true))]
+    pub sides: Option<[[Seat; 2]; 2]>,
+    /// Absent before the first deal, as are all the deal's fields below.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub forehand: Option<Seat>,
+    /// The auction so far, in order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub bids: Option<Vec<Call>>,
+    /// The highest bid so far (the contract once the auction is over).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contract: Option<Option<Contract>>,
+    /// What the contract is worth.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contract_value: Option<Option<i64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub declarer: Option<Option<Seat>>,
+    /// The declarer's partner: the opposite seat for four, the holder of the called card for five.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partner: Option<Option<Seat>>,
+    /// Five players: the card called.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub called_card: Option<Option<Card>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trumps: Option<Option<Suit>>,
+    /// The suit named for the joker led without trumps.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub joker_suit: Option<Option<Suit>>,
+    /// The suit led to the trick on the table, bowers and joker counted as trumps.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub led_suit: Option<Option<Suit>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub widow_size: Option<usize>,
+    /// Whether the declarer has taken the widow; nobody takes it when all pass.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub widow_taken: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub discard_count: Option<usize>,
+    /// The discards: only the declarer sees them, even in the record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub discards: Option<Option<Vec<Card>>>,
+    /// Open misère: the declarer's hand, face up once the opening lead is made.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub open_hand: Option<Option<Vec<Card>>>,
+    /// Four players in misère: the partner who laid the hand away.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub laid_away_by: Option<Option<Seat>>,
+    #[serde(flatten)]
+    pub play: PlayView,
+    /// The viewer's own hand: only in a seat's view.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub hand: Option<Vec<Card>>,
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -915,9 +915,6 @@ fn bot_choice(deal: &Deal, seat: Seat, score: i64, moves: &[Command], rng: &mut 
     }
 }
 
-// ---------------------------------------------------------------------------------------------
-// The basic and strong bots
-
 /// How much a card is worth keeping in the buying: any trump above any other card, then rank.
 fn keep_value(c: Card, trumps: Suit) -> u8 {
     rank_value(c) + if c.is_suit(trumps) { 20 } else { 0 }

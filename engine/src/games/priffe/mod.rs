@@ -93,7 +93,7 @@ pub mod rule {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Options, commands, events
+// Options
 
 /// How the match is played out.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
@@ -284,137 +284,6 @@ impl Contract {
     }
 }
 
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Command {
-    /// A bid or a pass, in turn from forehand.
-    Bid {
-        bid: Call,
-    },
-    Play {
-        card: Card,
-    },
-}
-
-/// Honours held in one hand, and how.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum HonoursHeld {
-    /// All four in one hand.
-    Four,
-    /// Three in one hand and the fourth with that player's partner.
-    ThreeAndPartner,
-    /// Three in one hand.
-    Three,
-}
-
-/// The honours of a deal: who held them.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Honours {
-    /// The seat holding three or four of them.
-    pub seat: Seat,
-    pub held: HonoursHeld,
-    /// The four honour cards of the contract.
-    pub cards: Vec<Card>,
-}
-
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub enum Event {
-    /// Everything a deal starts from, so that it can be replayed and explained on its own.
-    DealStarted {
-        deal_number: u32,
-        dealer: Seat,
-        forehand: Seat,
-        /// The sitting, 1 to 3 (always 1 in the simpler variant).
-        sitting: u8,
-        /// Who sits in each chair, clockwise: partners in chairs 0 and 2, and 1 and 3.
-        seating: [Seat; SEATS],
-        /// The pack as it was dealt, top card first.
-        deck: Vec<Card>,
-        /// Every seat's hand, sorted by suit and rank.
-        hands: [Vec<Card>; SEATS],
-        /// Each player's total before this deal.
-        scores: [i64; SEATS],
-        /// Each side's points below the line in the game being played (side 0 is chairs 0 and 2).
-        below: [i64; 2],
-        /// Each side's points above the line in this sitting.
-        above: [i64; 2],
-        /// Games each side has won in this sitting.
-        games: [u8; 2],
-        /// The match's options, which this deal is played under.
-        options: Options,
-    },
-    BidMade {
-        seat: Seat,
-        bid: Call,
-    },
-    BiddingEnded {
-        contract: Contract,
-        /// The seat whose bid is the final bid; null at forced noll.
-        declarer: Option<Seat>,
-        declaring_side: Option<usize>,
-        first_lead: Seat,
-        /// The rule that settled the contract.
-        rule: String,
-    },
-    CardPlayed {
-        seat: Seat,
-        card: Card,
-        trick_number: u8,
-    },
-    TrickWon {
-        trick_number: u8,
-        winner: Seat,
-        card: Card,
-        reason: WinReason,
-        plays: Vec<Play>,
-    },
-    DealScored {
-        deal_number: u32,
-        contract: Contract,
-        declarer: Option<Seat>,
-        declaring_side: Option<usize>,
-        tricks_taken: [u8; SEATS],
-        side_tricks: [u8; 2],
-        /// Three or four honours in one hand; null when nobody had them.
-        honours: Option<Honours>,
-        /// The deal's score, by player, term by term (a side's points go to both partners).
-        terms: Vec<ScoreTerm>,
-        points: [i64; SEATS],
-        /// Each player's total after this deal.
-        scores: [i64; SEATS],
-        /// Each side's points below the line after this deal.
-        below: [i64; 2],
-        /// Each side's points above the line in this sitting after this deal.
-        above: [i64; 2],
-    },
-    /// A side reached a game; both sides start again from nothing below the line.
-    GameWon {
-        side: usize,
-        seats: [Seat; 2],
-        below: [i64; 2],
-        games: [u8; 2],
-    },
-    /// A side won its second game and the sitting; the players change places.
-    SittingEnded {
-        sitting: u8,
-        side: usize,
-        winners: [Seat; 2],
-        /// The seating of the next sitting; null after the last.
-        next_seating: Option<[Seat; SEATS]>,
-    },
-    MatchEnded {
-        winners: Vec<Seat>,
-        scores: [i64; SEATS],
-        explanation: Text,
-    },
-}
-
 // ---------------------------------------------------------------------------------------------
 // State
 
@@ -572,6 +441,140 @@ impl Deal {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Commands and events
+
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Command {
+    /// A bid or a pass, in turn from forehand.
+    Bid {
+        bid: Call,
+    },
+    Play {
+        card: Card,
+    },
+}
+
+/// Honours held in one hand, and how.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HonoursHeld {
+    /// All four in one hand.
+    Four,
+    /// Three in one hand and the fourth with that player's partner.
+    ThreeAndPartner,
+    /// Three in one hand.
+    Three,
+}
+
+/// The honours of a deal: who held them.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Honours {
+    /// The seat holding three or four of them.
+    pub seat: Seat,
+    pub held: HonoursHeld,
+    /// The four honour cards of the contract.
+    pub cards: Vec<Card>,
+}
+
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// Everything a deal starts from, so that it can be replayed and explained on its own.
+    DealStarted {
+        deal_number: u32,
+        dealer: Seat,
+        forehand: Seat,
+        /// The sitting, 1 to 3 (always 1 in the simpler variant).
+        sitting: u8,
+        /// Who sits in each chair, clockwise: partners in chairs 0 and 2, and 1 and 3.
+        seating: [Seat; SEATS],
+        /// The pack as it was dealt, top card first.
+        deck: Vec<Card>,
+        /// Every seat's hand, sorted by suit and rank.
+        hands: [Vec<Card>; SEATS],
+        /// Each player's total before this deal.
+        scores: [i64; SEATS],
+        /// Each side's points below the line in the game being played (side 0 is chairs 0 and 2).
+        below: [i64; 2],
+        /// Each side's points above the line in this sitting.
+        above: [i64; 2],
+        /// Games each side has won in this sitting.
+        games: [u8; 2],
+        /// The match's options, which this deal is played under.
+        options: Options,
+    },
+    BidMade {
+        seat: Seat,
+        bid: Call,
+    },
+    BiddingEnded {
+        contract: Contract,
+        /// The seat whose bid is the final bid; null at forced noll.
+        declarer: Option<Seat>,
+        declaring_side: Option<usize>,
+        first_lead: Seat,
+        /// The rule that settled the contract.
+        rule: String,
+    },
+    CardPlayed {
+        seat: Seat,
+        card: Card,
+        trick_number: u8,
+    },
+    TrickWon {
+        trick_number: u8,
+        winner: Seat,
+        card: Card,
+        reason: WinReason,
+        plays: Vec<Play>,
+    },
+    DealScored {
+        deal_number: u32,
+        contract: Contract,
+        declarer: Option<Seat>,
+        declaring_side: Option<usize>,
+        tricks_taken: [u8; SEATS],
+        side_tricks: [u8; 2],
+        /// Three or four honours in one hand; null when nobody had them.
+        honours: Option<Honours>,
+        /// The deal's score, by player, term by term (a side's points go to both partners).
+        terms: Vec<ScoreTerm>,
+        points: [i64; SEATS],
+        /// Each player's total after this deal.
+        scores: [i64; SEATS],
+        /// Each side's points below the line after this deal.
+        below: [i64; 2],
+        /// Each side's points above the line in this sitting after this deal.
+        above: [i64; 2],
+    },
+    /// A side reached a game; both sides start again from nothing below the line.
+    GameWon {
+        side: usize,
+        seats: [Seat; 2],
+        below: [i64; 2],
+        games: [u8; 2],
+    },
+    /// A side won its second game and the sitting; the players change places.
+    SittingEnded {
+        sitting: u8,
+        side: usize,
+        winners: [Seat; 2],
+        /// The seating of the next sitting; null after the last.
+        next_seating: Option<[Seat; SEATS]>,
+    },
+    MatchEnded {
+        winners: Vec<Seat>,
+        scores: [i64; SEATS],
+        explanation: Text,
+    },
+}
+
+// ---------------------------------------------------------------------------------------------
 // Rules that are pure functions, kept apart so tests can reach them directly
 
 /// The calls a seat may make: a pass, or a bid above the highest so far; the information bids
@@ -607,7 +610,7 @@ pub fn first_lead_chair(contract: Contract, forehand_chair: usize, declarer_chai
 }
 
 // ---------------------------------------------------------------------------------------------
-// Decisions
+// Decide
 
 fn decide_bid(deal: &Deal, seat: Seat, bid: Call) -> Result<Vec<Event>, RuleViolation> {
     if deal.contract.is_some() {
