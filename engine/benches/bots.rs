@@ -56,6 +56,10 @@ fn thread_cpu_ms() -> f64 {
 
 fn bench_strong<R: Rules>(c: &mut Criterion, rules: &R) {
     let name = R::ID;
+    // `BOTS_BENCH=braus,tarot cargo bench -p kortbord-engine --bench bots` times only those games.
+    if std::env::var("BOTS_BENCH").is_ok_and(|only| !only.split(',').any(|g| g == name)) {
+        return;
+    }
     // The tail first: each of 200 positions timed once (criterion reports means).
     let mut times: Vec<f64> = positions(rules, 200)
         .iter()

@@ -55,7 +55,8 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// Sized so that a decision stays well inside 20 ms on one core (see `benches/bots.rs`).
+    /// Sized so that a decision stays inside 20 ms of CPU (see `benches/bots.rs`); a game with
+    /// long playouts takes less ([`Rules::strong_budget`]).
     pub const STRONG: Budget = Budget { playouts: 480, min_samples: 6, max_samples: 48 };
 }
 
@@ -64,7 +65,7 @@ pub fn choose<R: Rules>(rules: &R, state: &R::State, seat: Seat, level: Level, s
     match level {
         Level::Random => rules.bot_move(state, seat, seed),
         Level::Basic => rules.basic_move(state, seat, &mut Rng::new(seed)),
-        Level::Strong => strong(rules, state, seat, seed, Budget::STRONG),
+        Level::Strong => strong(rules, state, seat, seed, rules.strong_budget()),
     }
 }
 

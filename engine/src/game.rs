@@ -227,6 +227,12 @@ pub trait Rules: Send + Sync + 'static {
         crate::bots::Levels::RANDOM_ONLY
     }
 
+    /// How much a strong decision searches: [`crate::bots::Budget::STRONG`], or less in a game
+    /// whose playouts are long, so that a decision stays inside its 20 ms of CPU.
+    fn strong_budget(&self) -> crate::bots::Budget {
+        crate::bots::Budget::STRONG
+    }
+
     /// The finished deal's record as a seated player (`Some`) or anyone else (`None`) may see
     /// it. Only games that hide part of the record for ever need more than the default, which
     /// shows everyone the same record.
