@@ -341,3 +341,15 @@ where
         events
     }
 }
+
+/// Four thirteen-card hands from their codes, for a test's supplied deal; they must make a
+/// whole pack between them.
+pub fn four_hands(codes: [&str; 4]) -> [Vec<Card>; 4] {
+    let hands = codes.map(crate::cards::cards);
+    for h in &hands {
+        assert_eq!(h.len(), 13, "{h:?}");
+    }
+    let all: Vec<Card> = hands.iter().flatten().copied().collect();
+    assert!(crate::cards::is_permutation(&all, &crate::cards::decks::standard52()), "the four hands must make a pack");
+    hands
+}

@@ -839,7 +839,6 @@ mod tests {
     use std::collections::BTreeSet;
 
     use super::*;
-    use crate::cards::is_permutation;
     use crate::cards::{card, cards};
     use crate::game::Status;
     use crate::game::{cards_in, erase};
@@ -850,15 +849,7 @@ mod tests {
     /// checked after each one.
     type M = Driver<Fyrmanswhist>;
 
-    fn hands(codes: [&str; 4]) -> [Vec<Card>; SEATS] {
-        let hands = codes.map(cards);
-        for h in &hands {
-            assert_eq!(h.len(), 13, "{h:?}");
-        }
-        let all: Vec<Card> = hands.iter().flatten().copied().collect();
-        assert!(is_permutation(&all, &decks::standard52()), "the four hands must make a pack");
-        hands
-    }
+    use crate::simulate::four_hands as hands;
 
     /// Each seat holds nine cards of its own suit, ace down to six, and the four lowest of
     /// another suit: a long suit led from the top takes nine tricks.

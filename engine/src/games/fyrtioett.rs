@@ -1019,15 +1019,7 @@ mod tests {
     /// checked after each one.
     type M = Driver<Fyrtioett>;
 
-    fn hands(codes: [&str; 4]) -> [Vec<Card>; SEATS] {
-        let hands = codes.map(cards);
-        for h in &hands {
-            assert_eq!(h.len(), 13, "{h:?}");
-        }
-        let all: Vec<Card> = hands.iter().flatten().copied().collect();
-        assert!(is_permutation(&all, &decks::standard52()), "the four hands must make a pack");
-        hands
-    }
+    use crate::simulate::four_hands as hands;
 
     /// Seat 0 holds every heart and takes every trick; the others hold one suit each.
     fn by_suit() -> [Vec<Card>; SEATS] {

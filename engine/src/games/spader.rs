@@ -1343,7 +1343,6 @@ mod tests {
     use std::collections::BTreeSet;
 
     use super::*;
-    use crate::cards::is_permutation;
     use crate::cards::{card, cards};
     use crate::game::erase;
     use crate::game::Status;
@@ -1372,15 +1371,7 @@ mod tests {
         }
     }
 
-    fn hands(codes: [&str; 4]) -> [Vec<Card>; SEATS] {
-        let hands = codes.map(cards);
-        for h in &hands {
-            assert_eq!(h.len(), 13, "{h:?}");
-        }
-        let all: Vec<Card> = hands.iter().flatten().copied().collect();
-        assert!(is_permutation(&all, &decks::standard52()), "the four hands must make a pack");
-        hands
-    }
+    use crate::simulate::four_hands as hands;
 
     /// Seat 0 clubs, seat 1 diamonds, seat 2 hearts, seat 3 spades.
     fn suit_per_seat() -> [Vec<Card>; SEATS] {
