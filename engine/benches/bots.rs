@@ -11,7 +11,7 @@ use engine::game::{Rules, Status};
 use engine::games::{
     bondtolva::Bondtolva, braus::Braus, femhundra::Femhundra, femkort::Femkort, femtio::Femtio,
     fyrmanswhist::Fyrmanswhist, fyrtioett::Fyrtioett, gurka::Gurka, japansk_whist::JapanskWhist,
-    norrlandsknack::Norrlandsknack, plump::Plump, priffe::Priffe, rodskagg::Rodskagg, spader::Spader,
+    norrlandsknack::Norrlandsknack, plump::Plump, priffe::Priffe, rodskagg::Rodskagg, spader::Spader, tarot::Tarot,
     trettioett::Trettioett, whist::Whist,
 };
 use engine::random::Rng;
@@ -106,6 +106,7 @@ fn bench_bots(c: &mut Criterion) {
     bench_strong(c, &Femkort);
     bench_strong(c, &Trettioett);
     bench_strong(c, &Gurka);
+    bench_strong(c, &Tarot);
 }
 
 criterion_group! {

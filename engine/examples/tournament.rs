@@ -7,7 +7,8 @@
 //! Arguments: game, level under test, opposing level, matches, then optionally `--players N`,
 //! `--seed S`, `--threads T`. In a partnership game with fixed sides (Spader, Fyrmanswhist,
 //! Whist, Fyrtioett) the tested level holds one side, seats s and s + 2; elsewhere (Priffe too,
-//! whose partners change between sittings) it holds one seat against the others. Seats rotate
+//! whose partners change between sittings, and Tarot, whose called partner changes every deal)
+//! it holds one seat against the others. Seats rotate
 //! from match to match. The score difference is the tested seat's (or side's) final score less
 //! the mean of the others' ([`engine::game::Rules::standing`]).
 

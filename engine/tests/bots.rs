@@ -6,7 +6,7 @@ use engine::game::{Rules, Status};
 use engine::games::{
     bondtolva::Bondtolva, braus::Braus, femhundra::Femhundra, femkort::Femkort, femtio::Femtio,
     fyrmanswhist::Fyrmanswhist, fyrtioett::Fyrtioett, gurka::Gurka, japansk_whist::JapanskWhist,
-    norrlandsknack::Norrlandsknack, plump::Plump, priffe::Priffe, rodskagg::Rodskagg, spader::Spader,
+    norrlandsknack::Norrlandsknack, plump::Plump, priffe::Priffe, rodskagg::Rodskagg, spader::Spader, tarot::Tarot,
     trettioett::Trettioett, whist::Whist,
 };
 use engine::random::Rng;
@@ -99,6 +99,7 @@ fn strong_bot_cannot_read_hidden_cards() {
     compare(&Trettioett);
     compare(&Gurka);
     compare(&Rodskagg);
+    compare(&Tarot);
 }
 
 /// Plays one whole match: `strong_seats` at strong, the others at `other`; the strong seat's (or

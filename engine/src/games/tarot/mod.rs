@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::bidding::Auction;
+use crate::bots::Levels;
 use crate::cards::{decks, take_card, Card, Rank, Suit};
 use crate::deals::{self, Deals, MatchPhase};
 use crate::game::{Outcome, Rules, SetupError, Viewer};
@@ -26,6 +27,7 @@ use crate::seat::{match_winners, Seat, Table as Seating};
 pub use crate::trick::{Play, WinReason};
 use crate::trick::{Trick, TrickPlay, TrickRecord};
 
+mod bot;
 mod cards;
 pub use cards::*;
 mod scoring;
@@ -1493,6 +1495,26 @@ impl Rules for Tarot {
 
     fn check_invariants(&self, state: &State) -> Result<(), String> {
         self.check_books(state)
+    }
+
+    fn bot_levels(&self) -> Levels {
+        Levels::ALL
+    }
+
+    fn basic_move(&self, state: &State, seat: Seat, rng: &mut crate::random::Rng) -> Option<Command> {
+        bot::basic_move(state, seat, rng)
+    }
+
+    fn bot_candidates(&self, state: &State, seat: Seat) -> Vec<Command> {
+        bot::candidates(state, seat, self.legal_moves(state, seat))
+    }
+
+    fn determinize(&self, state: &State, seat: Seat, rng: &mut crate::random::Rng) -> Option<State> {
+        bot::determinize(state, seat, rng)
+    }
+
+    fn standing(&self, state: &State, seat: Seat) -> f64 {
+        bot::standing(state, seat)
     }
 
     fn bot_move(&self, state: &State, seat: Seat, seed: u64) -> Option<Command> {
