@@ -98,7 +98,7 @@ pub mod rule {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Contracts, sides, options
+// Options
 
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -860,7 +860,7 @@ pub enum Event {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The rules
+// Decide
 
 impl Tarot {
     /// The state after `events`, for decisions that depend on what a first event changes.
@@ -1202,6 +1202,9 @@ fn play_violation(hand: &[Card], plays: &[(Seat, Card)], card: Card) -> RuleViol
         )
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Rules
 
 impl Rules for Tarot {
     type Options = Options;
