@@ -7,7 +7,7 @@ use engine::games::{
     bondtolva::Bondtolva, braus::Braus, femhundra::Femhundra, femkort::Femkort, femtio::Femtio,
     fyrmanswhist::Fyrmanswhist, fyrtioett::Fyrtioett, gurka::Gurka, japansk_whist::JapanskWhist,
     norrlandsknack::Norrlandsknack, plump::Plump, priffe::Priffe, rodskagg::Rodskagg, spader::Spader,
-    trettioett::Trettioett, whist::Whist,
+    svangknack::Svangknack, trettioett::Trettioett, whist::Whist,
 };
 use engine::random::Rng;
 
@@ -99,6 +99,7 @@ fn strong_bot_cannot_read_hidden_cards() {
     compare(&Trettioett);
     compare(&Gurka);
     compare(&Rodskagg);
+    compare(&Svangknack);
 }
 
 /// Plays one whole match: `strong_seats` at strong, the others at `other`; the strong seat's (or
