@@ -6,8 +6,8 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use engine::bots::{self, Level};
 use engine::game::{Rules, Status};
 use engine::games::{
-    braus::Braus, fyrtioett::Fyrtioett, plump::Plump, priffe::Priffe, rodskagg::Rodskagg, spader::Spader,
-    svangknack::Svangknack, whist::Whist,
+    braus::Braus, fyrtioett::Fyrtioett, plump::Plump, polskt_pass::PolsktPass, priffe::Priffe, rodskagg::Rodskagg,
+    spader::Spader, svangknack::Svangknack, whist::Whist,
 };
 use engine::random::Rng;
 
@@ -78,6 +78,7 @@ fn bench_bots(c: &mut Criterion) {
     bench_strong(c, "priffe", &Priffe);
     bench_strong(c, "rodskagg", &Rodskagg);
     bench_strong(c, "svangknack", &Svangknack);
+    bench_strong(c, "polskt-pass", &PolsktPass);
 }
 
 criterion_group!(benches, bench_bots);
