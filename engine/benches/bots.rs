@@ -11,8 +11,8 @@ use engine::game::{Rules, Status};
 use engine::games::{
     bondtolva::Bondtolva, braus::Braus, femhundra::Femhundra, femkort::Femkort, femtio::Femtio,
     fyrmanswhist::Fyrmanswhist, fyrtioett::Fyrtioett, gurka::Gurka, japansk_whist::JapanskWhist,
-    norrlandsknack::Norrlandsknack, plump::Plump, priffe::Priffe, rodskagg::Rodskagg, spader::Spader, tarot::Tarot,
-    trettioett::Trettioett, whist::Whist,
+    norrlandsknack::Norrlandsknack, plump::Plump, polskt_pass::PolsktPass, priffe::Priffe, rodskagg::Rodskagg,
+    spader::Spader, svangknack::Svangknack, tarot::Tarot, trettioett::Trettioett, whist::Whist,
 };
 use engine::random::Rng;
 
@@ -107,6 +107,8 @@ fn bench_bots(c: &mut Criterion) {
     bench_strong(c, &Trettioett);
     bench_strong(c, &Gurka);
     bench_strong(c, &Tarot);
+    bench_strong(c, &Svangknack);
+    bench_strong(c, &PolsktPass);
 }
 
 criterion_group! {

@@ -6,8 +6,8 @@ use engine::game::{Rules, Status};
 use engine::games::{
     bondtolva::Bondtolva, braus::Braus, femhundra::Femhundra, femkort::Femkort, femtio::Femtio,
     fyrmanswhist::Fyrmanswhist, fyrtioett::Fyrtioett, gurka::Gurka, japansk_whist::JapanskWhist,
-    norrlandsknack::Norrlandsknack, plump::Plump, priffe::Priffe, rodskagg::Rodskagg, spader::Spader, tarot::Tarot,
-    trettioett::Trettioett, whist::Whist,
+    norrlandsknack::Norrlandsknack, plump::Plump, polskt_pass::PolsktPass, priffe::Priffe, rodskagg::Rodskagg,
+    spader::Spader, svangknack::Svangknack, tarot::Tarot, trettioett::Trettioett, whist::Whist,
 };
 use engine::random::Rng;
 
@@ -100,6 +100,8 @@ fn strong_bot_cannot_read_hidden_cards() {
     compare(&Gurka);
     compare(&Rodskagg);
     compare(&Tarot);
+    compare(&Svangknack);
+    compare(&PolsktPass);
 }
 
 /// Plays one whole match: `strong_seats` at strong, the others at `other`; the strong seat's (or

@@ -14,15 +14,18 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::bidding::Auction;
+use crate::bots;
 use crate::cards::{decks, sort_hand, take_card, Card, Rank, Suit};
 use crate::deals::{self, Deals, MatchPhase};
 use crate::game::{Rules, SetupError, Viewer};
 use crate::ledger::{Account, Ledger, Payment};
+use crate::random::Rng;
 use crate::rules::{RuleViolation, Text};
 use crate::seat::{self, match_winners, seats_text, Seat};
 use crate::trick::{self, Trick, TrickPlay, WinReason};
 pub use crate::trick::{Play, TrickRecord};
 
+mod bot;
 mod payments;
 pub use payments::*;
 mod invariants;
@@ -1362,6 +1365,24 @@ impl Rules for PolsktPass {
 
     fn check_invariants(&self, state: &State) -> Result<(), String> {
         self.check_books(state)
+    }
+
+    fn bot_levels(&self) -> bots::Levels {
+        bots::Levels::ALL
+    }
+
+    fn basic_move(&self, state: &State, seat: Seat, _rng: &mut Rng) -> Option<Command> {
+        bot::basic_move(state, seat)
+    }
+
+    fn determinize(&self, state: &State, seat: Seat, rng: &mut Rng) -> Option<State> {
+        bot::determinize(state, seat, rng)
+    }
+
+    /// Money less the others' mean; the pot and the bets are everyone's alike (see
+    /// `bot::standing`).
+    fn standing(&self, state: &State, seat: Seat) -> f64 {
+        bot::standing(state, seat)
     }
 
     fn bot_move(&self, state: &State, seat: Seat, seed: u64) -> Option<Command> {
