@@ -699,7 +699,7 @@ fn ledger_from(books: &Books) -> Ledger {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Deciding
+// Decide
 
 impl PolsktPass {
     fn phase_text(phase: TablePhase) -> (&'static str, &'static str) {
@@ -1046,7 +1046,7 @@ impl PolsktPass {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Evolving
+// Evolve
 
 /// How the match ended: the highest balance, one seat's or shared.
 fn match_explanation(winners: &[Seat], ledger: &Ledger) -> Text {
@@ -1130,7 +1130,7 @@ fn evolve_deal(deal: &mut Deal, table: &seat::Table, event: &Event) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The rules
+// Rules
 
 impl Rules for PolsktPass {
     type Options = Options;

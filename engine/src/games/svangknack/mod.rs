@@ -708,7 +708,7 @@ fn plural(n: u32) -> &'static str {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The rules
+// Decide
 
 fn forced_deal_refusal(what_sv: &str, what_en: &str) -> RuleViolation {
     RuleViolation::new(
@@ -992,6 +992,9 @@ impl Svangknack {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Rules
 
 impl Rules for Svangknack {
     type Options = Options;
