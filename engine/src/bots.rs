@@ -175,9 +175,9 @@ pub fn voids<'a>(seats: usize, tricks: impl IntoIterator<Item = &'a TrickRecord>
 }
 
 /// Deals `pool` (the cards the seat cannot see) afresh into piles of the given sizes, each pile
-/// taking no card of a suit it is marked void in. The pool is sorted first, so the result
-/// depends only on which cards are unseen and on `rng`, never on where they really are. When the
-/// voids cannot be met in a few tries they are relaxed rather than failing.
+/// taking no card of a suit it is marked void in, each in a random order. The pool is sorted
+/// first, so the result depends only on which cards are unseen and on `rng`, never on where they
+/// really are. When the voids cannot be met in a few tries they are relaxed rather than failing.
 pub fn redeal(pool: &[Card], piles: &[(usize, [bool; 4])], rng: &mut Rng) -> Vec<Vec<Card>> {
     let sizes: Vec<usize> = piles.iter().map(|p| p.0).collect();
     redeal_where(pool, &sizes, |pile, c| c.suit().is_none_or(|s| !piles[pile].1[s as usize]), rng)
@@ -228,6 +228,9 @@ pub fn redeal_where(
             out[p].push(c);
         }
         if ok {
+            // The piles were filled most constrained cards first; a pile drawn from in order (a
+            // stock, a talon) must not have them on top.
+            out.iter_mut().for_each(|pile| rng.shuffle(pile));
             return out;
         }
     }

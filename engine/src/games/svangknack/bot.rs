@@ -215,12 +215,7 @@ pub fn determinize(state: &State, seat: Seat, rng: &mut Rng) -> Option<State> {
     };
     let mut world = None;
     for _ in 0..24 {
-        let mut piles = bots::redeal_where(&pool, &sizes, allowed, rng);
-        // A redeal fills piles with the most constrained cards (trumps) first: the talon is
-        // drawn from the top, so its order must be shuffled anew.
-        if let Some(talon) = piles.last_mut() {
-            rng.shuffle(talon);
-        }
+        let piles = bots::redeal_where(&pool, &sizes, allowed, rng);
         let w = place(state, &places, piles)?;
         let fits = w.deals.live().is_some_and(|d| places.others.iter().all(|&s| calls_fit(deal, d, s)));
         world = Some(w);
