@@ -942,10 +942,10 @@ impl Rules for Braus {
         bots::Levels::ALL
     }
 
-    /// Three quarters of the usual search and at most 32 worlds: Bräus's playouts are the dearest
+    /// Two thirds of the usual search and at most 24 worlds: Bräus's playouts are the dearest
     /// of the games, and the full budget took 23 ms of CPU at p99 (`benches/bots.rs`).
     fn strong_budget(&self) -> bots::Budget {
-        bots::Budget { playouts: 360, max_samples: 32, ..bots::Budget::STRONG }
+        bots::Budget { playouts: 320, max_samples: 24, ..bots::Budget::STRONG }
     }
 
     fn basic_move(&self, state: &State, seat: Seat, _rng: &mut Rng) -> Option<Command> {
