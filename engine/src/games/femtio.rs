@@ -88,11 +88,45 @@ pub struct State {
     options: Options,
     table: Seating,
     deals: Deals<Deal>,
+    /// By seat, how its piles have gone so far in the match, as everyone saw them turned up.
+    habits: Vec<PileHabit>,
+}
+
+/// How a player tends to lay the pile, read from the cards it turned up (public once turned):
+/// of each two cards turned up one after the other, whether the second was no higher.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct PileHabit {
+    downs: u32,
+    ups: u32,
+}
+
+/// Of two cards of a pile laid in no order, how often the second is no higher (equal ranks
+/// count): 1 − (48/51) / 2.
+const NO_ORDER_DOWNS: f64 = 0.529;
+
+/// How likely a player with a habit this strong lays highest card first before the strong bot
+/// answers it rather than laying its own pile highest first (see `bot_candidates`).
+const ANSWER_HABIT: f64 = 0.4;
+
+impl PileHabit {
+    /// How likely the player lays its pile highest card first rather than in no order: a pile
+    /// in no order goes down about as often as up, one laid highest first always goes down.
+    /// Until a few piles are seen, as if six pairs had been seen laid in no order.
+    fn highest_first(self) -> f64 {
+        let seen = f64::from(self.downs + self.ups);
+        let share = (f64::from(self.downs) + 6.0 * NO_ORDER_DOWNS) / (seen + 6.0);
+        ((share - NO_ORDER_DOWNS) / (1.0 - NO_ORDER_DOWNS)).clamp(0.0, 1.0)
+    }
 }
 
 impl State {
     fn players(&self) -> usize {
         self.table.seats
+    }
+
+    /// How likely `seat` lays its pile highest card first, by what it has shown.
+    fn highest_first(&self, seat: Seat) -> f64 {
+        self.habits.get(seat).map_or(0.0, |h| h.highest_first())
     }
 }
 
@@ -451,7 +485,12 @@ impl Rules for Femtio {
 
     fn setup(&self, players: usize, options: Options) -> Result<State, SetupError> {
         deals::check_target(options.target)?;
-        Ok(State { options, table: Seating::new(players), deals: Deals::new(players) })
+        Ok(State {
+            options,
+            table: Seating::new(players),
+            deals: Deals::new(players),
+            habits: vec![PileHabit::default(); players],
+        })
     }
 
     crate::status_of_deals!(decks::standard52);
@@ -510,7 +549,18 @@ impl Rules for Femtio {
                         deal.arranged[*seat].push(*card);
                         deal.play.hands[*seat].push(*card);
                     }
-                    Event::CardTurnedUp { seat, card, .. } => deal.play.play(*seat, *card),
+                    Event::CardTurnedUp { seat, card, .. } => {
+                        let before = deal.play.played().filter(|(s, _)| s == seat).last().map(|(_, c)| c);
+                        // The pile as everyone saw it turned up: how its owner tends to lay.
+                        if let (Some(before), Some(habit)) = (before, state.habits.get_mut(*seat)) {
+                            if rank_value(*card) <= rank_value(before) {
+                                habit.downs += 1;
+                            } else {
+                                habit.ups += 1;
+                            }
+                        }
+                        deal.play.play(*seat, *card)
+                    }
                     Event::TrickWon { winner, card, reason, .. } => deal.play.won(*winner, *card, *reason),
                     _ => {}
                 }
@@ -640,6 +690,25 @@ impl Rules for Femtio {
         bots::Levels::ALL
     }
 
+    /// Against players who lay their piles in no order the highest card first is as good as
+    /// the search finds, and the search only adds its noise (strong vs random +1 to +6 a match
+    /// where basic makes +11): so the strong bot lays highest first unless another player has
+    /// shown the habit of doing so too. Then it weighs the two ends of its hand: the highest
+    /// card, to take the lead, or the lowest, to wait while the others spend their high cards.
+    fn bot_candidates(&self, state: &State, seat: Seat) -> Vec<Command> {
+        let Some(deal) = state.deals.acting(seat).filter(|d| d.arranging()) else {
+            return self.legal_moves(state, seat);
+        };
+        let hand = &deal.unplaced[seat];
+        let key = |c: &&Card| (rank_value(**c), **c);
+        let (Some(&high), Some(&low)) = (hand.iter().max_by_key(key), hand.iter().min_by_key(key)) else {
+            return Vec::new();
+        };
+        let answered = (0..deal.players()).any(|s| s != seat && state.highest_first(s) >= ANSWER_HABIT);
+        let cards = if answered && low != high { vec![high, low] } else { vec![high] };
+        cards.into_iter().map(|card| Command::PlaceCard { card }).collect()
+    }
+
     /// The highest card first: a trick's leader names the suit and an ace led always wins, so
     /// high cards early take the first tricks and keep the lead, and low cards are left for the
     /// tricks that are lost anyway.
@@ -653,27 +722,36 @@ impl Rules for Femtio {
     }
 
     /// While the piles are laid, the deal as `seat` knows it: its own pile and cards in hand;
-    /// every other pile, hand and the cards set aside dealt afresh from the rest, keeping their
-    /// sizes. Once the play starts nobody has a choice left.
+    /// every other hand and the cards set aside dealt afresh from the rest, keeping their sizes.
+    /// Each other player's hand is laid as that player has laid its piles so far (highest card
+    /// first, or in no order: see [`PileHabit`]), so the search answers the players at the table
+    /// rather than assuming they play like basic. Once the play starts nobody has a choice left.
     fn determinize(&self, state: &State, seat: Seat, rng: &mut Rng) -> Option<State> {
         let deal = state.deals.live().filter(|d| d.arranging())?;
         let players = deal.players();
         let mine: Vec<Card> = deal.unplaced[seat].iter().chain(&deal.arranged[seat]).copied().collect();
         let pool: Vec<Card> = decks::standard52().into_iter().filter(|c| !mine.contains(c)).collect();
         let others: Vec<Seat> = (0..players).filter(|&s| s != seat).collect();
-        let mut sizes: Vec<usize> = others.iter().map(|&s| deal.arranged[s].len()).collect();
-        sizes.extend(others.iter().map(|&s| deal.unplaced[s].len()));
+        let mut sizes: Vec<usize> = others.iter().map(|&s| deal.arranged[s].len() + deal.unplaced[s].len()).collect();
         sizes.push(deal.set_aside.len());
         let mut dealt = bots::redeal_where(&pool, &sizes, |_, _| true, rng).into_iter();
         let mut world = state.clone();
         let w = world.deals.live_mut()?;
         for &s in &others {
-            let pile = dealt.next().expect("a pile per seat");
-            w.play.hands[s] = pile.clone();
-            w.arranged[s] = pile;
-        }
-        for &s in &others {
-            w.unplaced[s] = sorted(dealt.next().expect("a hand per seat"));
+            let mut hand = dealt.next().expect("a hand per seat");
+            if (rng.below(1000) as f64) < state.highest_first(s) * 1000.0 {
+                hand.sort_by_key(|&c| std::cmp::Reverse((rank_value(c), c)));
+                let placed = deal.arranged[s].len();
+                w.unplaced[s] = sorted(hand.split_off(placed));
+                w.play.hands[s] = hand.clone();
+                w.arranged[s] = hand;
+            } else {
+                // In no order: the whole pile laid now, as it may already be.
+                rng.shuffle(&mut hand);
+                w.unplaced[s] = Vec::new();
+                w.play.hands[s] = hand.clone();
+                w.arranged[s] = hand;
+            }
         }
         w.set_aside = dealt.next().expect("the cards set aside");
         // Not the deck as dealt (which nobody may see), but the same cards, those set aside last.
