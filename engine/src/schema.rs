@@ -157,6 +157,7 @@ mod derived {
             own(&table_name, table);
             let command = renamed_refs(to_json(C::schema()), &rename);
             tagged_union(&prefix, &out.command.clone(), command, &mut out.components, false);
+            close_referenced(&out.command.clone(), &mut out.components);
             let event = renamed_refs(to_json(E::schema()), &rename);
             tagged_union(&prefix, &out.event.clone(), event, &mut out.components, true);
             for (_, schema) in &mut out.components {
@@ -234,6 +235,44 @@ null or left out, and counts (`hand_sizes`) may stand in for hidden cards."
             }
             Value::Array(items) => items.iter_mut().for_each(closed),
             _ => {}
+        }
+    }
+
+    /// The game's own types a command refers to (a bid's contract, say) take no field they do
+    /// not have either: every component reachable from `root` by `$ref` is [`closed`].
+    fn close_referenced(root: &str, components: &mut [(String, Value)]) {
+        fn refs(value: &Value, out: &mut Vec<String>) {
+            match value {
+                Value::Object(map) => {
+                    if let Some(Value::String(target)) = map.get("$ref") {
+                        if let Some(name) = target.strip_prefix("#/components/schemas/") {
+                            out.push(name.to_string());
+                        }
+                    }
+                    map.values().for_each(|v| refs(v, out));
+                }
+                Value::Array(items) => items.iter().for_each(|v| refs(v, out)),
+                _ => {}
+            }
+        }
+        let mut seen = vec![root.to_string()];
+        let mut next = 0;
+        while next < seen.len() {
+            let mut found = Vec::new();
+            if let Some((_, schema)) = components.iter().find(|(n, _)| *n == seen[next]) {
+                refs(schema, &mut found);
+            }
+            for name in found {
+                if !seen.contains(&name) {
+                    seen.push(name);
+                }
+            }
+            next += 1;
+        }
+        for (name, schema) in components.iter_mut() {
+            if seen.contains(name) {
+                closed(schema);
+            }
         }
     }
 
@@ -375,6 +414,16 @@ null or left out, and counts (`hand_sizes`) may stand in for hidden cards."
     #[cfg(test)]
     mod tests {
         use super::*;
+
+        /// Femhundra's bid carries a contract, a type of its own: the engine refuses a field the
+        /// contract does not have, so its schema must say so too (schemathesis sent one).
+        #[test]
+        fn what_a_command_refers_to_takes_no_other_field() {
+            let schemas = crate::game("femhundra").expect("femhundra is playable").schemas();
+            let (_, contract) = schemas.components.iter().find(|(n, _)| n == "FemhundraContract").unwrap();
+            let variants = contract["anyOf"].as_array().expect("a union of contracts");
+            assert!(variants.iter().all(|v| v["additionalProperties"] == json!(false)), "{contract}");
+        }
 
         #[test]
         fn names_are_pascal_case() {

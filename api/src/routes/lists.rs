@@ -174,10 +174,17 @@ fn cursor(created: DateTime<Utc>, id: Uuid) -> String {
     format!("{}_{}", created.timestamp_micros(), id.simple())
 }
 
+/// Any cursor of the documented form names a place in the order, even one this service did not
+/// give out: a time past the last one it can hold is read as that last time.
 fn read_cursor(text: &str) -> Result<(DateTime<Utc>, Uuid), ApiError> {
     let bad = || ApiError::bad_request("invalid-cursor", "the cursor is not one this service gave out");
     let (micros, id) = text.split_once('_').ok_or_else(bad)?;
-    let at = micros.parse::<i64>().ok().and_then(DateTime::from_timestamp_micros).ok_or_else(bad)?;
+    if micros.is_empty() || micros.len() > 19 || !micros.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad());
+    }
+    let last = DateTime::<Utc>::MAX_UTC.timestamp_micros();
+    let micros = micros.parse::<i64>().map_or(last, |m| m.min(last));
+    let at = DateTime::from_timestamp_micros(micros).ok_or_else(bad)?;
     Ok((at, Uuid::try_parse(id).map_err(|_| bad())?))
 }
 
@@ -205,5 +212,8 @@ mod tests {
         for bad in ["", "x", "12_", "_abc", "12_notauuid", "9999999999999999999_0"] {
             assert!(read_cursor(bad).is_err(), "{bad}");
         }
+        // Of the documented form but never given out: a place past every match.
+        let far = read_cursor("9375558279141585312_739ae87c36528e96fffd14773b4f5146").unwrap();
+        assert_eq!(far.0, DateTime::<Utc>::MAX_UTC);
     }
 }
