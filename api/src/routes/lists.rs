@@ -214,6 +214,6 @@ mod tests {
         }
         // Of the documented form but never given out: a place past every match.
         let far = read_cursor("9375558279141585312_739ae87c36528e96fffd14773b4f5146").unwrap();
-        assert_eq!(far.0, DateTime::<Utc>::MAX_UTC);
+        assert_eq!(far.0.timestamp_micros(), DateTime::<Utc>::MAX_UTC.timestamp_micros());
     }
 }
