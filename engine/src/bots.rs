@@ -156,13 +156,24 @@ pub fn playout<R: Rules>(rules: &R, state: &mut R::State, deal: u32, rng: &mut R
 /// Suits each seat has shown it lacks, by failing to follow the suit led, in the tricks won and
 /// the trick on the table (public knowledge).
 pub fn voids<'a>(seats: usize, tricks: impl IntoIterator<Item = &'a TrickRecord>, current: &Trick) -> Vec<[bool; 4]> {
+    voids_by(seats, tricks, current, Card::suit)
+}
+
+/// [`voids`] in a game where a card's suit for following is not the one it shows (Polskt pass's
+/// jacks are trumps): `suit_of` says which suit a card counts as.
+pub fn voids_by<'a>(
+    seats: usize,
+    tricks: impl IntoIterator<Item = &'a TrickRecord>,
+    current: &Trick,
+    suit_of: impl Fn(Card) -> Option<Suit>,
+) -> Vec<[bool; 4]> {
     let mut void = vec![[false; 4]; seats];
     let mut note = |plays: &mut dyn Iterator<Item = (Seat, Card)>| {
         let mut led = None;
         for (s, c) in plays {
             match led {
-                None => led = c.suit(),
-                Some(l) if !c.is_suit(l) && s < seats => void[s][l as usize] = true,
+                None => led = suit_of(c),
+                Some(l) if suit_of(c) != Some(l) && s < seats => void[s][l as usize] = true,
                 _ => {}
             }
         }

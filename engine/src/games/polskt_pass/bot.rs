@@ -116,22 +116,6 @@ pub fn basic_move(state: &State, seat: Seat) -> Option<Command> {
     })
 }
 
-/// Suits (jacks counted as trumps) each seat has shown it lacks by not following.
-fn voids(deal: &Deal, trumps: Suit) -> Vec<[bool; 4]> {
-    let mut void = vec![[false; 4]; deal.play.table.seats];
-    let records = deal.play.tricks.iter().map(|t| t.plays.iter().map(|p| (p.seat, p.card)).collect::<Vec<_>>());
-    for plays in records.chain(std::iter::once(deal.play.trick.plays.clone())) {
-        let Some(&(_, lead)) = plays.first() else { continue };
-        let led = effective_suit(lead, trumps);
-        for &(s, c) in &plays[1..] {
-            if effective_suit(c, trumps) != led {
-                void[s][led as usize] = true;
-            }
-        }
-    }
-    void
-}
-
 /// Whether the calls a seat made in a world are those basic would have made on the hand it
 /// held in the bidding (its hand now and the cards it has played): the dealer leaving a turned
 /// ace, a pass or acceptance in round one, "wieder" or a suit in round two.
@@ -184,7 +168,10 @@ pub fn determinize(state: &State, seat: Seat, rng: &mut Rng) -> Option<State> {
             || played.contains(c)
     };
     let pool: Vec<Card> = composition(players).into_iter().filter(|c| !seen(c)).collect();
-    let void = trumps.map_or(vec![[false; 4]; players], |t| voids(deal, t));
+    // Jacks count as trumps when following.
+    let void = trumps.map_or(vec![[false; 4]; players], |t| {
+        bots::voids_by(deal.play.table.seats, &deal.play.tricks, &deal.play.trick, |c| Some(effective_suit(c, t)))
+    });
     let shows_void = |s: Seat, c: Card| trumps.is_some_and(|t| void[s][effective_suit(c, t) as usize]);
     // Cards everyone saw a seat take, while unplayed: in the hand, or put away if the hand
     // cannot hold them.
