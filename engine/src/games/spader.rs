@@ -16,7 +16,7 @@ use crate::game::{Rules, SetupError, Viewer};
 use crate::random::Rng;
 use crate::rules::{RuleViolation, ScoreTerm, Text};
 use crate::seat::{self, Direction, Seat};
-use crate::trick::{self, Trick, TrickPlay, TrickRecord, WinReason};
+use crate::trick::{self, PlayView, Trick, TrickPlay, WinReason};
 
 #[derive(Default)]
 pub struct Spader;
@@ -865,29 +865,6 @@ pub struct Redeal {
     pub reasons: Vec<RedealReason>,
 }
 
-/// A won trick as Spader's views show it.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct WonTrick {
-    /// The seat that led the trick.
-    pub leader: Seat,
-    /// The cards played, in order, each as a [seat, card] pair.
-    pub plays: Vec<(Seat, Card)>,
-    /// The seat that won the trick.
-    pub winner: Seat,
-    /// The card that won it.
-    pub card: Card,
-    /// Why it won.
-    pub reason: WinReason,
-}
-
-impl From<&TrickRecord> for WonTrick {
-    fn from(t: &TrickRecord) -> WonTrick {
-        let plays = t.plays.iter().map(|p| (p.seat, p.card)).collect();
-        WonTrick { leader: t.leader, plays, winner: t.winner, card: t.card, reason: t.reason }
-    }
-}
-
 /// The table as one viewer sees it: the match, and from the first deal on the deal being played
 /// (or the last one played). A seat sees its own hand once it has looked at it and the cards it
 /// gave or was given; a finished deal's record shows every card. Spader's views do not say which
@@ -930,31 +907,10 @@ pub struct Table {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(nullable = false))]
     pub bids: Option<[Option<SideBid>; 2]>,
-    /// How many cards each seat holds, by seat: absent before the first deal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub hand_sizes: Option<Vec<usize>>,
-    /// How many tricks each seat has taken in this deal, by seat: absent before the first deal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub tricks_taken: Option<Vec<u32>>,
     /// Tricks taken in this deal by each side, side 0 first: absent before the first deal.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(nullable = false))]
     pub side_tricks: Option<[u32; 2]>,
-    /// How many tricks of this deal have been played and won: absent before the first deal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub tricks_played: Option<usize>,
-    /// The trick on the table: its leader and the cards played to it so far, each as a
-    /// [seat, card] pair. Absent before the first deal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub trick: Option<Trick>,
-    /// The trick won last: null until the deal's first trick is won, absent before the first
-    /// deal.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub last_trick: Option<Option<WonTrick>>,
     /// Whether a spade has been played in this deal, so that spades may be led: absent before
     /// the first deal.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -967,6 +923,9 @@ pub struct Table {
     /// deal.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub redeal: Option<Option<Redeal>>,
+    /// The card play of the deal: absent before the first deal.
+    #[serde(flatten)]
+    pub play: PlayView,
     /// The viewer's own hand, null until that player has looked at it (a blind nil bidder looks
     /// only after the bidding): only in a seat's view, from the first deal on.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -976,18 +935,10 @@ pub struct Table {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(nullable = false))]
     pub given: Option<Vec<Gift>>,
-    /// What each seat still holds, by seat: only in a finished deal's record.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub hands: Option<Vec<Vec<Card>>>,
     /// The pack as it was dealt, top card first: only in a finished deal's record.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(nullable = false))]
     pub deck: Option<Vec<Card>>,
-    /// Every trick of the deal won so far, first trick first: only in a finished deal's record.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub tricks: Option<Vec<WonTrick>>,
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1195,20 +1146,14 @@ impl Rules for Spader {
             blind_nil: deal.map(|d| d.blind_nil),
             looked: deal.map(|d| d.looked),
             bids: deal.map(|d| d.bids),
-            hand_sizes: play.map(|p| p.hands.iter().map(Vec::len).collect()),
-            tricks_taken: play.map(|p| p.taken.clone()),
             side_tricks: play.map(TrickPlay::side_tricks),
-            tricks_played: play.map(|p| p.tricks.len()),
-            trick: play.map(|p| p.trick.clone()),
-            last_trick: play.map(|p| p.tricks.last().map(WonTrick::from)),
             spades_broken: deal.map(|d| d.spades_broken),
             exchange: deal.map(|d| if let DealPhase::Exchange(giver) = d.phase { Some(giver) } else { None }),
             redeal: deal.map(|d| d.redeal.clone()),
+            play: play.map(|p| p.view(record)).unwrap_or_default(),
             hand: deal.zip(me).map(|(d, s)| d.looked[s].then(|| d.hand(s).to_vec())),
             given: deal.filter(|_| record || me.is_some()).map(|d| d.gifts.iter().filter(sees).cloned().collect()),
-            hands: play.filter(|_| record).map(|p| p.hands.clone()),
             deck: deal.filter(|_| record).map(|d| d.deck.clone()),
-            tricks: play.filter(|_| record).map(|p| p.tricks.iter().map(WonTrick::from).collect()),
         }
     }
 
@@ -2032,6 +1977,8 @@ mod tests {
             assert!(seat.get(key).is_some(), "{key}");
         }
         assert_eq!(seat["phase"], "bidding");
+        // The card play has the shape every trick game's table shares.
+        assert_eq!(seat["trick"], json!({ "leader": 1, "plays": [], "led_suit": null }));
         let spectator = view_json(&m.state, Viewer::Spectator);
         assert!(spectator.get("hand").is_none());
         assert!(crate::game::cards_in(&spectator).is_empty());
