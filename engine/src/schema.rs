@@ -241,26 +241,12 @@ null or left out, and counts (`hand_sizes`) may stand in for hidden cards."
     /// The game's own types a command refers to (a bid's contract, say) take no field they do
     /// not have either: every component reachable from `root` by `$ref` is [`closed`].
     fn close_referenced(root: &str, components: &mut [(String, Value)]) {
-        fn refs(value: &Value, out: &mut Vec<String>) {
-            match value {
-                Value::Object(map) => {
-                    if let Some(Value::String(target)) = map.get("$ref") {
-                        if let Some(name) = target.strip_prefix("#/components/schemas/") {
-                            out.push(name.to_string());
-                        }
-                    }
-                    map.values().for_each(|v| refs(v, out));
-                }
-                Value::Array(items) => items.iter().for_each(|v| refs(v, out)),
-                _ => {}
-            }
-        }
         let mut seen = vec![root.to_string()];
         let mut next = 0;
         while next < seen.len() {
             let mut found = Vec::new();
-            if let Some((_, schema)) = components.iter().find(|(n, _)| *n == seen[next]) {
-                refs(schema, &mut found);
+            if let Some((_, schema)) = components.iter_mut().find(|(n, _)| *n == seen[next]) {
+                each_ref(schema, &mut |name| found.push(name.clone()));
             }
             for name in found {
                 if !seen.contains(&name) {
@@ -371,26 +357,30 @@ null or left out, and counts (`hand_sizes`) may stand in for hidden cards."
 
     /// `schema` with every reference to a named schema pointed at `rename(name)`.
     pub fn renamed_refs(mut schema: Value, rename: &impl Fn(&str) -> String) -> Value {
-        fn walk(value: &mut Value, rename: &impl Fn(&str) -> String) {
-            match value {
-                Value::Object(map) => {
-                    for (key, inner) in map.iter_mut() {
-                        match (key.as_str(), inner) {
-                            ("$ref", Value::String(target)) => {
-                                if let Some(name) = target.strip_prefix("#/components/schemas/") {
-                                    *target = format!("#/components/schemas/{}", rename(name));
-                                }
-                            }
-                            (_, inner) => walk(inner, rename),
+        each_ref(&mut schema, &mut |name| *name = rename(name));
+        schema
+    }
+
+    /// Calls `visit` with the name of every schema `value` refers to by `$ref`; what `visit`
+    /// leaves in the name is where the reference then points.
+    fn each_ref(value: &mut Value, visit: &mut impl FnMut(&mut String)) {
+        const COMPONENT: &str = "#/components/schemas/";
+        match value {
+            Value::Object(map) => {
+                for (key, inner) in map.iter_mut() {
+                    match (key.as_str(), inner) {
+                        ("$ref", Value::String(target)) if target.starts_with(COMPONENT) => {
+                            let mut name = target[COMPONENT.len()..].to_string();
+                            visit(&mut name);
+                            *target = format!("{COMPONENT}{name}");
                         }
+                        (_, inner) => each_ref(inner, visit),
                     }
                 }
-                Value::Array(items) => items.iter_mut().for_each(|i| walk(i, rename)),
-                _ => {}
             }
+            Value::Array(items) => items.iter_mut().for_each(|i| each_ref(i, visit)),
+            _ => {}
         }
-        walk(&mut schema, rename);
-        schema
     }
 
     /// `japansk-whist` → `JapanskWhist`, `bid_made` → `BidMade`.

@@ -8,6 +8,7 @@ use crate::bots;
 use crate::cards::{rank_value, sort_hand, sorted, Card, Suit};
 use crate::random::Rng;
 use crate::seat::Seat;
+use crate::trick;
 
 /// How much a card is worth keeping and playing: any trump above any other card, then rank.
 fn worth(card: Card, trumps: Option<Suit>) -> u8 {
@@ -116,25 +117,22 @@ pub fn basic_move(state: &State, seat: Seat) -> Option<Command> {
 
 /// Suits each seat has shown it lacks: a card off the suit led in the first or third trick,
 /// and trumps for a seat that blanked in the second. Cards blanked by others are never read.
-fn voids(deal: &Deal, trumps: Option<Suit>) -> Vec<[bool; 4]> {
-    let mut void = vec![[false; 4]; deal.players()];
-    let records = deal.play.tricks.iter().map(|t| t.plays.iter().map(|p| (p.seat, p.card)).collect::<Vec<_>>());
-    let tricks = records.chain(std::iter::once(deal.play.trick.plays.clone()));
-    for (i, plays) in tricks.enumerate().filter(|(_, p)| !p.is_empty()) {
-        if i == 1 {
-            for &(s, c) in &plays {
-                if let (true, Some(t)) = (deal.is_blanked(c), trumps) {
-                    void[s][t as usize] = true;
-                }
-            }
-            continue;
-        }
-        let led = plays[0].1.suit();
-        for &(s, c) in &plays[1..] {
-            if let (Some(l), false) = (led, c.suit() == led) {
-                void[s][l as usize] = true;
-            }
-        }
+pub(super) fn voids(deal: &Deal, trumps: Option<Suit>) -> Vec<[bool; 4]> {
+    // The second trick is the one cards are blanked in, so following suit there shows nothing.
+    const BLANKING: usize = 1;
+    let tricks = &deal.play.tricks;
+    let in_blanking = tricks.len() == BLANKING;
+    let not_blanking = tricks.iter().enumerate().filter(|&(i, _)| i != BLANKING).map(|(_, t)| t);
+    let none_yet = trick::Trick::default();
+    let open = if in_blanking { &none_yet } else { &deal.play.trick };
+    let mut void = bots::voids(deal.players(), not_blanking, open);
+    let blanking: Vec<(Seat, Card)> = match tricks.get(BLANKING) {
+        Some(t) => t.plays.iter().map(|p| (p.seat, p.card)).collect(),
+        None if in_blanking => deal.play.trick.plays.clone(),
+        None => Vec::new(),
+    };
+    if let Some(t) = trumps {
+        blanking.iter().filter(|&&(_, c)| deal.is_blanked(c)).for_each(|&(s, _)| void[s][t as usize] = true);
     }
     void
 }

@@ -728,6 +728,35 @@ fn an_indivisible_pot_leaves_its_remainder_and_rivet_takes_it_all() {
     assert!(Svangknack.rulebook().rule(rule::INDIVISIBLE).unwrap().house_rule);
 }
 
+// --- What the bots read ----------------------------------------------------------------------
+
+#[test]
+fn the_bots_read_voids_from_suits_not_followed_and_trumps_from_blanks() {
+    let mut m = forced_four();
+    let trumps = m.d().trumps;
+    assert_eq!(trumps, Some(Suit::Spades));
+    let void_in = |m: &Match, seat: Seat| -> Vec<Suit> {
+        let void = bot::voids(m.d(), trumps);
+        Suit::ALL.into_iter().filter(|&s| void[seat][s as usize]).collect()
+    };
+    for (seat, c) in [(1, play("AS")), (2, play("QS")), (3, play("7S")), (0, play("6H"))] {
+        m.ok(seat, c);
+    }
+    assert_eq!(void_in(&m, 0), [Suit::Spades], "a heart on a spade lead");
+    // The second trick, led blanked: following a blanked club with a trump shows no club void.
+    m.ok(1, blank("7C"));
+    assert_eq!(void_in(&m, 1), [Suit::Spades], "a blank shows no trumps, while the trick is open too");
+    m.ok(2, blank("8H"));
+    m.ok(3, play("8S"));
+    m.ok(0, blank("6C"));
+    assert_eq!([void_in(&m, 2), void_in(&m, 3)], [vec![Suit::Spades], vec![]]);
+    // The third trick is read by the suit led again, the open trick included.
+    m.ok(3, play("TC"));
+    m.ok(0, play("6D"));
+    assert_eq!(void_in(&m, 0), [Suit::Clubs, Suit::Spades]);
+    assert_eq!(void_in(&m, 1), [Suit::Spades]);
+}
+
 // --- The match ------------------------------------------------------------------------------------
 
 #[test]
