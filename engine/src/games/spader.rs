@@ -420,35 +420,55 @@ pub fn redeal_reasons(hand: &[Card]) -> Vec<RedealReason> {
 /// Whether `seat` may play `card` now, and if not the rule it breaks.
 fn check_play(deal: &Deal, seat: Seat, card: Card) -> Result<(), RuleViolation> {
     deal.play.check_held(seat, card)?;
-    let hand = deal.hand(seat);
-    let first_trick = deal.play.tricks.is_empty();
-    let (rule, sv, en) = match deal.play.trick.led_suit() {
-        None if first_trick && card != TWO_OF_CLUBS => (
-            rule::TWO_OF_CLUBS_LEADS,
+    let Some(broken) = broken_rule(deal, seat, card) else {
+        return Ok(());
+    };
+    let (sv, en) = match broken {
+        rule::TWO_OF_CLUBS_LEADS => (
             format!("Du spelade ut {card}, men första sticket öppnas med klöver 2, som du har."),
             format!("You led {card}, but the first trick is opened with the two of clubs, which you hold."),
         ),
-        None if !first_trick && is_spade(card) && !deal.spades_broken && hand.iter().any(|&c| !is_spade(c)) => (
-            rule::SPADES_NOT_BROKEN,
+        rule::SPADES_NOT_BROKEN => (
             format!("Du spelade ut {card}, men spader får inte spelas ut förrän spadern är bruten, så länge du har andra färger."),
             format!("You led {card}, but spades may not be led before they are broken while you hold other suits."),
         ),
-        Some(_) if first_trick => match hand.iter().copied().filter(|c| c.is_suit(Suit::Clubs)).min_by_key(|&c| rank_value(c)) {
-            Some(low) if card != low => (
-                rule::LOWEST_CLUB,
+        rule::LOWEST_CLUB => {
+            let low = lowest_club(deal.hand(seat)).unwrap_or(card);
+            (
                 format!("Du lade {card}, men i första sticket ska du lägga din lägsta klöver, {low}."),
                 format!("You played {card}, but in the first trick you must play your lowest club, {low}."),
-            ),
-            None if is_spade(card) && hand.iter().any(|&c| !is_spade(c)) => (
-                rule::NO_SPADES_FIRST_TRICK,
-                format!("Du lade {card}, men utan klöver ska du i första sticket lägga en ruter eller hjärter, inte spader."),
-                format!("You played {card}, but without clubs you must play a diamond or a heart to the first trick, not a spade."),
-            ),
-            _ => return Ok(()),
-        },
+            )
+        }
+        rule::NO_SPADES_FIRST_TRICK => (
+            format!("Du lade {card}, men utan klöver ska du i första sticket lägga en ruter eller hjärter, inte spader."),
+            format!("You played {card}, but without clubs you must play a diamond or a heart to the first trick, not a spade."),
+        ),
         _ => return deal.play.check_follow(seat, card, rule::FOLLOW_SUIT),
     };
-    Err(RuleViolation::new(rule, sv, en))
+    Err(RuleViolation::new(broken, sv, en))
+}
+
+/// The rule playing `card` (held) now would break, if any: the one test of a play, behind both
+/// the list of playable cards and a refusal, with no words built, as the bots list cards often.
+fn broken_rule(deal: &Deal, seat: Seat, card: Card) -> Option<&'static str> {
+    let hand = deal.hand(seat);
+    let first_trick = deal.play.tricks.is_empty();
+    match deal.play.trick.led_suit() {
+        None if first_trick && card != TWO_OF_CLUBS => Some(rule::TWO_OF_CLUBS_LEADS),
+        None if !first_trick && is_spade(card) && !deal.spades_broken && hand.iter().any(|&c| !is_spade(c)) => {
+            Some(rule::SPADES_NOT_BROKEN)
+        }
+        Some(_) if first_trick => match lowest_club(hand) {
+            Some(low) if card != low => Some(rule::LOWEST_CLUB),
+            None if is_spade(card) && hand.iter().any(|&c| !is_spade(c)) => Some(rule::NO_SPADES_FIRST_TRICK),
+            _ => None,
+        },
+        _ => (!deal.play.follows(seat, card)).then_some(rule::FOLLOW_SUIT),
+    }
+}
+
+fn lowest_club(hand: &[Card]) -> Option<Card> {
+    hand.iter().copied().filter(|c| c.is_suit(Suit::Clubs)).min_by_key(|&c| rank_value(c))
 }
 
 fn check_bid(deal: &Deal, side: usize, tricks: u8, nil: Option<Seat>) -> Result<(), RuleViolation> {
@@ -509,7 +529,7 @@ fn all_pairs(hand: &[Card]) -> Vec<Command> {
 
 /// The cards `seat` may play now.
 fn playable(deal: &Deal, seat: Seat) -> Vec<Card> {
-    deal.hand(seat).iter().copied().filter(|&c| check_play(deal, seat, c).is_ok()).collect()
+    deal.hand(seat).iter().copied().filter(|&c| broken_rule(deal, seat, c).is_none()).collect()
 }
 
 // ---------------------------------------------------------------------------------------------

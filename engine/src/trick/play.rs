@@ -182,16 +182,23 @@ impl TrickPlay {
         }
     }
 
+    /// Whether `card` follows the suit led, or the hand cannot: [`TrickPlay::check_follow`] without
+    /// the words of a refusal, for listing playable cards cheaply.
+    pub fn follows(&self, seat: Seat, card: Card) -> bool {
+        match self.trick.led_suit() {
+            Some(led) => card.is_suit(led) || !self.hands[seat].iter().any(|c| c.is_suit(led)),
+            None => true,
+        }
+    }
+
     /// The card must follow the suit led when the hand can, under the game's rule id.
     pub fn check_follow(&self, seat: Seat, card: Card, rule: &str) -> Result<(), RuleViolation> {
         match self.trick.led_suit() {
-            Some(led) if !card.is_suit(led) && self.hands[seat].iter().any(|c| c.is_suit(led)) => {
-                Err(RuleViolation::new(
-                    rule,
-                    format!("Du lade {card} men har {} på handen och måste bekänna färg.", led.name_sv()),
-                    format!("You played {card} but hold {} and must follow suit.", led.name_en()),
-                ))
-            }
+            Some(led) if !self.follows(seat, card) => Err(RuleViolation::new(
+                rule,
+                format!("Du lade {card} men har {} på handen och måste bekänna färg.", led.name_sv()),
+                format!("You played {card} but hold {} and must follow suit.", led.name_en()),
+            )),
             _ => Ok(()),
         }
     }

@@ -1367,12 +1367,6 @@ fn basic_play(deal: &Deal, seat: Seat) -> Command {
         _ => unreachable!("plays only"),
     };
     let trick = &deal.play.trick;
-    let beats = |c: Card| {
-        let mut t = trick.clone();
-        t.plays.push((seat, c));
-        let js = if t.plays[0].1 == JOKER { deal.joker_suit.or(Some(Suit::Spades)) } else { deal.joker_suit };
-        trick_winner(&t, trumps, js).0 == seat
-    };
     let misere_declarer = deal.contract.is_some_and(Contract::is_misere) && deal.declarer == Some(seat);
     let by_cost = |cs: Vec<&Command>, high: bool| {
         let pick = cs.iter().min_by_key(|c| {
@@ -1388,8 +1382,23 @@ fn basic_play(deal: &Deal, seat: Seat) -> Command {
     if trick.is_empty() {
         return by_cost(legal.iter().collect(), false);
     }
+    // Whether each legal play would take the trick as it stands: one copy of the trick with a
+    // place for the card, as this runs for every card of every playout.
+    let mut with = Trick { leader: trick.leader, plays: Vec::with_capacity(trick.plays.len() + 1) };
+    with.plays.extend_from_slice(&trick.plays);
+    with.plays.push((seat, JOKER));
+    let js = if trick.plays[0].1 == JOKER { deal.joker_suit.or(Some(Suit::Spades)) } else { deal.joker_suit };
+    let beats: Vec<bool> = legal
+        .iter()
+        .map(|c| {
+            with.plays.last_mut().expect("the card's place").1 = card_of(c);
+            trick_winner(&with, trumps, js).0 == seat
+        })
+        .collect();
+    let plays_that =
+        |wins: bool| -> Vec<&Command> { legal.iter().zip(&beats).filter(|p| *p.1 == wins).map(|p| p.0).collect() };
     if misere_declarer {
-        let safe: Vec<&Command> = legal.iter().filter(|c| !beats(card_of(c))).collect();
+        let safe = plays_that(false);
         return if safe.is_empty() { by_cost(legal.iter().collect(), false) } else { by_cost(safe, true) };
     }
     let declarers = deal.declarers();
@@ -1400,10 +1409,9 @@ fn basic_play(deal: &Deal, seat: Seat) -> Command {
             scorer(deal.players, s) == scorer(deal.players, seat)
         }
     };
-    let full: Trick = trick.clone();
-    let js = if full.plays[0].1 == JOKER { deal.joker_suit } else { None };
-    let leader = if full.plays.is_empty() { seat } else { trick_winner(&full, trumps, js.or(deal.joker_suit)).0 };
-    let winning: Vec<&Command> = legal.iter().filter(|c| beats(card_of(c))).collect();
+    let led_js = if trick.plays[0].1 == JOKER { deal.joker_suit } else { None };
+    let leader = trick_winner(trick, trumps, led_js.or(deal.joker_suit)).0;
+    let winning = plays_that(true);
     if side(leader) == side(seat) || winning.is_empty() {
         return by_cost(legal.iter().collect(), false);
     }
