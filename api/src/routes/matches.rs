@@ -32,9 +32,10 @@ pub enum SeatRequest {
     /// Left open for another player to join.
     Open {},
     /// A bot plays this seat, at `level` (`strong` if left out): `strong` samples the cards it
-    /// cannot see and plays each move out, `basic` follows rules of thumb, `random` plays any
-    /// legal move. A game without a strong or basic bot plays the next level down (docs/bots.md
-    /// lists them).
+    /// cannot see and plays each move out, `basic` follows rules of thumb, `random` is the test
+    /// bot: legal moves with noise (in most games the rules of thumb with random moves among
+    /// them). A game without a strong or basic bot plays the next level down (docs/bots.md lists
+    /// them).
     Bot {
         #[serde(default)]
         level: Option<crate::matches::BotLevel>,
