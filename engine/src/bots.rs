@@ -326,20 +326,7 @@ pub fn basic_card(
             Aim::Duck => low(&mut legal.iter().copied()),
         };
     }
-    // One copy of the trick with a place for the card, tried with each: this runs for every card
-    // of every playout, where a copy a card was a fifth of a decision's time.
-    let mut with = Trick { leader: trick.leader, plays: Vec::with_capacity(trick.plays.len() + 1) };
-    with.plays.extend_from_slice(&trick.plays);
-    with.plays.push((seat, *legal.first()?));
-    let (mut winning, mut losing) = (Vec::with_capacity(legal.len()), Vec::with_capacity(legal.len()));
-    for &c in legal {
-        with.plays.last_mut().expect("the card's place").1 = c;
-        if crate::trick::winner(&with, trumps).0 == seat {
-            winning.push(c)
-        } else {
-            losing.push(c)
-        }
-    }
+    let (winning, losing) = crate::trick::split_taking(trick, seat, legal, |t| crate::trick::winner(t, trumps).0);
     let partner_ahead = partner.is_some_and(|p| crate::trick::winner(trick, trumps).0 == p);
     match aim {
         Aim::Take if partner_ahead && (last_to_play || losing.is_empty()) => {

@@ -173,6 +173,44 @@ pub fn check_latest_without(
     Ok(())
 }
 
+/// For each of `cards` in turn, whether `seat` would take the trick by playing it now, by the
+/// game's own `winner`. One copy of the trick with a place for the card, tried with each: the
+/// bots ask this for every card of every playout, where a copy a card was a fifth of the time.
+pub fn takes(
+    trick: &Trick,
+    seat: Seat,
+    cards: impl IntoIterator<Item = Card>,
+    winner: impl Fn(&Trick) -> Seat,
+) -> Vec<bool> {
+    let mut with = Trick { leader: trick.leader, plays: Vec::with_capacity(trick.plays.len() + 1) };
+    with.plays.extend_from_slice(&trick.plays);
+    cards
+        .into_iter()
+        .map(|card| {
+            with.plays.truncate(trick.plays.len());
+            with.plays.push((seat, card));
+            winner(&with) == seat
+        })
+        .collect()
+}
+
+/// The cards of `cards` with which `seat` would take the trick now (see [`takes`]), in order.
+pub fn taking(trick: &Trick, seat: Seat, cards: &[Card], winner: impl Fn(&Trick) -> Seat) -> Vec<Card> {
+    split_taking(trick, seat, cards, winner).0
+}
+
+/// `cards` split into those with which `seat` would take the trick now and the rest, each in order.
+pub fn split_taking(
+    trick: &Trick,
+    seat: Seat,
+    cards: &[Card],
+    winner: impl Fn(&Trick) -> Seat,
+) -> (Vec<Card>, Vec<Card>) {
+    let takes = takes(trick, seat, cards.iter().copied(), winner);
+    let (taking, rest): (Vec<_>, Vec<_>) = cards.iter().zip(takes).partition(|p| p.1);
+    (taking.into_iter().map(|p| *p.0).collect(), rest.into_iter().map(|p| *p.0).collect())
+}
+
 /// The cards a player may play to `trick` when the only duty is to follow suit.
 pub fn follow_suit(hand: &[Card], trick: &Trick) -> Vec<Card> {
     match trick.led_suit() {

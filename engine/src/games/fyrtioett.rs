@@ -683,15 +683,7 @@ fn bot_play(deal: &Deal, seat: Seat, rng: &mut Rng) -> Card {
     if TABLE.partner(seat) == best_seat {
         return low;
     }
-    let winning: Vec<Card> = legal
-        .iter()
-        .copied()
-        .filter(|&c| {
-            let mut t = trick.clone();
-            t.plays.push((seat, c));
-            hearts_trump(&t).0 == seat
-        })
-        .collect();
+    let winning = crate::trick::taking(trick, seat, &legal, |t| hearts_trump(t).0);
     let last = trick.plays.len() == SEATS - 1;
     match cheapest(&winning) {
         // Second or third in hand, a side-suit winner is played high to hold off the rest.

@@ -759,12 +759,7 @@ fn bot_play(deal: &Deal, seat: Seat, partnerships: bool, rng: &mut Rng) -> Card 
     }
     let (leader, _, _) = trick::winner(trick, trumps);
     let ally = |s: Seat| if partnerships { side_of(s) == side_of(seat) } else { s == seat };
-    let beats = |c: Card| {
-        let mut t = trick.clone();
-        t.plays.push((seat, c));
-        trick::winner(&t, trumps).0 == seat
-    };
-    let winning: Vec<Card> = legal.iter().copied().filter(|&c| beats(c)).collect();
+    let winning = trick::taking(trick, seat, &legal, |t| trick::winner(t, trumps).0);
     if ally(leader) || winning.is_empty() {
         return cheapest(&legal).expect("legal");
     }

@@ -1382,19 +1382,8 @@ fn basic_play(deal: &Deal, seat: Seat) -> Command {
     if trick.is_empty() {
         return by_cost(legal.iter().collect(), false);
     }
-    // Whether each legal play would take the trick as it stands: one copy of the trick with a
-    // place for the card, as this runs for every card of every playout.
-    let mut with = Trick { leader: trick.leader, plays: Vec::with_capacity(trick.plays.len() + 1) };
-    with.plays.extend_from_slice(&trick.plays);
-    with.plays.push((seat, JOKER));
     let js = if trick.plays[0].1 == JOKER { deal.joker_suit.or(Some(Suit::Spades)) } else { deal.joker_suit };
-    let beats: Vec<bool> = legal
-        .iter()
-        .map(|c| {
-            with.plays.last_mut().expect("the card's place").1 = card_of(c);
-            trick_winner(&with, trumps, js).0 == seat
-        })
-        .collect();
+    let beats = crate::trick::takes(trick, seat, legal.iter().map(card_of), |t| trick_winner(t, trumps, js).0);
     let plays_that =
         |wins: bool| -> Vec<&Command> { legal.iter().zip(&beats).filter(|p| *p.1 == wins).map(|p| p.0).collect() };
     if misere_declarer {

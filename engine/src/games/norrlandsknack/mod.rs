@@ -903,12 +903,8 @@ fn bot_choice(deal: &Deal, seat: Seat, score: i64, moves: &[Command], rng: &mut 
                 return Command::Play { card: legal.iter().copied().max_by_key(|&c| weight(c)).expect("a legal card") };
             }
             let winner = deal.winner();
-            let wins = |c: Card| {
-                let mut t = deal.play.trick.clone();
-                t.plays.push((seat, c));
-                winner(&t).0 == seat
-            };
-            let card = legal.iter().copied().filter(|&c| wins(c)).min_by_key(|&c| weight(c)).unwrap_or(lowest);
+            let winning = crate::trick::taking(&deal.play.trick, seat, &legal, |t| winner(t).0);
+            let card = winning.into_iter().min_by_key(|&c| weight(c)).unwrap_or(lowest);
             Command::Play { card }
         }
         Stage::Over => moves[0].clone(),

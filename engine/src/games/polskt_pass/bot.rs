@@ -75,12 +75,8 @@ fn basic_card(deal: &Deal, seat: Seat) -> Option<Command> {
         let side_ace = legal.iter().copied().find(|&c| !is_trump(c, trumps) && c.rank() == Some(Rank::ACE));
         side_ace.or_else(|| legal.iter().copied().max_by_key(key))?
     } else {
-        let wins = |c: &Card| {
-            let mut t = trick.clone();
-            t.plays.push((seat, *c));
-            trick_winner(&t, trumps).0 == seat
-        };
-        legal.iter().copied().filter(wins).min_by_key(key).or_else(|| legal.iter().copied().min_by_key(key))?
+        let winning = crate::trick::taking(trick, seat, &legal, |t| trick_winner(t, trumps).0);
+        winning.into_iter().min_by_key(key).or_else(|| legal.iter().copied().min_by_key(key))?
     };
     Some(Command::Play { card })
 }

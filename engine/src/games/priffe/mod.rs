@@ -918,13 +918,7 @@ fn bot_play(deal: &Deal, seat: Seat, rng: &mut Rng) -> Card {
     }
     let winner = deal.winner();
     let (best, _, _) = winner(trick);
-    let wins = |c: Card| {
-        let mut t = trick.clone();
-        t.plays.push((chair, c));
-        winner(&t).0 == chair
-    };
-    let winning: Vec<Card> = legal.iter().copied().filter(|&c| wins(c)).collect();
-    let losing: Vec<Card> = legal.iter().copied().filter(|&c| !wins(c)).collect();
+    let (winning, losing) = crate::trick::split_taking(trick, chair, &legal, |t| winner(t).0);
     let pick = if wants_tricks {
         if best % 2 == chair % 2 || winning.is_empty() {
             cheapest(&legal)

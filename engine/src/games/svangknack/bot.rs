@@ -88,12 +88,8 @@ fn basic_card(deal: &Deal, seat: Seat) -> Option<Command> {
         let side_ace = face_up.iter().copied().find(|&c| rank_value(c) == 14 && !c.is_suit(trumps));
         side_ace.filter(|_| play.number() == 1).or_else(|| face_up.iter().copied().max_by_key(|&c| value(c)))?
     } else {
-        let wins = |c: Card| {
-            let mut t = play.trick.clone();
-            t.plays.push((seat, c));
-            trick_winner(&t, trumps, |x| deal.is_blanked(x)).0 == seat
-        };
-        let cheapest_win = face_up.iter().copied().filter(|&c| wins(c)).min_by_key(|&c| value(c));
+        let winning = trick::taking(&play.trick, seat, &face_up, |t| trick_winner(t, trumps, |x| deal.is_blanked(x)).0);
+        let cheapest_win = winning.into_iter().min_by_key(|&c| value(c));
         cheapest_win.or_else(|| face_up.iter().copied().min_by_key(|&c| value(c)))?
     };
     Some(Command::Play { card })
