@@ -483,6 +483,7 @@ impl Loaded {
     fn out(&self, e: &StoredEvent, data: impl FnOnce(&dyn Match) -> Value) -> EventOut {
         let data = if is_service_event(&e.event_type) { redact_service_event(&e.data) } else { data(&*self.table) };
         EventOut {
+            game: self.game.clone(),
             seq: e.seq,
             event_type: e.event_type.clone(),
             deal: e.deal,
@@ -510,6 +511,8 @@ fn public_actor(actor: &str) -> String {
 
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct EventOut {
+    /// The match's game: which game's event `data` is.
+    pub game: String,
     pub seq: i64,
     #[serde(rename = "type")]
     pub event_type: String,

@@ -54,10 +54,23 @@ Errors are `application/problem+json` with a stable `code`; a refused move names
 pub struct ApiDoc;
 
 /// Every playable game's options, commands, table and events, derived from the engine's types
-/// (`engine::schema`), and the unions the service's own schemas refer to: `Move` (any game's
-/// command), `MatchOptions`, `Table` and `EventData`. A field of the service's types points at
-/// them with `schema_with` (the functions below), so a new game is typed by its registry line.
+/// (`engine::schema`), and the service's schemas that carry them, one per game.
+///
+/// Games share command and event `type`s (`discard`, `pass`, `knock`), so a union over every
+/// game's types cannot tell a generated client which game's shape it holds. What tells them apart
+/// is the `game` field of the object that carries them: every schema with a game's types in it
+/// (`MatchView`, `EventOut`, `LegalMoves`, `DealRecord`, `ReplayStep`, `DealChecked` and the
+/// request `CreateMatch`) becomes a `oneOf` of one schema per game (`PlumpMatchView`,
+/// `TrettioettEventOut`...) with `game` a constant and a discriminator on it, each pointing at
+/// its own game's table, options, commands and events (`TrettioettEvent`: the game's events
+/// and the service's, `match.created` with the game's own options). The wire format is the same
+/// for every game; only the document says more. A command a client sends stays a member of the
+/// one union `Move`, since its body has no `game`: the match has it.
 struct GameTypes;
+
+/// The service's schemas that carry a game's types, and so have one variant per game.
+const PER_GAME: &[&str] =
+    &["MatchView", "EventOut", "LegalMoves", "DealRecord", "ReplayStep", "DealChecked", "CreateMatch"];
 
 impl Modify for GameTypes {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
@@ -67,39 +80,196 @@ impl Modify for GameTypes {
         if schemas.remove("usize").is_some() {
             renamed_refs(schemas, "usize", "Seat");
         }
-        let mut unions: [(&str, &str, Vec<String>); 4] = [
-            ("Move", "A command of the match's game; `GET .../legal-moves` lists the ones allowed now.", vec![]),
-            ("MatchOptions", "The match's variants and parameters: the options of its game.", vec![]),
-            ("Table", "The game's own view of the table: the caller's hand, the public table, scores.", vec![]),
-            ("EventData", "An event as the caller may see it: one of the game's events or the service's.", vec![]),
-        ];
+        let service_events = service_event_variants(schemas);
+        let mut commands = Vec::new();
+        let mut options = Vec::new();
+        let mut per_game: Vec<(String, Vec<(String, String)>)> =
+            PER_GAME.iter().map(|n| (n.to_string(), vec![])).collect();
         for game in engine::playable() {
             let derived = game.schemas();
-            for (name, schema) in derived.components {
-                let schema: RefOr<Schema> =
-                    serde_json::from_value(schema.clone()).unwrap_or_else(|e| panic!("{name}: {e}: {schema}"));
-                if let Some(earlier) = schemas.get(&name) {
-                    assert!(
-                        serde_json::to_value(earlier).ok() == serde_json::to_value(&schema).ok(),
-                        "two different schemas are both named {name}"
-                    );
-                }
-                schemas.insert(name, schema);
+            let prefix = engine::schema::pascal(game.id());
+            let own: Vec<(&str, String)> = vec![
+                ("Table", derived.table.clone()),
+                ("MatchOptions", derived.options.clone()),
+                ("Move", derived.command.clone()),
+                ("EventData", derived.event.clone()),
+                ("EventOut", format!("{prefix}EventOut")),
+                ("MatchView", format!("{prefix}MatchView")),
+            ];
+            let mut components = derived.components;
+            let events = game_event_data(&components, &derived.event, &prefix, &service_events);
+            components.retain(|(name, _)| *name != derived.event);
+            components.push((derived.event.clone(), events));
+            components.push((
+                format!("{prefix}MatchCreatedEvent"),
+                match_created(game.id(), &derived.options, &service_events),
+            ));
+            for (container, variants) in &mut per_game {
+                let base =
+                    schema_json(schemas.get(container.as_str()).unwrap_or_else(|| panic!("{container} is documented")));
+                let name = format!("{prefix}{container}");
+                components.push((name.clone(), for_game(base, game.id(), &own)));
+                variants.push((game.id().to_string(), name));
             }
-            for (union, name) in unions.iter_mut().zip([derived.command, derived.options, derived.table, derived.event])
-            {
-                union.2.push(name);
+            for (name, schema) in components {
+                insert(schemas, name, schema);
             }
+            commands.push(derived.command);
+            options.push(derived.options);
         }
-        unions[3].2.push("ServiceEvent".into());
-        for (name, description, members) in unions {
+        for (name, schema) in service_events.iter().filter(|(name, _)| name != "MatchCreatedEvent") {
+            insert(schemas, name.clone(), schema.clone());
+        }
+        for (container, variants) in per_game {
+            let base = schema_json(&schemas[container.as_str()]);
+            insert_unchecked(schemas, container, game_union(&base, &variants));
+        }
+        for (name, description, members) in [
+            ("Move", "A command of the match's game; `GET .../legal-moves` lists the ones allowed now.", commands),
+            ("MatchOptions", "The match's variants and parameters: the options of its game.", options),
+        ] {
             let mut any = AnyOfBuilder::new().description(Some(description));
             for member in members {
                 any = any.item(Ref::from_schema_name(member));
             }
             schemas.insert(name.to_string(), Schema::AnyOf(any.build()).into());
         }
+        // Every reference to these now goes to a game's own.
+        for gone in ["Table", "EventData", "ServiceEvent"] {
+            schemas.remove(gone);
+        }
     }
+}
+
+/// The service's events as named schemas (`MatchCreatedEvent`, `MatchSeatJoinedEvent`...), as a
+/// caller sees them: supplied decks are shown as their number (`matches::redact_service_event`).
+fn service_event_variants(
+    schemas: &std::collections::BTreeMap<String, RefOr<Schema>>,
+) -> Vec<(String, serde_json::Value)> {
+    let union = schema_json(schemas.get("ServiceEvent").expect("ServiceEvent is documented"));
+    let name = |tag: &str| format!("{}Event", engine::schema::pascal(&tag.replace('.', "_")));
+    let (_, mut variants) = engine::schema::named_union(&union, "type", name).expect("service events have a `type`");
+    for (name, variant) in &mut variants {
+        if name == "MatchCreatedEvent" {
+            let properties = variant["properties"].as_object_mut().expect("match.created has properties");
+            properties.remove("decks");
+            properties.insert(
+                "supplied_decks".into(),
+                serde_json::json!({
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "How many deck orders the creator supplied for the first deals (the orders \
+                themselves are never shown); absent when none were.",
+                }),
+            );
+        }
+    }
+    variants
+}
+
+/// `match.created` of one game: its options are the game's own.
+fn match_created(game: &str, options: &str, service_events: &[(String, serde_json::Value)]) -> serde_json::Value {
+    let (_, created) =
+        service_events.iter().find(|(n, _)| n == "MatchCreatedEvent").expect("match.created is documented");
+    let mut created = created.clone();
+    created["properties"]["options"] = serde_json::json!({ "$ref": format!("#/components/schemas/{options}") });
+    created["properties"]["game"] = game_constant(game);
+    created
+}
+
+/// The events of one game's match as a caller sees them: the game's own and the service's, told
+/// apart by `type`.
+fn game_event_data(
+    components: &[(String, serde_json::Value)],
+    game_events: &str,
+    prefix: &str,
+    service_events: &[(String, serde_json::Value)],
+) -> serde_json::Value {
+    let (_, union) = components.iter().find(|(n, _)| n == game_events).expect("the game's events are derived");
+    let mut union = union.clone();
+    let reference = |name: &str| format!("#/components/schemas/{name}");
+    for (name, variant) in service_events {
+        let tag = variant["properties"]["type"]["enum"][0].as_str().expect("a service event has a `type`");
+        let name = if name == "MatchCreatedEvent" { format!("{prefix}{name}") } else { name.clone() };
+        union["oneOf"].as_array_mut().expect("a union").push(serde_json::json!({ "$ref": reference(&name) }));
+        union["discriminator"]["mapping"][tag] = serde_json::Value::String(reference(&name));
+    }
+    union["description"] = serde_json::json!(
+        "An event of the match as the caller may see it, the game's own or the service's (`match.*`); `type` \
+says which. A field whose content is hidden from the caller is null or left out, and counts \
+(`hand_sizes`) may stand in for hidden cards."
+    );
+    union
+}
+
+/// The `game` field of one game's schemas: that game's id, and nothing else.
+fn game_constant(game: &str) -> serde_json::Value {
+    // An `enum` of one: the document is OpenAPI 3.1, but utoipa's schema model has no `const`.
+    serde_json::json!({ "type": "string", "enum": [game], "description": "The game's id." })
+}
+
+/// A service schema for one game: `game` is the game's id, and the game-wide unions it refers to
+/// are the game's own (`own` pairs each union with the game's schema).
+fn for_game(mut schema: serde_json::Value, game: &str, own: &[(&str, String)]) -> serde_json::Value {
+    let rename = |name: &str| own.iter().find(|(union, _)| *union == name).map_or(name.to_string(), |(_, n)| n.clone());
+    schema = engine::schema::renamed_refs(schema, &rename);
+    let properties = schema["properties"].as_object_mut().expect("a service schema has properties");
+    assert!(properties.contains_key("game"), "a schema with a game's types says which game");
+    properties.insert("game".into(), game_constant(game));
+    assert!(
+        schema["required"].as_array().is_some_and(|r| r.contains(&serde_json::json!("game"))),
+        "`game` is always sent: the discriminator reads it"
+    );
+    // The shared schema's example is one game's: it stays on the union.
+    if let Some(map) = schema.as_object_mut() {
+        map.remove("example");
+        map.remove("examples");
+    }
+    schema
+}
+
+/// The union of a service schema's per-game variants, told apart by `game`.
+fn game_union(base: &serde_json::Value, variants: &[(String, String)]) -> serde_json::Value {
+    let reference = |name: &str| format!("#/components/schemas/{name}");
+    let mut union = serde_json::json!({
+        "oneOf": variants.iter().map(|(_, name)| serde_json::json!({ "$ref": reference(name) })).collect::<Vec<_>>(),
+        "discriminator": {
+            "propertyName": "game",
+            "mapping": variants.iter().map(|(game, name)| (game.clone(), serde_json::Value::String(reference(name)))).collect::<serde_json::Map<_, _>>(),
+        },
+    });
+    for key in ["description", "example", "examples"] {
+        if let Some(value) = base.get(key) {
+            union[key] = value.clone();
+        }
+    }
+    union
+}
+
+fn schema_json(schema: &RefOr<Schema>) -> serde_json::Value {
+    serde_json::to_value(schema).expect("schemas serialize")
+}
+
+/// Adds a schema, refusing two different ones under one name.
+fn insert(schemas: &mut std::collections::BTreeMap<String, RefOr<Schema>>, name: String, schema: serde_json::Value) {
+    let read = read_schema(&name, schema);
+    if let Some(earlier) = schemas.get(&name) {
+        assert!(schema_json(earlier) == schema_json(&read), "two different schemas are both named {name}");
+    }
+    schemas.insert(name, read);
+}
+
+fn insert_unchecked(
+    schemas: &mut std::collections::BTreeMap<String, RefOr<Schema>>,
+    name: String,
+    schema: serde_json::Value,
+) {
+    let read = read_schema(&name, schema);
+    schemas.insert(name, read);
+}
+
+fn read_schema(name: &str, schema: serde_json::Value) -> RefOr<Schema> {
+    serde_json::from_value(schema.clone()).unwrap_or_else(|e| panic!("{name}: {e}: {schema}"))
 }
 
 /// Points every reference to the schema `from` at `to` in the schemas that have one.
@@ -222,7 +392,8 @@ impl Examples {
         let viewer = Viewer::Seat(seat);
         let view = loaded.view(viewer, vec![seat]);
         let moves = loaded.table.legal_moves(seat);
-        let legal = match_routes::LegalMoves { seat, version: loaded.version, moves: moves.clone() };
+        let legal =
+            match_routes::LegalMoves { game: loaded.game.clone(), seat, version: loaded.version, moves: moves.clone() };
         let page = history::EventPage {
             version: loaded.version,
             events: stored.iter().map(|e| loaded.event_out(e, viewer)).collect(),
@@ -423,7 +594,99 @@ impl Modify for ExtractorProblems {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeSet;
+
+    use serde_json::Value;
+
     use super::*;
+
+    fn document() -> Value {
+        serde_json::to_value(ApiDoc::openapi()).unwrap()
+    }
+
+    /// Every schema `value` refers to, and those they refer to in turn.
+    fn reachable(doc: &Value, value: &Value) -> BTreeSet<String> {
+        fn refs(value: &Value, out: &mut Vec<String>) {
+            match value {
+                Value::Object(map) => {
+                    for (key, inner) in map {
+                        match (key.as_str(), inner) {
+                            ("$ref", Value::String(r)) => {
+                                out.push(r.trim_start_matches("#/components/schemas/").into())
+                            }
+                            _ => refs(inner, out),
+                        }
+                    }
+                }
+                Value::Array(items) => items.iter().for_each(|i| refs(i, out)),
+                _ => {}
+            }
+        }
+        let mut seen = BTreeSet::new();
+        let mut next = Vec::new();
+        refs(value, &mut next);
+        while let Some(name) = next.pop() {
+            if seen.insert(name.clone()) {
+                refs(&doc["components"]["schemas"][&name], &mut next);
+            }
+        }
+        seen
+    }
+
+    /// A generated client tells games apart by the `game` of the object that holds a game's
+    /// types: from a game's variant of a service schema, every schema reached is that game's own
+    /// or shared by all, never another game's.
+    #[test]
+    fn each_games_objects_reach_only_its_own_types() {
+        let doc = document();
+        let prefixes: Vec<(String, &str)> =
+            engine::playable().iter().map(|g| (engine::schema::pascal(g.id()), g.id())).collect();
+        // A name belongs to the game whose prefix is the longest that starts it.
+        let owner = |name: &str| {
+            prefixes
+                .iter()
+                .filter(|(p, _)| name.starts_with(p.as_str()))
+                .max_by_key(|(p, _)| p.len())
+                .map(|(_, id)| *id)
+        };
+        for container in PER_GAME {
+            let union = &doc["components"]["schemas"][container];
+            let mapping = union["discriminator"]["mapping"].as_object().expect("a union told apart by `game`");
+            assert_eq!(union["discriminator"]["propertyName"], "game");
+            assert_eq!(mapping.len(), prefixes.len(), "{container}: one variant per playable game");
+            for (game, reference) in mapping {
+                let name = reference.as_str().unwrap().trim_start_matches("#/components/schemas/");
+                let variant = &doc["components"]["schemas"][name];
+                assert_eq!(variant["properties"]["game"]["enum"], serde_json::json!([game]), "{name}");
+                assert!(variant["required"].as_array().unwrap().contains(&"game".into()), "{name}");
+                for reached in reachable(&doc, variant) {
+                    assert!(owner(&reached).is_none_or(|o| o == game), "{name} reaches {reached}, another game's type");
+                    assert!(
+                        !["Move", "MatchOptions"].contains(&reached.as_str()),
+                        "{name} reaches the union {reached}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// What the service answers never holds a union of every game's types, where a client would
+    /// have to guess the game: only request bodies (a move, the options of a deal to check) do.
+    #[test]
+    fn no_answer_holds_a_union_of_every_game() {
+        let doc = document();
+        for (path, item) in doc["paths"].as_object().unwrap() {
+            for (method, operation) in item.as_object().unwrap() {
+                let Some(responses) = operation.get("responses") else { continue };
+                for reached in reachable(&doc, responses) {
+                    assert!(
+                        !["Move", "MatchOptions"].contains(&reached.as_str()),
+                        "{method} {path} answers with {reached}, a union of every game's types"
+                    );
+                }
+            }
+        }
+    }
 
     /// The committed document must be what the code generates. `UPDATE_OPENAPI=1 cargo test`
     /// rewrites it.

@@ -262,9 +262,22 @@ null or left out, and counts (`hand_sizes`) may stand in for hidden cards."
         }
     }
 
+    /// What a redacted event may show in place of hidden cards, by the field it stands beside:
+    /// the sizes of hidden hands, piles and decks, and whether a card left out is hidden from the
+    /// viewer. (A game whose redaction adds another adds it here: the contract test refuses a
+    /// field the document does not declare.)
+    const STAND_INS: &[(&str, &str, &str)] = &[
+        ("hands", "hand_sizes", "How many cards each hand holds, where the hands are hidden from the viewer."),
+        ("deck", "deck_size", "How many cards the deck holds, where its order is hidden from the viewer."),
+        ("set_aside", "set_aside_count", "How many cards were set aside, where they are hidden from the viewer."),
+        ("talon", "talon_count", "How many cards the talon holds, where it is hidden from the viewer."),
+        ("dog", "dog_size", "How many cards the dog holds, where it is hidden from the viewer."),
+        ("card", "hidden", "True where the card is hidden from the viewer."),
+    ];
+
     /// An event's variant as a viewer may see it: any field but `type`, any item of a list and
     /// any field of an object inside may be `null` (hidden), and fields the event does not have
-    /// may stand in for hidden ones (`hand_sizes`, `set_aside_count`).
+    /// may stand in for hidden ones ([`STAND_INS`]).
     fn seen_as_redacted(variant: &mut Value) {
         fn nullable(schema: &mut Value) {
             if !schema.is_object() {
@@ -295,6 +308,17 @@ null or left out, and counts (`hand_sizes`) may stand in for hidden cards."
             for (key, property) in properties.iter_mut() {
                 if key != "type" {
                     nullable(property);
+                }
+            }
+            for (beside, stand_in, description) in STAND_INS {
+                if properties.contains_key(*beside) && !properties.contains_key(*stand_in) {
+                    let mut schema = match *stand_in {
+                        "hidden" => json!({ "type": "boolean" }),
+                        "hand_sizes" => json!({ "type": "array", "items": { "type": "integer", "minimum": 0 } }),
+                        _ => json!({ "type": "integer", "minimum": 0 }),
+                    };
+                    schema["description"] = json!(description);
+                    properties.insert(stand_in.to_string(), schema);
                 }
             }
         }

@@ -53,6 +53,8 @@ pub struct MadeMove {
 /// What the rules say of the deal.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct DealChecked {
+    /// The game the deal was checked against: whose table `table` is.
+    pub game: String,
     /// Every move was allowed (and every deck was a whole pack).
     pub legal: bool,
     /// The moves replayed before the first broken one (all of them when `legal`).
@@ -204,6 +206,7 @@ pub async fn check_deal(
     }
     let status = table.status();
     Ok(HttpResponse::Ok().json(DealChecked {
+        game: info.id.to_string(),
         legal: first_broken.is_none(),
         moves_checked: checked,
         deals_dealt: dealt,

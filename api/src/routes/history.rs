@@ -95,6 +95,8 @@ pub async fn match_events(
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct DealRecord {
+    /// The match's game: whose table `end` is.
+    pub game: String,
     pub deal: i32,
     /// Every event of the deal, with the cards that were hidden during play.
     pub events: Vec<EventOut>,
@@ -163,6 +165,8 @@ pub struct ReplayQuery {
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ReplayStep {
+    /// The match's game: whose table `table` is.
+    pub game: String,
     pub deal: i32,
     pub at: usize,
     /// How many events the deal has.
@@ -212,7 +216,12 @@ pub async fn deal_record(
     let seat = record_seat(&loaded, &caller)?;
     let Replayed { end, deal_rows, .. } = replay_deal(&loaded, &rows, deal, None)?;
     let events = deal_rows.iter().map(|e| end.record_out(e, seat)).collect();
-    Ok(private(HttpResponse::Ok()).json(DealRecord { deal, events, end: end.table.record_view(seat) }))
+    Ok(private(HttpResponse::Ok()).json(DealRecord {
+        game: loaded.game.clone(),
+        deal,
+        events,
+        end: end.table.record_view(seat),
+    }))
 }
 
 /// Whose record it is: a seated caller also sees the cards it held that the game keeps from the
@@ -275,7 +284,14 @@ pub async fn deal_replay(
     }
     let mut table = at_step.table.record_view(seat);
     hide_cards(&mut table, &hidden);
-    Ok(private(HttpResponse::Ok()).json(ReplayStep { deal, at: query.at, steps: deal_rows.len(), event, table }))
+    Ok(private(HttpResponse::Ok()).json(ReplayStep {
+        game: loaded.game.clone(),
+        deal,
+        at: query.at,
+        steps: deal_rows.len(),
+        event,
+        table,
+    }))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

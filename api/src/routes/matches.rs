@@ -208,6 +208,8 @@ pub async fn join(
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct LegalMoves {
+    /// The match's game: whose commands `moves` are.
+    pub game: String,
     pub seat: usize,
     pub version: i64,
     /// Every move the rules accept from this seat now (empty when it is not the seat's turn).
@@ -243,7 +245,7 @@ pub async fn legal_moves(
     let loaded = commands::load(&state.into_inner(), id).await?;
     let seat = acting_seat(&loaded, &player, query.seat)?;
     let moves = if loaded.is_full() { loaded.table.legal_moves(seat) } else { Vec::new() };
-    let legal = LegalMoves { seat, version: loaded.version, moves };
+    let legal = LegalMoves { game: loaded.game.clone(), seat, version: loaded.version, moves };
     Ok(viewed(&req, view_tag(loaded.version, Viewer::Seat(seat)), &legal))
 }
 

@@ -1679,9 +1679,12 @@ impl Rules for Femhundra {
             Event::WidowTaken { seat, .. } | Event::Discarded { seat, .. } | Event::HandLaidAway { seat, .. }
                 if !owner(*seat) =>
             {
-                full["cards"] = Value::Null;
-                if full.get("card").is_some() {
-                    full["card"] = Value::Null;
+                // A discard has one `card`, the others `cards`: hide what the event has, and add
+                // no field it does not have.
+                for key in ["cards", "card"] {
+                    if let Some(hidden) = full.get_mut(key) {
+                        *hidden = Value::Null;
+                    }
                 }
             }
             Event::WidowSetAside { .. } => full["cards"] = Value::Null,

@@ -179,7 +179,10 @@ fn a_deal_of_three_bids_takes_the_widow_discards_in_secret_and_scores() {
     let mine = serde_json::to_value(m.rules.view(&m.state, Viewer::Seat(1))).unwrap();
     assert_eq!(mine["discards"], json!(["QD", "KD", "AD"]));
     let discard = m.log.iter().find(|e| matches!(e, Event::Discarded { .. })).unwrap().clone();
-    assert_eq!(m.rules.record_event(&m.state, &discard, Some(0))["card"], Value::Null);
+    let hidden = m.rules.record_event(&m.state, &discard, Some(0));
+    assert_eq!(hidden["card"], Value::Null);
+    // Hidden as the event has it: a discard has one `card`, and gains no `cards` field.
+    assert_eq!(hidden.as_object().unwrap().keys().collect::<Vec<_>>(), ["card", "seat", "type"]);
     assert_eq!(m.rules.record_event(&m.state, &discard, Some(1))["card"], json!("QD"));
     // The left bower leads as a trump: seat 2 holds diamonds but no trump, and may play anything.
     m.ok(1, Command::Play { card: card("JD"), suit: None });
