@@ -456,14 +456,22 @@ pub async fn create_match(
     }
     let options = game.normalize_options(&new.options).map_err(|e| ApiError::unprocessable("invalid-options", e.0))?;
     let table = game.setup(new.seats.len(), &options).map_err(|e| ApiError::unprocessable("invalid-options", e.0))?;
+    // The first order deals the first deal: a whole pack. Later ones deal later deals, or
+    // shuffle a talon anew within a deal (`Status::NeedsShuffle`, part of the pack); each is
+    // checked against the cards to shuffle when it is taken.
     if let engine::game::Status::NeedsDeck { composition } = table.status() {
         for (i, deck) in new.decks.iter().enumerate() {
-            if !engine::cards::is_permutation(deck, &composition) {
+            let fits = if i == 0 {
+                engine::cards::is_permutation(deck, &composition)
+            } else {
+                engine::cards::is_part_of(deck, &composition)
+            };
+            if !fits {
                 return Err(ApiError::unprocessable(
                     "invalid-deck",
                     format!(
-                        "deck {i} is not a full {}-card pack of this game, each card as often as the pack has it",
-                        composition.len()
+                        "deck {i} is not {} of this game, each card as often as the pack has it",
+                        if i == 0 { format!("a full {}-card pack", composition.len()) } else { "part of the pack".into() }
                     ),
                 ));
             }

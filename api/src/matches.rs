@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 pub use engine::bots::Level as BotLevel;
-use engine::cards::Card;
+use engine::cards::{is_permutation, Card};
 use engine::game::{Match, Outcome, Status, Viewer};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -282,10 +282,12 @@ impl Loaded {
         self.record(events, &format!("bot:{seat}"), out).map_err(broken)
     }
 
-    /// Whether the deal an event belongs to is over (its record is then open for replay).
+    /// Whether the deal an event belongs to is over (its record is then open for replay). A
+    /// deal waiting for its talon to be shuffled anew is not.
     pub fn deal_over(&self, deal: i32) -> bool {
         let current = self.table.deal_number() as i32;
-        deal < current || (deal == current && !matches!(self.table.status(), Status::ToAct { .. }))
+        deal < current
+            || (deal == current && matches!(self.table.status(), Status::NeedsDeck { .. } | Status::Finished { .. }))
     }
 
     /// Deals and lets bots act until a person must act or the match is over. Shuffling happens
@@ -303,9 +305,15 @@ impl Loaded {
         for _ in 0..steps {
             match self.table.status() {
                 Status::Finished { .. } => return Ok(()),
-                Status::NeedsDeck { composition } => {
-                    let supplied = self.decks.get(self.table.deal_number() as usize).cloned();
-                    let deck = supplied.unwrap_or_else(|| shuffled(composition));
+                // A new deal, or a talon shuffled anew within one: the supplied orders are taken
+                // one a shuffle, in the order the match needs them.
+                Status::NeedsDeck { composition: cards } | Status::NeedsShuffle { cards } => {
+                    let index = self.table.shuffles() as usize;
+                    let deck = match self.decks.get(index) {
+                        Some(supplied) if is_permutation(supplied, &cards) => supplied.clone(),
+                        Some(_) => return Err(AdvanceError::Supplied { index, cards: cards.len() }),
+                        None => shuffled(cards),
+                    };
                     let events = self.table.deal(&deck).map_err(|v| AdvanceError::Broken(v.to_string()))?;
                     self.record(events, SERVICE_ACTOR, out).map_err(AdvanceError::Broken)?;
                 }
@@ -330,6 +338,9 @@ pub const MAX_STEPS: usize = 10_000;
 pub enum AdvanceError {
     /// The bots would go on past `steps` deals and moves.
     Unsettled { steps: usize },
+    /// The order supplied for shuffle `index` is not an order of the `cards` cards the table
+    /// needs shuffled now.
+    Supplied { index: usize, cards: usize },
     /// The rules refused what the service did for them: a bug.
     Broken(String),
 }
@@ -341,6 +352,14 @@ impl From<AdvanceError> for crate::problem::ApiError {
                 "bots-unsettled",
                 format!(
                     "the bots would make more than {steps} moves and deals before a person is to act; \
+                     nothing was recorded"
+                ),
+            ),
+            AdvanceError::Supplied { index, cards } => crate::problem::ApiError::unprocessable(
+                "invalid-deck",
+                format!(
+                    "supplied order {index} is not an order of the {cards} cards the table needs shuffled then \
+                     (orders are taken one a shuffle: each deal, and each talon shuffled anew within a deal); \
                      nothing was recorded"
                 ),
             ),

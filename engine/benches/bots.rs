@@ -26,9 +26,9 @@ fn positions<R: Rules>(rules: &R, count: usize) -> Vec<(R::State, usize)> {
         loop {
             let events = match rules.status(&state) {
                 Status::Finished { .. } => break,
-                Status::NeedsDeck { mut composition } => {
-                    rng.shuffle(&mut composition);
-                    rules.deal(&state, composition).unwrap()
+                Status::NeedsDeck { composition: mut cards } | Status::NeedsShuffle { mut cards } => {
+                    rng.shuffle(&mut cards);
+                    engine::game::shuffled_in(rules, &state, cards).unwrap()
                 }
                 Status::ToAct { seats } => {
                     let seat = seats[0];

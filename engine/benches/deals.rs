@@ -22,6 +22,10 @@ fn random_match<R: Rules>(rules: &R, players: usize, seed: u64) -> u64 {
                 deals += 1;
                 rules.deal(&state, composition).expect("deal")
             }
+            Status::NeedsShuffle { mut cards } => {
+                rng.shuffle(&mut cards);
+                rules.reshuffle(&state, cards).expect("reshuffle")
+            }
             Status::ToAct { seats } => {
                 let seat = seats[rng.below(seats.len())];
                 let command = rules.bot_move(&state, seat, rng.next_u64()).expect("a move");

@@ -42,9 +42,9 @@ fn play(game: &'static dyn engine::game::Game, players: usize, test: Level, othe
                 };
                 return Result { win, diff: m.standing(first), decisions };
             }
-            Status::NeedsDeck { mut composition } => {
-                rng.shuffle(&mut composition);
-                for e in m.deal(&composition).expect("deal") {
+            Status::NeedsDeck { composition: mut cards } | Status::NeedsShuffle { mut cards } => {
+                rng.shuffle(&mut cards);
+                for e in m.deal(&cards).expect("deal") {
                     m.apply(&e).unwrap();
                 }
             }

@@ -141,7 +141,19 @@ pub fn playout<R: Rules>(rules: &R, state: &mut R::State, deal: u32, rng: &mut R
         if rules.deal_number(state) != deal {
             return;
         }
-        let Status::ToAct { seats } = rules.status(state) else { return };
+        let seats = match rules.status(state) {
+            Status::ToAct { seats } => seats,
+            // The deal goes on from a talon shuffled anew: any order will do in a world.
+            Status::NeedsShuffle { mut cards } => {
+                rng.shuffle(&mut cards);
+                match rules.reshuffle(state, cards) {
+                    Ok(events) => events.iter().for_each(|e| rules.evolve(state, e)),
+                    Err(_) => return,
+                }
+                continue;
+            }
+            _ => return,
+        };
         let seat = seats[0];
         let Some(command) = rules.basic_move(state, seat, rng) else { return };
         if !step(rules, state, seat, &command) {

@@ -316,6 +316,13 @@ pub fn is_permutation(deck: &[Card], composition: &[Card]) -> bool {
     a == b
 }
 
+/// True when every card of `part` is in `whole`, each at most as often as `whole` has it (as
+/// multisets: `part` is a sub-multiset of `whole`).
+pub fn is_part_of(part: &[Card], whole: &[Card]) -> bool {
+    let mut rest = whole.to_vec();
+    part.iter().all(|c| take_card(&mut rest, *c))
+}
+
 /// A hand in the order a player holds it: by suit, then by rank.
 pub fn sort_hand(hand: &mut [Card]) {
     hand.sort_by_key(|c| (c.suit(), c.rank()));

@@ -49,6 +49,13 @@ pub enum Status {
     NeedsDeck {
         composition: Vec<Card>,
     },
+    /// In the middle of a deal, the service must shuffle these cards (a discard pile turned into
+    /// a new talon, say) and hand the order to [`Rules::reshuffle`]: the same deal goes on, and
+    /// its number does not change. The cards are those the table has seen go there; their new
+    /// order is nobody's to know.
+    NeedsShuffle {
+        cards: Vec<Card>,
+    },
     /// These seats may act now (usually one; several where the rules let players act
     /// independently, such as either partner giving a side's bid).
     ToAct {
@@ -64,6 +71,15 @@ impl Status {
         match self {
             Status::ToAct { seats } => seats,
             _ => &[],
+        }
+    }
+
+    /// The cards the service must shuffle now, for a new deal or within one.
+    pub fn to_shuffle(&self) -> Option<&[Card]> {
+        match self {
+            Status::NeedsDeck { composition } => Some(composition),
+            Status::NeedsShuffle { cards } => Some(cards),
+            _ => None,
         }
     }
 
@@ -165,6 +181,19 @@ pub trait Rules: Send + Sync + 'static {
     /// only while [`Status::NeedsDeck`] holds and with a deck already checked to be a permutation
     /// of the composition asked for ([`check_deal`]), so a game repeats neither check.
     fn deal(&self, state: &Self::State, deck: Vec<Card>) -> Result<Vec<Self::Event>, RuleViolation>;
+    /// Goes on with the deal from a new order of the cards [`Status::NeedsShuffle`] asked to be
+    /// shuffled (checked, like a deck, by [`check_deal`]); the first event records the order. Only
+    /// a game that asks for a shuffle within a deal has one.
+    fn reshuffle(&self, state: &Self::State, order: Vec<Card>) -> Result<Vec<Self::Event>, RuleViolation> {
+        let _ = (state, order);
+        Err(RuleViolation::wrong_phase("inget ska blandas", "nothing is to be shuffled"))
+    }
+    /// How many shuffles the match has had: its deals (cancelled ones included) and the
+    /// reshuffles within them. Supplied orders (`decks` when a match is created, or a deal to
+    /// check) are taken in this order, one a shuffle.
+    fn shuffles(&self, state: &Self::State) -> u32 {
+        self.deal_number(state)
+    }
     /// Called only for a seat listed in [`Status::ToAct`] (so never before a deal or after the
     /// match, see [`check_turn`]); the game checks the rest, such as a command that does not fit
     /// the phase.
@@ -265,15 +294,18 @@ pub fn check_turn(status: &Status, seat: Seat) -> Result<(), RuleViolation> {
         Status::NeedsDeck { .. } => {
             Err(RuleViolation::wrong_phase("korten har inte delats ut än", "the cards have not been dealt yet"))
         }
+        Status::NeedsShuffle { .. } => {
+            Err(RuleViolation::wrong_phase("korten blandas just nu", "the cards are being shuffled"))
+        }
         Status::ToAct { seats } if !seats.contains(&seat) => Err(RuleViolation::not_your_turn(seat)),
         Status::ToAct { .. } => Ok(()),
     }
 }
 
-/// The guard every deck passes before [`Rules::deal`]: a deal must be due and the deck must be
-/// a permutation of the composition asked for.
+/// The guard every deck passes before [`Rules::deal`] (or an order before [`Rules::reshuffle`]):
+/// a shuffle must be due and the deck must be a permutation of the cards asked for.
 pub fn check_deal(status: &Status, deck: &[Card]) -> Result<(), RuleViolation> {
-    let Status::NeedsDeck { composition } = status else {
+    let Some(composition) = status.to_shuffle() else {
         return Err(RuleViolation::wrong_phase("ingen ny giv behövs", "no new deal is due"));
     };
     if !is_permutation(deck, composition) {
@@ -284,6 +316,15 @@ pub fn check_deal(status: &Status, deck: &[Card]) -> Result<(), RuleViolation> {
         ));
     }
     Ok(())
+}
+
+/// Starts the deal or goes on with it, whichever shuffle the status asks for, from `order`
+/// (already checked by [`check_deal`]).
+pub fn shuffled_in<R: Rules + ?Sized>(rules: &R, state: &R::State, order: Vec<Card>) -> Result<Vec<R::Event>, RuleViolation> {
+    match rules.status(state) {
+        Status::NeedsShuffle { .. } => rules.reshuffle(state, order),
+        _ => rules.deal(state, order),
+    }
 }
 
 /// Why the service could not act on a command.
@@ -323,6 +364,9 @@ pub trait Match: Send + Sync {
     fn players(&self) -> usize;
     fn status(&self) -> Status;
     fn deal_number(&self) -> u32;
+    /// See [`Rules::shuffles`].
+    fn shuffles(&self) -> u32;
+    /// Deals from `deck`, or reshuffles within the deal, as the status asks ([`shuffled_in`]).
     fn deal(&self, deck: &[Card]) -> Result<Vec<Value>, RuleViolation>;
     fn decide(&self, seat: Seat, command: &Value) -> Result<Vec<Value>, Refusal>;
     fn apply(&mut self, event: &Value) -> Result<(), String>;
@@ -432,9 +476,12 @@ impl<R: Rules> Match for ErasedMatch<R> {
     fn deal_number(&self) -> u32 {
         self.rules.deal_number(&self.state)
     }
+    fn shuffles(&self) -> u32 {
+        self.rules.shuffles(&self.state)
+    }
     fn deal(&self, deck: &[Card]) -> Result<Vec<Value>, RuleViolation> {
         check_deal(&self.status(), deck)?;
-        Ok(self.rules.deal(&self.state, deck.to_vec())?.iter().map(to_json).collect())
+        Ok(shuffled_in(&*self.rules, &self.state, deck.to_vec())?.iter().map(to_json).collect())
     }
     fn decide(&self, seat: Seat, command: &Value) -> Result<Vec<Value>, Refusal> {
         let command = read_command::<R>(command).map_err(Refusal::Malformed)?;

@@ -36,6 +36,8 @@ impl Checks {
 #[derive(Clone, Debug, Default)]
 pub struct Report {
     pub deals: u32,
+    /// Shuffles within deals ([`Status::NeedsShuffle`]).
+    pub reshuffles: u32,
     pub moves: u64,
     pub events: u64,
     /// Every event in order, as stored: for replay tests and benchmarks.
@@ -123,6 +125,8 @@ pub fn play_match(
     let mut m = game.setup(players, options).map_err(|e| e.0)?;
     let mut report = Report::default();
     let mut steps = 0u64;
+    // The pack of the deal under way: how many copies of each card there are.
+    let mut pack: Vec<Card> = Vec::new();
     loop {
         steps += 1;
         if steps > MAX_STEPS {
@@ -131,11 +135,17 @@ pub fn play_match(
         let events = match m.status() {
             Status::Finished { .. } => return Ok(report),
             Status::NeedsDeck { composition } => {
+                pack = composition.clone();
                 let mut deck = composition;
                 rng.shuffle(&mut deck);
                 report.deals += 1;
                 report.deal_starts.push(report.log.len());
                 m.deal(&deck).map_err(|v| format!("deal refused: {v}"))?
+            }
+            Status::NeedsShuffle { mut cards } => {
+                rng.shuffle(&mut cards);
+                report.reshuffles += 1;
+                m.deal(&cards).map_err(|v| format!("reshuffle refused: {v}"))?
             }
             Status::ToAct { seats } => {
                 if seats.is_empty() {
@@ -166,7 +176,7 @@ pub fn play_match(
                 m.check_invariants().map_err(|e| format!("after {event}: {e}"))?;
             }
             if checks.leaks {
-                check_leaks(m.as_ref(), &event)?;
+                check_leaks(m.as_ref(), &event, &pack)?;
             }
             report.events += 1;
             rules_named(&event, &mut report.rules);
@@ -216,36 +226,99 @@ pub fn check_agreement(m: &dyn Match, seat: Seat) -> Result<BTreeSet<String>, St
 }
 
 /// No seat sees a card it may not know; spectators see no secret at all.
-pub fn check_leaks(m: &dyn Match, event: &Value) -> Result<(), String> {
+///
+/// A pack may hold a card twice (two packs shuffled together): then the card may be shown as
+/// often as there are copies the viewer may know of, so a public 9♥ on the pile is no leak
+/// while the other 9♥ sits in a hand, but a view that shows a card more often than that shows
+/// a hidden copy. A view, a redacted event and a legal-move list each count apart, and each may
+/// name a copy the viewer knows as often as it likes when no copy of that card is hidden from
+/// the viewer; a game with two packs draws each card of a view once where a copy is hidden
+/// (legal moves count each card once, as several moves may play the same card). `pack` is the
+/// deal's pack (empty before the first deal: every card then counts once).
+pub fn check_leaks(m: &dyn Match, event: &Value, pack: &[Card]) -> Result<(), String> {
     let secrets = m.secrets();
-    let forbidden = |viewer: Viewer| -> Vec<Card> {
-        secrets
-            .iter()
-            .filter(|(_, knowers)| match viewer {
-                Viewer::Seat(s) => !knowers.contains(&s),
-                _ => true,
-            })
-            .map(|(c, _)| *c)
-            .collect()
-    };
     let mut viewers: Vec<Viewer> = (0..m.players()).map(Viewer::Seat).collect();
     viewers.push(Viewer::Spectator);
     for viewer in viewers {
-        let forbidden = forbidden(viewer);
-        if forbidden.is_empty() {
+        let allowed = may_see(viewer, &secrets, pack);
+        if allowed.is_empty() {
             continue;
         }
-        let mut shown: Vec<(&str, Value)> = vec![("view", m.view(viewer)), ("event", m.redact(event, viewer, false))];
-        if let Viewer::Seat(s) = viewer {
-            shown.push(("legal moves", Value::Array(m.legal_moves(s))));
+        let mut shown: Vec<(&str, Vec<Card>, Value)> = Vec::new();
+        for (what, value) in [("view", m.view(viewer)), ("event", m.redact(event, viewer, false))] {
+            shown.push((what, cards_in(&value), value));
         }
-        for (what, value) in shown {
-            if let Some(card) = cards_in(&value).into_iter().find(|c| forbidden.contains(c)) {
-                return Err(format!("{viewer:?} sees {card} in its {what}: {value}"));
+        if let Viewer::Seat(s) = viewer {
+            let moves = Value::Array(m.legal_moves(s));
+            let mut named = cards_in(&moves);
+            named.sort();
+            named.dedup();
+            shown.push(("legal moves", named, moves));
+        }
+        for (what, cards, value) in shown {
+            if let Some((card, seen, allowed)) = shown_too_often(&cards, &allowed) {
+                return Err(format!(
+                    "{viewer:?} sees {card} {seen} time(s) in its {what}, where it may know {allowed} cop(ies): {value}"
+                ));
             }
         }
     }
     Ok(())
+}
+
+/// Each card a copy of which is hidden from `viewer`, with how many copies it may know of: the
+/// pack's copies less the hidden ones (a card not in `pack` counts once).
+pub fn may_see(viewer: Viewer, secrets: &[(Card, Vec<Seat>)], pack: &[Card]) -> Vec<(Card, usize)> {
+    let mut hidden: Vec<(Card, usize)> = Vec::new();
+    for (card, knowers) in secrets {
+        let secret = match viewer {
+            Viewer::Seat(s) => !knowers.contains(&s),
+            _ => true,
+        };
+        if secret {
+            match hidden.iter_mut().find(|(c, _)| c == card) {
+                Some((_, n)) => *n += 1,
+                None => hidden.push((*card, 1)),
+            }
+        }
+    }
+    let copies = |card: Card| pack.iter().filter(|&&c| c == card).count().max(1);
+    hidden.into_iter().map(|(card, n)| (card, copies(card).saturating_sub(n))).collect()
+}
+
+/// The first card `shown` names more often than `allowed` lets it: the card, how often it was
+/// shown and how often it may be.
+pub fn shown_too_often(shown: &[Card], allowed: &[(Card, usize)]) -> Option<(Card, usize, usize)> {
+    allowed.iter().find_map(|&(card, may)| {
+        let seen = shown.iter().filter(|&&c| c == card).count();
+        (seen > may).then_some((card, seen, may))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::{card, cards, decks};
+
+    /// With one pack a hidden card may not be shown at all; with two, a 9♥ on the pile may be
+    /// shown while the other sits in a hand, but not twice.
+    #[test]
+    fn copies_are_counted() {
+        let one = decks::standard52();
+        let two = decks::double(&one);
+        let in_hand = vec![(card("9H"), vec![1])];
+        assert_eq!(may_see(Viewer::Seat(0), &in_hand, &one), [(card("9H"), 0)]);
+        assert_eq!(may_see(Viewer::Seat(1), &in_hand, &one), []);
+        assert_eq!(shown_too_often(&cards("9H"), &may_see(Viewer::Seat(0), &in_hand, &one)), Some((card("9H"), 1, 0)));
+        let allowed = may_see(Viewer::Spectator, &in_hand, &two);
+        assert_eq!(allowed, [(card("9H"), 1)]);
+        assert_eq!(shown_too_often(&cards("9H KS KS"), &allowed), None);
+        assert_eq!(shown_too_often(&cards("9H 9H"), &allowed), Some((card("9H"), 2, 1)));
+        // Both copies hidden, from seat 0 by two different holders.
+        let both = vec![(card("9H"), vec![1]), (card("9H"), vec![2])];
+        assert_eq!(may_see(Viewer::Seat(0), &both, &two), [(card("9H"), 0)]);
+        assert_eq!(may_see(Viewer::Seat(2), &both, &two), [(card("9H"), 1)]);
+    }
 }
 
 /// A match driven through a game's typed interface, for that game's own tests. Every event
@@ -282,10 +355,11 @@ where
         events
     }
 
-    /// A deal through the guard the erased layer puts before [`Rules::deal`].
+    /// A deal, or a talon shuffled anew within one (whichever the status asks for), through
+    /// the guard the erased layer puts before [`Rules::deal`] and [`Rules::reshuffle`].
     pub fn try_deal(&mut self, deck: Vec<Card>) -> Result<Vec<R::Event>, RuleViolation> {
         check_deal(&self.rules.status(&self.state), &deck)?;
-        let events = self.rules.deal(&self.state, deck)?;
+        let events = crate::game::shuffled_in(&self.rules, &self.state, deck)?;
         Ok(self.apply(events))
     }
 

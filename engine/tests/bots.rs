@@ -112,9 +112,9 @@ fn standing_after<R: Rules>(rules: &R, strong_seats: &[usize], other: Level, see
     for _ in 0..100_000 {
         let events = match rules.status(&state) {
             Status::Finished { .. } => return rules.standing(&state, strong_seats[0]),
-            Status::NeedsDeck { mut composition } => {
-                rng.shuffle(&mut composition);
-                rules.deal(&state, composition).unwrap()
+            Status::NeedsDeck { composition: mut cards } | Status::NeedsShuffle { mut cards } => {
+                rng.shuffle(&mut cards);
+                engine::game::shuffled_in(rules, &state, cards).unwrap()
             }
             Status::ToAct { seats } => {
                 let level = if strong_seats.contains(&seats[0]) { Level::Strong } else { other };

@@ -63,6 +63,10 @@ fn play(game: &dyn engine::game::Game, players: usize, seed: u64, f: &mut Finger
                 rng.shuffle(&mut deck);
                 m.deal(&deck).unwrap()
             }
+            Status::NeedsShuffle { mut cards } => {
+                rng.shuffle(&mut cards);
+                m.deal(&cards).unwrap()
+            }
             Status::ToAct { seats } => {
                 for &s in &seats {
                     for c in m.legal_moves(s) {

@@ -3,7 +3,7 @@
 
 use actix_web::{post, web, HttpRequest, HttpResponse};
 use engine::cards::Card;
-use engine::game::{Refusal, Status, Viewer};
+use engine::game::{Refusal, Viewer};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -169,7 +169,8 @@ pub async fn check_deal(
     // Deal whenever a deal is due and a deck is left, then the next move; stop at the first
     // refusal.
     'replay: loop {
-        while let Status::NeedsDeck { .. } = table.status() {
+        // A deal, or a talon shuffled anew within one: the next order either way.
+        while table.status().to_shuffle().is_some() {
             let Some((k, deck)) = decks.next() else { break 'replay };
             match table.deal(deck) {
                 Ok(events) => apply(&mut table, events)?,
@@ -195,7 +196,7 @@ pub async fn check_deal(
     }
     // Moves left over after the decks ran out: the next one had no deal to be made in.
     if first_broken.is_none() && checked < deal.moves.len() {
-        if let Status::NeedsDeck { .. } = table.status() {
+        if table.status().to_shuffle().is_some() {
             let v = engine::rules::RuleViolation::new(
                 engine::rules::core::DECK,
                 format!("Drag {checked} kommer före given: lämna kortleken för giv {}.", dealt + 1),

@@ -319,7 +319,7 @@ fn bots_finish_matches_for_every_player_count() {
                         let m = d.rules.bot_move(&d.state, seats[0], rng.next_u64()).unwrap();
                         d.ok(seats[0], m);
                     }
-                    Status::Finished { .. } => unreachable!(),
+                    Status::Finished { .. } | Status::NeedsShuffle { .. } => unreachable!(),
                 }
             }
             assert!(deals < DEFAULT_MAX_DEALS as usize, "{players} players, seed {seed}: {deals} deals");

@@ -742,7 +742,7 @@ mod tests {
             let mut state = rules.setup(players, Options::default()).unwrap();
             for _ in 0..5_000 {
                 let events = match rules.status(&state) {
-                    Status::Finished { .. } => break,
+                    Status::Finished { .. } | Status::NeedsShuffle { .. } => break,
                     Status::NeedsDeck { mut composition } => {
                         rng.shuffle(&mut composition);
                         rules.deal(&state, composition).unwrap()
