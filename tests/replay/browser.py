@@ -197,7 +197,8 @@ CARD = re.compile(r"^(?:[2-9TJQKA1C][CDHS]|T(?:[1-9]|1\d|2[01])|EX|JK\d?)$")
 # engine's own Swedish and English texts) are not the page's labels and are left out.
 SHARED_WORDS = {"bot", "ada", "json", "kortbord", "pass", "rita", "ritor", "slam", "sang", "spel", "noll",
                 "limpor", "lurat", "trumfmant", "rödskägg", "poignée", "in", "hand", "per", "under",
-                "partner", "minus", "bonus", "bet", "misère", "tarot", "whist"}
+                "partner", "minus", "bonus", "bet", "misère", "tarot", "whist", "wieder", "la", "vola",
+                "tjog"}
 
 
 def at_step(b, n):
@@ -361,14 +362,15 @@ def check_game(b, name, mid, deal, game_words):
     words = b.js("document.getElementById('event-text').textContent")
     check(bool(words) and not words.startswith("{"), f"{name}: step 1 is told in words: {words!r}")
 
-    # The cards at several steps: the start, each new phase, the middle and the end.
+    # The cards at several steps: the start, the first step of each of the first eight kinds of
+    # event, the middle and the end.
     chosen = {0, 1, 2, steps // 4, steps // 2, (3 * steps) // 4, steps - 1, steps}
     phases, last = {}, None
     for i, e in enumerate(events):
         if e["type"] != last:
             phases.setdefault(e["type"], i + 1)
             last = e["type"]
-    chosen |= set(list(phases.values())[:6])
+    chosen |= set(list(phases.values())[:8])
     shots = {2: "start", steps // 2: "middle", steps: "end"}
     for at in sorted(a for a in chosen if 0 <= a <= steps):
         check_step(b, name, mid, deal, at, omitted, game_words, shots.get(at))

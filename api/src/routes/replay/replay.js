@@ -212,6 +212,14 @@
     "ace-turned": ["ett vänt ess", "a turned ace"],
     "nothing-to-turn": ["inget kort att vända", "no card to turn"],
     rita: ["rita", "rita"],
+    accept: ["tar det vända kortets färg", "accepts the turned suit"],
+    "name-suit": ["nämner en färg", "names a suit"],
+    wieder: ["wieder", "wieder"],
+    won: ["vunnen", "won"],
+    "no-winner": ["ingen vinnare", "no winner"],
+    "la-vola-won": ["la vola vunnen", "la vola won"],
+    "la-vola-lost": ["la vola förlorad", "la vola lost"],
+    "all-passed": ["alla passade", "everyone passed"],
     single: ["enkel", "single"],
     double: ["dubbel", "double"],
     triple: ["trippel", "triple"],
@@ -305,7 +313,7 @@
       if (d.nil) what = d.blind_nil ? t("blind noll", "blind nil") : t("noll", "nil");
       else if (d.tricks !== undefined) what = t(`${d.tricks} stick`, `${d.tricks} tricks`);
       else if (d.contract !== undefined) what = contract(d.contract);
-      else what = contract(d.bid ?? d.call ?? "");
+      else what = contract(d.bid ?? d.call ?? "") + (d.suit ? ` (${suitWord(d.suit)})` : "");
       return t(`${seatName(seatOf(d))} bjuder ${what}.`, `${seatName(seatOf(d))} bids ${what}.`);
     },
     passed: (d) => t(`${seatName(d.seat)} passar.`, `${seatName(d.seat)} passes.`),
