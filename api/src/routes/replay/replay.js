@@ -220,6 +220,8 @@
     "la-vola-won": ["la vola vunnen", "la vola won"],
     "la-vola-lost": ["la vola förlorad", "la vola lost"],
     "all-passed": ["alla passade", "everyone passed"],
+    bought: ["köpte", "bought"],
+    stood: ["stod", "stood"],
     single: ["enkel", "single"],
     double: ["dubbel", "double"],
     triple: ["trippel", "triple"],
@@ -605,6 +607,13 @@
     if (table.contract) rows.push([t("Kontrakt", "Contract"), contract(table.contract)]);
     if (table.declarer !== undefined && table.declarer !== null) rows.push([t("Spelförare", "Declarer"), seatName(table.declarer)]);
     if (!beforeDeal(table) && hook.facts) rows.push(...hook.facts(table, ui));
+    // The match's end: who won and why, as the engine words it.
+    const outcome = table.outcome;
+    if (outcome && typeof outcome === "object") {
+      const why = outcome.explanation && (outcome.explanation[state.lang] || outcome.explanation.en);
+      const who = Array.isArray(outcome.winners) ? seatNames(outcome.winners) : "";
+      rows.push([t("Partiet är slut", "The match is over"), [who, why].filter(Boolean).join(": ") || "—"]);
+    }
     const dl = el("dl");
     rows.forEach(([k, v]) => dl.append(el("dt", {}, k), el("dd", {}, v)));
     $("facts").replaceChildren(el("h3", {}, t("Bordet", "The table")), dl);

@@ -131,6 +131,8 @@ window.KortbordTables = (function () {
       if (table.partner != null && table.partner_revealed) rows.push([ui.t("Partner", "Partner"), ui.seat(table.partner)]);
       if (table.multiplier && table.multiplier !== 1) rows.push([ui.t("Multiplikator", "Multiplier"), String(table.multiplier)]);
       if (table.slam_announced) rows.push([ui.t("Slam", "Slam"), ui.t("utropad", "announced")]);
+      if (table.highest_bid) rows.push([ui.t("Högsta bud", "Highest bid"), ui.contract(table.highest_bid)]);
+      if (table.deals_total != null) rows.push([ui.t("Givar", "Deals"), `${table.deals_played ?? 0} / ${table.deals_total}`]);
       if (table.dog_to) rows.push([ui.t("Hunden går till", "The dog goes to"), ui.word(table.dog_to)]);
       return rows;
     },
@@ -180,6 +182,12 @@ window.KortbordTables = (function () {
     omit: { hands_dealt: "the hands as dealt: the hands show them as they are" },
     seat(table, seat, ui) {
       const out = [];
+      const swing = (table.swing_calls || []).find((c) => c.seat === seat);
+      if (swing) out.push(ui.el("div", { class: "extra" }, swing.swung ? ui.t("svängde", "swung") : ui.t("svängde inte", "did not swing")));
+      const join = (table.join_calls || []).find((c) => c.seat === seat);
+      if (join) out.push(ui.el("div", { class: "extra" }, join.joined ? ui.t("går med", "joins") : ui.t("går inte med", "does not join")));
+      const buy = (table.buys || []).find((b) => b.seat === seat);
+      if (buy && buy.turn) out.push(ui.el("div", { class: "extra" }, `${ui.word(buy.turn.kind)}${buy.turn.count != null ? ` ${buy.turn.count}` : ""}`));
       if (Array.isArray(table.folded) && table.folded.includes(seat)) out.push(ui.el("div", { class: "extra" }, ui.t("Har lagt sig", "Folded")));
       return out;
     },
@@ -201,6 +209,9 @@ window.KortbordTables = (function () {
       if (table.cut && table.cut.shown_card) rows.push([ui.t("Kuttat kort", "Card shown at the cut"), ui.cards([table.cut.shown_card], { small: true, from: "table.cut.shown_card", single: true })]);
       if (Array.isArray(table.declarers) && table.declarers.length) rows.push([ui.t("Spelförare", "Declarers"), list(ui, table.declarers)]);
       if (table.trumps_from) rows.push([ui.t("Trumf från", "Trumps from"), ui.word(table.trumps_from)]);
+      if (table.cutter != null) rows.push([ui.t("Kuttade", "Cut by"), ui.seat(table.cutter)]);
+      if (table.la_vola != null) rows.push([ui.t("La vola", "La vola"), ui.seat(table.la_vola.seat ?? table.la_vola)]);
+      if (table.deals_total != null) rows.push([ui.t("Givar", "Deals"), String(table.deals_total)]);
       if (table.amount_played_for != null) rows.push([ui.t("Spelas om", "Played for"), String(table.amount_played_for)]);
       if (Array.isArray(table.bets) && table.bets.length) {
         rows.push([ui.t("Insatser", "Bets"), table.bets.map((b) => `${ui.t("bud", "bet")} ${b.bet}: ${b.amount}`).join(", ")]);
@@ -430,6 +441,7 @@ window.KortbordTables = (function () {
   register("plump", {
     facts(table, ui) {
       const rows = [];
+      if (table.deals_total != null) rows.push([ui.t("Givar", "Deals"), String(table.deals_total)]);
       if (table.cards_per_hand != null) rows.push([ui.t("Kort per hand", "Cards per hand"), String(table.cards_per_hand)]);
       if (table.bids_total != null) rows.push([ui.t("Bud sammanlagt", "Bids in all"), String(table.bids_total)]);
       if (table.trumps_from) rows.push([ui.t("Trumf från", "Trumps from"), ui.word(table.trumps_from)]);
@@ -447,6 +459,8 @@ window.KortbordTables = (function () {
       if (Array.isArray(table.above_the_line)) rows.push([ui.t("Över strecket", "Above the line"), table.above_the_line.join(" – ")]);
       if (Array.isArray(table.games)) rows.push([ui.t("Utgångar", "Games"), table.games.join(" – ")]);
       if (table.sitting != null) rows.push([ui.t("Sits", "Sitting"), String(table.sitting)]);
+      if (table.highest_bid) rows.push([ui.t("Högsta bud", "Highest bid"), ui.contract(table.highest_bid)]);
+      if (table.game_points != null) rows.push([ui.t("Utgång på", "Game at"), String(table.game_points)]);
       return rows;
     },
   });
