@@ -17,6 +17,7 @@ import base64
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import threading
@@ -26,6 +27,8 @@ import urllib.request
 
 BASE, OUT, CHROMIUM = sys.argv[1], sys.argv[2], sys.argv[3]
 failures = []
+# Pot games played by three, where more is on the table than by two.
+POT_GAMES = {"gurka", "femkort", "trettioett", "norrlandsknack"}
 
 
 def check(ok, what):
@@ -87,6 +90,7 @@ class Browser:
         self.cond = threading.Condition()
         threading.Thread(target=self._read, daemon=True).start()
         self.session = None
+        self.record_events = []
 
     def _read(self):
         buf = b""
@@ -186,6 +190,15 @@ class Browser:
 
 # --- the checks ------------------------------------------------------------------------------
 READY = "document.body.dataset.ready === '1'"
+# A card code as the engine writes it: "AS", "TD", tarot's "1H", "CH", "T1".."T21", "EX", jokers.
+CARD = re.compile(r"^(?:[2-9TJQKA1C][CDHS]|T(?:[1-9]|1\d|2[01])|EX|JK\d?)$")
+# Words the Swedish page may share with the English one: names, words both languages have, and
+# the Swedish terms the English page keeps (a game's own words). The rules' explanations (the
+# engine's own Swedish and English texts) are not the page's labels and are left out.
+SHARED_WORDS = {"bot", "ada", "json", "kortbord", "pass", "rita", "ritor", "slam", "sang", "spel", "noll",
+                "limpor", "lurat", "trumfmant", "rödskägg", "poignée", "in", "hand", "per", "under",
+                "partner", "minus", "bonus", "bet", "misère", "tarot", "whist", "wieder", "la", "vola",
+                "tjog"}
 
 
 def at_step(b, n):
@@ -193,6 +206,11 @@ def at_step(b, n):
         return True
     print("       the page says:", b.js("document.getElementById('status').textContent"), flush=True)
     return False
+
+
+def go_step(b, n):
+    b.js(f"location.hash = '#at={n}'")
+    return at_step(b, n)
 
 
 def cards_in(b, selector):
@@ -203,9 +221,120 @@ def norm_play(p):
     return {"seat": p[0], "card": p[1]} if isinstance(p, list) else p
 
 
-def check_game(b, name, mid, deal):
+def card_slots(v, key=None, in_list=False):
+    """The cards a zone drawn from this value shows, in order: card codes, and null where a
+    card is hidden (an item of a list of cards, or a play's `card`). A trick is its plays."""
+    if isinstance(v, str):
+        return [v] if CARD.match(v) else []
+    if v is None:
+        return [None] if in_list or key == "card" else []
+    if isinstance(v, list):
+        return [c for x in v for c in card_slots(x, None, True)]
+    if isinstance(v, dict):
+        if isinstance(v.get("plays"), list):
+            return card_slots(v["plays"])
+        return [c for k, x in v.items() for c in card_slots(x, k)]
+    return []
+
+
+def card_paths(v, path):
+    """Every path (dotted) in a JSON value that holds a card code."""
+    if isinstance(v, str):
+        return [path] if CARD.match(v) else []
+    if isinstance(v, list):
+        return [p for i, x in enumerate(v) for p in card_paths(x, f"{path}.{i}")]
+    if isinstance(v, dict):
+        return [p for k, x in v.items() for p in card_paths(x, f"{path}.{k}")]
+    return []
+
+
+def resolve(step, path):
+    v = step
+    for part in path.split("."):
+        if isinstance(v, list) and part.isdigit() and int(part) < len(v):
+            v = v[int(part)]
+        elif isinstance(v, dict) and part in v:
+            v = v[part]
+        else:
+            return KeyError
+    return v
+
+
+ZONES = """Array.from(document.querySelectorAll('#table [data-from], #facts [data-from]')).map(z => ({
+  from: z.dataset.from,
+  cards: z.classList.contains('card') ? [z.dataset.card || null]
+    : Array.from(z.querySelectorAll('.card')).map(c => c.dataset.card || null)}))"""
+
+# The page's words, less card faces, rule ids and the language switch; hidden parts left out.
+WORDS = """(() => {
+  const out = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const p = n.parentElement;
+    if (!p || p.closest('.card, .rule-id, #explanation, #lang, [hidden], script, style')) continue;
+    out.push(n.textContent);
+  }
+  return out.join(' ');
+})()"""
+
+
+def words_of(text):
+    return {w.lower() for w in re.findall(r"[A-Za-zÅÄÖåäöéèÉ0-9]+", text)
+            if len(w) > 1 and not CARD.match(w) and not any(c.isdigit() for c in w)}
+
+
+def check_step(b, name, mid, deal, at, omitted, game_words, shots=None):
+    """The cards on the page at step `at` are the step's, every card of the step is drawn, and
+    the Swedish page has no English word left."""
+    step = call("GET", f"/v1/matches/{mid}/deals/{deal}/replay?at={at}")
+    if not go_step(b, at):
+        check(False, f"{name}: step {at} is drawn")
+        return
+    zones = b.js(ZONES)
+    table = step["table"]
+    where = f"{name} step {at}"
+    before = isinstance(table.get("deal_number"), int) and table["deal_number"] != deal
+    if before:
+        check(not zones, f"{where}: before the deal, no card of the deal before is drawn ({len(zones)} zones)")
+    bad = []
+    for z in zones:
+        value = resolve(step, z["from"])
+        want = card_slots(value) if value is not KeyError else "no such field"
+        if z["cards"] != want:
+            bad.append(f"{z['from']}: drawn {z['cards']}, the step has {want}")
+    check(not bad, f"{where}: each of {len(zones)} zones draws the step's cards" + ("".join(f"\n         {x}" for x in bad[:6])))
+    if not before:
+        drawn = [z["from"] for z in zones]
+        missing = [p for p in card_paths(table, "table")
+                   if p.split(".")[1] not in omitted
+                   and not any(p == d or p.startswith(d + ".") for d in drawn)]
+        check(not missing, f"{where}: every card of the step is drawn (not drawn: {missing[:8]})")
+        # A hand the step keeps back is drawn as as many backs as it has cards.
+        for s, size in enumerate(table.get("hand_sizes") or []):
+            if not isinstance(table.get("hands"), list):
+                count = b.js(f"(e => e ? Number(e.dataset.count) : 0)(document.querySelector('#hand-{s}.backs'))")
+                check(count == size, f"{where}: seat {s}'s hidden hand shows {size} backs (drawn {count})")
+    tricks = any(e["type"] == "trick_won" for e in b.record_events) or "trick" in table
+    en = b.js(WORDS)
+    if shots:
+        b.screenshot(f"{name}-{shots}.png")
+    b.js("{ const l = document.getElementById('lang'); l.value = 'sv'; l.dispatchEvent(new Event('change')); }")
+    sv = b.js(WORDS)
+    if shots == "middle":
+        b.screenshot(f"{name}-{shots}-sv.png")
+    b.js("{ const l = document.getElementById('lang'); l.value = 'en'; l.dispatchEvent(new Event('change')); }")
+    english = sorted((words_of(sv) & words_of(en)) - SHARED_WORDS - game_words)
+    check(not english, f"{where}: the Swedish page has no English word left {english}")
+    if not tricks:
+        said = [w for w in ("trick", "tricks", "stick") if w in words_of(en) | words_of(sv)]
+        check(not said, f"{where}: a game without tricks says nothing of tricks {said}")
+        check(b.js("document.getElementById('jump').closest('label').hidden"), f"{where}: no jump to a trick")
+
+
+def check_game(b, name, mid, deal, game_words):
     record = call("GET", f"/v1/matches/{mid}/deals/{deal}")
     events = record["events"]
+    b.record_events = events
     steps = len(events)
     end = record["end"]
     tricks = [(i, e) for i, e in enumerate(events) if e["type"] == "trick_won"]
@@ -221,6 +350,7 @@ def check_game(b, name, mid, deal):
     check(b.js("document.getElementById('counter').textContent") == f"0 / {steps}", f"{name}: the counter shows 0 / {steps}")
     check(b.js("document.getElementById('raw').getAttribute('href')") == f"/v1/matches/{mid}/deals/{deal}",
           f"{name}: the raw record is linked")
+    omitted = set(b.js(f"Object.keys(KortbordTables.omitted({json.dumps(name.rsplit('-', 1)[0])}))"))
 
     # Forward with the arrow key and the button, back with the arrow key.
     b.key("ArrowRight", "ArrowRight")
@@ -229,15 +359,21 @@ def check_game(b, name, mid, deal):
     at_step(b, 2)
     b.key("ArrowLeft", "ArrowLeft")
     at_step(b, 1)
-    step = call("GET", f"/v1/matches/{mid}/deals/{deal}/replay?at=1")
     words = b.js("document.getElementById('event-text').textContent")
     check(bool(words) and not words.startswith("{"), f"{name}: step 1 is told in words: {words!r}")
-    # Hands face up as the step shows them.
-    hands = step["table"].get("hands")
-    if isinstance(hands, list):
-        ok = all(cards_in(b, f"#hand-{s} .card") == [c if c is not None else None for c in h]
-                 for s, h in enumerate(hands) if isinstance(h, list))
-        check(ok, f"{name}: the hands drawn at step 1 are the step's")
+
+    # The cards at several steps: the start, the first step of each of the first eight kinds of
+    # event, the middle and the end.
+    chosen = {0, 1, 2, steps // 4, steps // 2, (3 * steps) // 4, steps - 1, steps}
+    phases, last = {}, None
+    for i, e in enumerate(events):
+        if e["type"] != last:
+            phases.setdefault(e["type"], i + 1)
+            last = e["type"]
+    chosen |= set(list(phases.values())[:8])
+    shots = {2: "start", steps // 2: "middle", steps: "end"}
+    for at in sorted(a for a in chosen if 0 <= a <= steps):
+        check_step(b, name, mid, deal, at, omitted, game_words, shots.get(at))
 
     if tricks:
         k = len(tricks) // 2
@@ -268,7 +404,6 @@ def check_game(b, name, mid, deal):
     if isinstance(end.get("pot"), (int, float)):
         check(b.js("document.querySelector('[data-pot]') && Number(document.querySelector('[data-pot]').dataset.pot)") == end["pot"],
               f"{name}: the pot is shown ({end['pot']})")
-    b.screenshot(f"{name}-end.png")
 
     # In Swedish, through the switch.
     b.js("{ const l = document.getElementById('lang'); l.value = 'sv'; l.dispatchEvent(new Event('change')); }")
@@ -278,7 +413,7 @@ def check_game(b, name, mid, deal):
 
     # A phone: the layout fits the width.
     b.size(390, 844, mobile=True)
-    b.go(url + f"?lang=sv&at={tricks[0][0] if tricks else steps}")
+    b.go(url + f"?lang=sv&at={tricks[0][0] if tricks else steps // 2}")
     b.wait(READY, f"{name} on a phone")
     width = b.js("document.documentElement.scrollWidth")
     check(width <= 392, f"{name}: nothing overflows a phone's width (page {width}px wide)")
@@ -292,39 +427,40 @@ def main():
     rng = random.Random(int(os.environ.get("SEED", "2026")))
     token = call("POST", "/v1/auth/guest", {"name": "Ada"})["token"]
     games = [g for g in call("GET", "/v1/games") if g["status"] == "playable"]
+    only = set(filter(None, os.environ.get("REPLAY_GAMES", "").split(",")))
     matches = []
     for g in games:
-        sizes = sorted({g["min_players"], g["max_players"]}) if g["id"] == "tarot" else [g["min_players"]]
+        if only and g["id"] not in only:
+            continue
+        sizes = sorted({g["min_players"], g["max_players"]}) if g["id"] == "tarot" else [max(g["min_players"], 3) if g["max_players"] >= 3 and g["id"] in POT_GAMES else g["min_players"]]
+        words = words_of(f"{g.get('name_sv', '')} {g.get('name_en', '')} {g['id']}")
         for players in sizes:
             started = time.time()
             mid, _ = play_match(token, g["id"], players, rng)
-            # The first deal that had tricks (a deal everyone passed has none).
+            # The deal with the most events of the first three (not a deal thrown in or redealt).
             deal, best = 1, -1
-            for k in range(1, 50):
+            for k in range(1, 4):
                 try:
                     rec = call("GET", f"/v1/matches/{mid}/deals/{k}")
                 except SystemExit:
                     break
-                n = sum(1 for e in rec["events"] if e["type"] == "trick_won")
-                if n > best:
-                    deal, best = k, n
-                if n > 0:
-                    break
+                if len(rec["events"]) > best:
+                    deal, best = k, len(rec["events"])
             print(f"played {g['id']} with {players} players in {time.time() - started:.1f}s", flush=True)
-            matches.append((f"{g['id']}-{players}", mid, deal))
+            matches.append((f"{g['id']}-{players}", mid, deal, words))
 
     b = Browser(CHROMIUM, os.path.join(OUT, "profile"))
     try:
         b.open_tab()
-        for name, mid, deal in matches:
-            check_game(b, name, mid, deal)
+        for name, mid, deal, words in matches:
+            check_game(b, name, mid, deal, words)
         # A match that does not exist: a page saying so.
         b.size(1280, 800)
         b.go(f"{BASE}/replay/00000000-0000-4000-8000-000000000000/deals/1")
         b.wait("document.readyState === 'complete'", "the missing match's page")
         check("No such match" in b.js("document.body.textContent"), "a missing match's page says so")
         # A deal that does not exist: the page says what the API says.
-        name, mid, _ = matches[0]
+        name, mid, _, _ = matches[0]
         b.go(f"{BASE}/replay/{mid}/deals/999")
         b.wait("document.body.dataset.ready === 'error'", "the missing deal's message")
         check("999" in b.js("document.getElementById('status').textContent"), "a missing deal is reported on the page")

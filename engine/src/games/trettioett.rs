@@ -794,8 +794,8 @@ fn score_deal(
 // The table view
 
 /// The table as one viewer sees it: the match and its money, the stock's size, the pile's top
-/// card, the hands shown at the end, and the viewer's own hand. A finished deal's record shows
-/// the deck and every hand.
+/// card, the hands shown at the end, and the viewer's own hand. A deal's record shows every hand,
+/// its worth and the whole pile at every step, and the deck once the deal is over.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Serialize)]
 pub struct Table {
@@ -874,10 +874,21 @@ pub struct Table {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(nullable = false))]
     pub deck: Option<Vec<Card>>,
-    /// Every hand as it ended: only in a finished deal's record.
+    /// Every hand: only in a deal's record, at every step of it (a replay step shows the hands
+    /// as they were then).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(nullable = false))]
     pub hands: Option<Vec<Vec<Card>>>,
+    /// By seat, what its hand of three is worth (null for a seat holding four cards between its
+    /// draw and its discard, or not dealt in): only in a deal's record, at every step of it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub hand_values: Option<Vec<Option<HandValue>>>,
+    /// The cards in the pile, bottom first (the last is `pile_top`), every one of them seen face
+    /// up: only in a deal's record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub pile: Option<Vec<Card>>,
     /// The viewer's own hand: only in a seat's view, from the first deal on.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(nullable = false))]
@@ -1290,8 +1301,10 @@ impl Rules for Trettioett {
     fn view(&self, state: &State, viewer: Viewer) -> Table {
         let me = viewer.seat_at(state.players());
         let deal = state.deals.deal.as_ref();
-        let full = deal.filter(|d| viewer == Viewer::Record && d.over);
+        let record = deal.filter(|_| viewer == Viewer::Record);
+        let full = record.filter(|d| d.over);
         let live = deal.filter(|d| !d.over);
+        let trips = state.options.trips;
         Table {
             phase: state.deals.phase(),
             deals: state.deals.view(viewer, state.players(), deal.map(|d| d.dealer)),
@@ -1315,7 +1328,13 @@ impl Rules for Trettioett {
             shown: deal.map(|d| d.shown.clone()),
             settlement: deal.map(|d| d.settlement.clone()),
             deck: full.map(|d| d.deck.clone()),
-            hands: full.map(|d| d.hands.clone()),
+            hands: record.map(|d| d.hands.clone()),
+            hand_values: record.map(|d| {
+                (0..state.players())
+                    .map(|s| (d.playing[s] && d.hands[s].len() == 3).then(|| hand_value(&d.hands[s], trips)))
+                    .collect()
+            }),
+            pile: record.map(|d| d.pile.clone()),
             hand: deal.zip(me).map(|(d, s)| d.hands[s].clone()),
         }
     }

@@ -81,22 +81,39 @@
     return { kind: "suited", red: suit.red, short: rank.short, suitSym: suit.sym, name: `${rank.short}${suit.sym}` };
   }
 
-  function card(code, small) {
+  // One card; `o.from` names where it is in the replay step (for a card drawn alone).
+  function card(code, o) {
+    const opts = typeof o === "object" && o ? o : { small: !!o };
+    const small = opts.small;
     if (code === null || code === undefined) {
-      return el("span", { class: "card back" + (small ? " small" : ""), "data-card": "", title: t("dolt kort", "hidden card") });
+      return el("span", { class: "card back" + (small ? " small" : ""), "data-card": "", "data-from": opts.from, title: t("dolt kort", "hidden card") });
     }
     const c = parseCard(code) || { kind: "unknown", short: String(code), suitSym: "" };
     const cls = ["card", c.red ? "red" : "", c.kind === "trump" ? "trump" : "", c.kind === "excuse" ? "excuse" : "", small ? "small" : ""];
-    return el("span", { class: cls.filter(Boolean).join(" "), "data-card": code, title: c.name },
+    return el("span", { class: cls.filter(Boolean).join(" "), "data-card": code, "data-from": opts.from, title: c.name },
       el("span", { class: "rank" }, c.short), el("span", { class: "suit" }, c.suitSym));
   }
 
+  // A row of cards: a zone whose `data-from` names the list in the replay step it draws
+  // (`table.hands.2`), which the browser test compares with the step. `single`: the zone draws
+  // one card field (`table.trump_card`), not a list.
   function cards(codes, opts) {
     const o = opts || {};
-    const row = el("div", { class: "hand", id: o.id });
-    (codes || []).forEach((c) => row.append(card(c, o.small)));
+    const row = el("div", { class: "hand" + ((codes || []).length > 13 ? " long" : ""), id: o.id, "data-from": o.from, "data-single": o.single ? "1" : undefined });
+    (codes || []).forEach((c) => row.append(card(c, { small: o.small })));
     if (!o.label) return row;
-    return el("div", { class: "extra" }, el("div", {}, o.label), row);
+    return el("div", { class: "extra zone" }, el("div", { class: "zone-label" }, o.label), row);
+  }
+
+  // Cards face down whose faces no step shows, only their number (a hand kept hidden for ever,
+  // a stock): drawn as backs, up to a handful, with the count.
+  function backs(count, opts) {
+    const o = opts || {};
+    const row = el("div", { class: "hand backs", id: o.id, "data-count": count, "data-zone": o.zone });
+    for (let i = 0; i < Math.min(count, 5); i++) row.append(card(null, { small: o.small !== false }));
+    if (count > 5) row.append(el("span", { class: "more" }, `+${count - 5}`));
+    if (!o.label) return row;
+    return el("div", { class: "extra zone" }, el("div", { class: "zone-label" }, o.label), row);
   }
 
   const cardName = (code) => (code === null || code === undefined ? t("ett dolt kort", "a hidden card") : (parseCard(code) || {}).name || code);
@@ -116,20 +133,124 @@
 
   const human = (s) => String(s).replace(/[_.-]+/g, " ");
 
+  // Values the tables name (phases, contracts, bids, choices), in both languages; the key is the
+  // value with `_` read as `-`. A value not here is shown as it is sent.
+  const WORDS = {
+    // phases
+    "waiting-for-deal": ["väntar på given", "waiting for the deal"],
+    "deal-over": ["given är slut", "the deal is over"],
+    finished: ["partiet är slut", "the match is over"],
+    over: ["given är slut", "the deal is over"],
+    playing: ["spel", "card play"],
+    play: ["spel", "card play"],
+    bidding: ["budgivning", "bidding"],
+    cutting: ["kuttning", "the cut"],
+    drawing: ["dra ett kort", "drawing"],
+    discarding: ["lägga bort", "discarding"],
+    arranging: ["lägga högarna", "arranging the piles"],
+    declaring: ["mariage kan visas", "declaring a marriage"],
+    "stock-play": ["spel med talong", "play with the stock"],
+    "end-play": ["slutspel", "end play"],
+    "answering-offer": ["svar på erbjudande", "answering an offer"],
+    redeal: ["omgiv", "redeal"],
+    "choosing-bottom-cards": ["val av bottenkort", "choosing bottom cards"],
+    "thrown-in": ["inkastad", "thrown in"],
+    "buying-in": ["köpa in sig", "buying in"],
+    "choosing-trump": ["val av trumf", "choosing trumps"],
+    "choosing-trumps": ["val av trumf", "choosing trumps"],
+    "blind-nil-choice": ["val av blind noll", "choosing blind nil"],
+    exchange: ["byte av kort", "exchanging cards"],
+    "calling-partner": ["uppropa partner", "calling a partner"],
+    calling: ["uppropa kung", "calling a king"],
+    dog: ["hunden", "the dog"],
+    slam: ["slam", "slam"],
+    joining: ["gå med", "joining"],
+    buying: ["köp", "buying"],
+    "going-on": ["går ni med?", "going on?"],
+    swinging: ["svängning", "swinging"],
+    // contracts, bids and calls
+    pass: ["pass", "pass"],
+    spel: ["spel", "spel (a game)"],
+    sang: ["sang", "sang (no trumps)"],
+    trump: ["trumf", "trumps"],
+    trumps: ["trumf", "trumps"],
+    "no-trumps": ["sang", "no trumps"],
+    misere: ["misär", "misère"],
+    "open-misere": ["öppen misär", "open misère"],
+    small: ["liten", "small"],
+    big: ["stor", "big"],
+    "without-dog": ["utan hunden", "without the dog"],
+    "against-dog": ["mot hunden", "against the dog"],
+    taker: ["spelaren", "the taker"],
+    defence: ["försvaret", "the defence"],
+    preference: ["preferens", "preference"],
+    noll: ["noll", "noll (nil)"],
+    hjarter: ["hjärter", "hearts"],
+    ruter: ["ruter", "diamonds"],
+    klover: ["klöver", "clubs"],
+    spader: ["spader", "spades"],
+    tvangsnoll: ["tvångsnoll", "forced nil"],
+    one: ["ett", "one"], two: ["två", "two"], three: ["tre", "three"], four: ["fyra", "four"],
+    five: ["fem", "five"], six: ["sex", "six"], rodskagg: ["rödskägg", "rödskägg"],
+    offered: ["bjöd ut bättre kort", "offered better cards"],
+    kept: ["behöll korten", "kept the cards"],
+    declarer: ["spelförare", "declarer"],
+    "in-with-trick": ["med (har stick)", "in (has a trick)"],
+    undecided: ["har inte svarat", "undecided"],
+    answered: ["har svarat", "has answered"],
+    joined: ["går med", "goes on"],
+    dropped: ["lade sig", "dropped out"],
+    "out-of-match": ["ute ur partiet", "out of the match"],
+    "reached-zero": ["någon nådde noll", "someone reached zero"],
+    "last-in-match": ["en kvar", "one player left"],
+    "deal-limit": ["antalet givar är spelat", "the deals are played"],
+    "dealer-took": ["given tog det vända kortet", "the dealer took the turned card"],
+    "round-one": ["första budrundan", "the first round of bids"],
+    "round-two": ["andra budrundan", "the second round of bids"],
+    "first-deal": ["första given", "the first deal"],
+    "turned-card": ["det vända kortet", "the turned card"],
+    "ace-turned": ["ett vänt ess", "a turned ace"],
+    "nothing-to-turn": ["inget kort att vända", "no card to turn"],
+    rita: ["rita", "rita"],
+    accept: ["tar det vända kortets färg", "accepts the turned suit"],
+    "name-suit": ["nämner en färg", "names a suit"],
+    wieder: ["wieder", "wieder"],
+    won: ["vunnen", "won"],
+    "no-winner": ["ingen vinnare", "no winner"],
+    "la-vola-won": ["la vola vunnen", "la vola won"],
+    "la-vola-lost": ["la vola förlorad", "la vola lost"],
+    "all-passed": ["alla passade", "everyone passed"],
+    bought: ["köpte", "bought"],
+    stood: ["stod", "stood"],
+    single: ["enkel", "single"],
+    double: ["dubbel", "double"],
+    triple: ["trippel", "triple"],
+    strong: ["stark", "strong"],
+    basic: ["enkel", "basic"],
+    random: ["slumpvis", "random"],
+  };
+  const word = (v) => {
+    if (v === null || v === undefined) return "—";
+    const w = WORDS[String(v).replace(/_/g, "-")];
+    return w ? t(w[0], w[1]) : human(v);
+  };
+
   function contract(c) {
     if (c === null || c === undefined) return "—";
-    if (typeof c === "string") return human(c);
+    if (typeof c === "string") return word(c);
     if (typeof c === "object") {
       const bits = [];
-      if (c.kind) bits.push(human(c.kind));
+      if (c.kind) bits.push(word(c.kind));
       if (c.suit) bits.push(suitWord(c.suit));
-      for (const [k, v] of Object.entries(c)) if (k !== "kind" && k !== "suit" && typeof v !== "object") bits.push(`${human(k)} ${v}`);
+      if (typeof c.tricks === "number") bits.push(t(`${c.tricks} stick`, `${c.tricks} tricks`));
+      for (const [k, v] of Object.entries(c)) if (!["kind", "suit", "tricks"].includes(k) && typeof v !== "object") bits.push(`${human(k)} ${v}`);
       return bits.join(" ");
     }
     return String(c);
   }
 
-  const ui = { t, el, card, cards, seat: seatName, contract, suit: suitWord };
+  const seatNames = (list) => (list || []).map((s) => seatName(s)).join(", ");
+  const ui = { t, el, card, cards, backs, seat: seatName, seats: seatNames, contract, suit: suitWord, word };
 
   // A game's hook from tables.js; one that throws draws nothing rather than break the page.
   function hookOf(game) {
@@ -175,6 +296,10 @@
     "highest-of-suit-led": ["högsta kortet i utspelad färg", "the highest card of the suit led"],
     "highest-trump": ["högsta trumfen", "the highest trump"],
     "all-passed": ["alla passade", "everyone passed"],
+    "highest-card": ["högsta kortet", "the highest card"],
+    "laid-as-trick": ["lagt som stick", "laid as a trick"],
+    "excuse-completes-slam": ["Ursäkten fullbordar slam", "the Excuse completes the slam"],
+    "blanked-lead": ["utspelet var dolt", "the lead was blanked"],
   };
   const reason = (r) => (REASONS[r] ? t(...REASONS[r]) : human(r));
   const seatOf = (d) => (d.seat !== undefined ? d.seat : d.by);
@@ -190,7 +315,7 @@
       if (d.nil) what = d.blind_nil ? t("blind noll", "blind nil") : t("noll", "nil");
       else if (d.tricks !== undefined) what = t(`${d.tricks} stick`, `${d.tricks} tricks`);
       else if (d.contract !== undefined) what = contract(d.contract);
-      else what = contract(d.bid ?? d.call ?? "");
+      else what = contract(d.bid ?? d.call ?? "") + (d.suit ? ` (${suitWord(d.suit)})` : "");
       return t(`${seatName(seatOf(d))} bjuder ${what}.`, `${seatName(seatOf(d))} bids ${what}.`);
     },
     passed: (d) => t(`${seatName(d.seat)} passar.`, `${seatName(d.seat)} passes.`),
@@ -199,8 +324,8 @@
       return t(`${seatName(d.seat)} spelar ${cardName(d.card)}${from}.`, `${seatName(d.seat)} plays ${cardName(d.card)}${from}.`);
     },
     trick_won: (d) => t(
-      `${seatName(d.winner)} tar stick ${d.trick_number ?? ""} med ${cardName(d.card)}: ${reason(d.reason)}.`,
-      `${seatName(d.winner)} wins trick ${d.trick_number ?? ""} with ${cardName(d.card)}: ${reason(d.reason)}.`),
+      `${seatName(d.winner)} tar stick ${d.trick_number ?? ""} med ${cardName(d.card)}${d.reason ? `: ${reason(d.reason)}` : ""}.`,
+      `${seatName(d.winner)} wins trick ${d.trick_number ?? ""} with ${cardName(d.card)}${d.reason ? `: ${reason(d.reason)}` : ""}.`),
     contract_won: (d) => t(`${seatName(d.taker ?? d.seat)} får kontraktet: ${contract(d.contract)}.`,
       `${seatName(d.taker ?? d.seat)} wins the contract: ${contract(d.contract)}.`),
     contract_chosen: (d) => t(`Kontrakt: ${contract(d.contract)}` + (d.forehand !== undefined ? `, förhand ${seatName(d.forehand)}.` : "."),
@@ -229,7 +354,78 @@
     deal_ended: () => t("Given är slut.", "The deal is over."),
     deal_settled: () => t("Given görs upp.", "The deal is settled."),
     deal_cancelled: (d) => t(`Given görs om: ${reason(d.reason)}.`, `The deal is cancelled: ${reason(d.reason)}.`),
-    "match.bot_moved": (d) => t(`${seatName(d.seat)}s bot (${d.level}) väljer ett drag.`, `${seatName(d.seat)}'s bot (${d.level}) chooses a move.`),
+    // Each game's own events (a seat's name first when the event has one).
+    all_sneaked: () => t("Alla smög.", "Everyone sneaked."),
+    answered: (d) => (d.joined === null || d.joined === undefined ? t(`${seatName(d.seat)} svarar.`, `${seatName(d.seat)} answers.`)
+      : d.joined ? t(`${seatName(d.seat)} går med.`, `${seatName(d.seat)} goes on.`) : t(`${seatName(d.seat)} lägger sig.`, `${seatName(d.seat)} drops out.`)),
+    answers_shown: (d) => t(`Svaren visas: med ${seatNames(d.joined) || "ingen"}; lade sig ${seatNames(d.dropped) || "ingen"}.`,
+      `The answers are shown: going on ${seatNames(d.joined) || "nobody"}; dropped ${seatNames(d.dropped) || "nobody"}.`),
+    auction_won: (d) => t(`${seatName(d.declarer ?? d.seat)} vinner budgivningen: ${contract(d.contract)}.`, `${seatName(d.declarer ?? d.seat)} wins the auction: ${contract(d.contract)}.`),
+    better_cards_offered: (d) => t(`${seatName(d.seat)} bjuder ut bättre kort.`, `${seatName(d.seat)} offers better cards.`),
+    bid: (d) => t(`${seatName(d.seat)} bjuder ${contract(d.contract)}.`, `${seatName(d.seat)} bids ${contract(d.contract)}.`),
+    bids_revealed: () => t("Buden visas.", "The bids are shown."),
+    blind_nil_declared: (d) => t(`${seatName(d.seat)} bjuder blind noll.`, `${seatName(d.seat)} declares blind nil.`),
+    bought: (d) => t(`${seatName(d.seat)} köper ${d.drawn_count ?? (d.drawn || []).length} kort.`, `${seatName(d.seat)} buys ${d.drawn_count ?? (d.drawn || []).length} cards.`),
+    bought_in: (d) => t(`${seatName(d.seat)} köper in sig igen.`, `${seatName(d.seat)} buys back in.`),
+    card_called: (d) => t(`${seatName(d.seat)} ropar upp ${cardName(d.card)}.`, `${seatName(d.seat)} calls ${cardName(d.card)}.`),
+    card_drawn: (d) => t(`${seatName(d.seat)} drar ${cardName(d.card)} ur talongen.`, `${seatName(d.seat)} draws ${cardName(d.card)} from the stock.`),
+    card_placed: (d) => t(`${seatName(d.seat)} lägger ${cardName(d.card)} på sin hög.`, `${seatName(d.seat)} puts ${cardName(d.card)} on their pile.`),
+    card_turned_up: (d) => t(`${seatName(d.seat)} vänder upp ${cardName(d.card)}.`, `${seatName(d.seat)} turns up ${cardName(d.card)}.`),
+    cards_given: (d) => t(`${seatName(d.seat)} lämnar kort.`, `${seatName(d.seat)} gives cards.`),
+    cards_kept: (d) => t(`${seatName(d.seat)} behåller sina kort.`, `${seatName(d.seat)} keeps their cards.`),
+    cards_thrown: (d) => t(`${seatName(d.seat)} kastar sina sista kort dolda.`, `${seatName(d.seat)} throws their last cards face down.`),
+    cards_thrown_in: (d) => t(`${seatName(d.seat)} kastar in sina kort.`, `${seatName(d.seat)} throws their cards in.`),
+    cards_turned: (d) => t(`Korten vänds: ${cardNames(d.cards)}.`, `The cards are turned: ${cardNames(d.cards)}.`),
+    deal_thrown_in: () => t("Given kastas in; potten ligger kvar.", "The deal is thrown in; the pot stays."),
+    declarer_named: (d) => t(`${seatName(d.seat)} är spelförare: ${word(d.bid)}.`, `${seatName(d.seat)} is the declarer: ${word(d.bid)}.`),
+    dog_set_aside: (d) => t(`Hunden läggs undan (${word(d.contract)}).`, `The dog is set aside (${word(d.contract)}).`),
+    drew_from_stock: (d) => t(`${seatName(d.seat)} drar ${cardName(d.card)} ur talongen.`, `${seatName(d.seat)} draws ${cardName(d.card)} from the stock.`),
+    exchange_declined: (d) => t(`${seatName(d.seat)} byter inte kort.`, `${seatName(d.seat)} does not exchange cards.`),
+    folded: (d) => t(`${seatName(d.seat)} lägger sig.`, `${seatName(d.seat)} folds.`),
+    game_won: (d) => t(`Sida ${(d.side ?? 0) + 1} vinner en utgång.`, `Side ${(d.side ?? 0) + 1} wins a game.`),
+    going_on_asked: (d) => t(`${seatName(d.declarer)} frågar: går ni med?`, `${seatName(d.declarer)} asks: are you going on?`),
+    hand_laid_away: (d) => t(`${seatName(d.seat)} lägger bort sin hand.`, `${seatName(d.seat)} lays the hand away.`),
+    hand_looked_at: (d) => t(`${seatName(d.seat)} tittar på sina kort.`, `${seatName(d.seat)} looks at their cards.`),
+    hand_opened: (d) => t(`${seatName(d.seat)} lägger upp handen.`, `${seatName(d.seat)} lays the hand open.`),
+    hands_shown: () => t("Händerna läggs upp.", "The hands are shown."),
+    joined: (d) => t(`${seatName(d.seat)} går med.`, `${seatName(d.seat)} joins.`),
+    knocked: (d) => t(`${seatName(d.seat)} knackar.`, `${seatName(d.seat)} knocks.`),
+    knocker_alone: (d) => t(`${seatName(d.seat)} knackade och ingen gick med.`, `${seatName(d.seat)} knocked and nobody joined.`),
+    la_vola_announced: (d) => t(`${seatName(d.seat)} bjuder la vola.`, `${seatName(d.seat)} announces la vola.`),
+    lead_passed: (d) => t(`${seatName(d.seat)} lämnar över utspelet.`, `${seatName(d.seat)} passes the lead.`),
+    lurat: (d) => t(`${seatName(d.seat)} lurar (passar).`, `${seatName(d.seat)} says lurat (passes).`),
+    marriage_declared: (d) => t(`${seatName(d.seat)} visar mariage i ${suitWord(d.suit)}: ${cardNames(d.cards)}.`, `${seatName(d.seat)} declares a marriage in ${suitWord(d.suit)}: ${cardNames(d.cards)}.`),
+    match_ended: (d) => t(`Partiet är slut. Vinnare: ${seatNames(d.winners)}.`, `The match is over. Winners: ${seatNames(d.winners)}.`),
+    nobody_swung: () => t("Ingen svängde.", "Nobody swung."),
+    offer_accepted: (d) => t(`${seatName(d.seat)} tar emot erbjudandet.`, `${seatName(d.seat)} accepts the offer.`),
+    offer_declined: (d) => t(`${seatName(d.seat)} tackar nej.`, `${seatName(d.seat)} declines.`),
+    out_knocked: (d) => t(`${seatName(d.seat)} knackar för sin utgång.`, `${seatName(d.seat)} knocks for going out.`),
+    partner_called: (d) => t(`${seatName(d.declarer)} ropar upp ${cardName(d.card)}.`, `${seatName(d.declarer)} calls ${cardName(d.card)}.`),
+    partner_revealed: (d) => t(`${seatName(d.seat ?? d.partner)} är partner.`, `${seatName(d.seat ?? d.partner)} is the partner.`),
+    pile_turned: () => t("Högen vänds och blir ny talong.", "The pile is turned over as a new stock."),
+    poignee_declared: (d) => t(`${seatName(d.seat)} visar en poignée.`, `${seatName(d.seat)} declares a poignée.`),
+    redeal_requested: (d) => t(`${seatName(d.seat)} begär omgiv.`, `${seatName(d.seat)} asks for a redeal.`),
+    redealt: () => t("Korten ges om.", "The cards are dealt again."),
+    seven_laid: (d) => t(`${seatName(d.seat)} lägger ${cardName(d.card)}.`, `${seatName(d.seat)} lays ${cardName(d.card)}.`),
+    sitting_ended: (d) => t(`Sitsen är slut; sida ${(d.side ?? 0) + 1} vann.`, `The sitting is over; side ${(d.side ?? 0) + 1} won.`),
+    slam_announced: (d) => t(`${seatName(d.seat)} bjuder slam.`, `${seatName(d.seat)} announces a slam.`),
+    sneaked: (d) => t(`${seatName(d.seat)} smyger.`, `${seatName(d.seat)} sneaks.`),
+    stayed_out: (d) => t(`${seatName(d.seat)} står över.`, `${seatName(d.seat)} stays out.`),
+    stood: (d) => t(`${seatName(d.seat)} står.`, `${seatName(d.seat)} stands.`),
+    stood_over: (d) => t(`${seatName(d.seat)} står över.`, `${seatName(d.seat)} stands over.`),
+    swing_passed: (d) => t(`${seatName(d.seat)} svänger inte.`, `${seatName(d.seat)} does not swing.`),
+    swung: (d) => t(`${seatName(d.seat)} svänger.`, `${seatName(d.seat)} swings.`),
+    talon_ran_out: () => t("Talongen tog slut.", "The talon ran out."),
+    target_tied: () => t("Lika vid målet.", "A tie at the target."),
+    thirty_one_shown: (d) => t(`${seatName(d.seat)} visar 31.`, `${seatName(d.seat)} shows 31.`),
+    took_from_pile: (d) => t(`${seatName(d.seat)} tar ${cardName(d.card)} från högen.`, `${seatName(d.seat)} takes ${cardName(d.card)} from the pile.`),
+    trick_set_aside: () => t("Sticket läggs undan.", "The trick is set aside."),
+    trost_declared: (d) => t(`${seatName(d.seat)} säger tröst.`, `${seatName(d.seat)} declares trost.`),
+    trumps_chosen: (d) => t(`${seatName(d.seat)} väljer trumf: ${suitWord(d.suit)}.`, `${seatName(d.seat)} chooses trumps: ${suitWord(d.suit)}.`),
+    turned_card_left: (d) => t(`${cardName(d.card)} blir kvar på bordet.`, `${cardName(d.card)} stays on the table.`),
+    widow_set_aside: () => t("Änkan läggs undan.", "The widow is set aside."),
+    widow_taken: (d) => t(`${seatName(d.seat)} tar änkan.`, `${seatName(d.seat)} takes the widow.`),
+    "match.bot_moved": (d) => t(`${seatName(d.seat)}s bot (${word(d.level)}) väljer ett drag.`, `${seatName(d.seat)}'s bot (${word(d.level)}) chooses a move.`),
     "match.turn_timed_out": (d) => t(`${seatName(d.seat)}s tid tog slut; boten spelade.`, `${seatName(d.seat)}'s time ran out; the bot played.`),
   };
 
@@ -239,7 +435,7 @@
       .filter(([k, v]) => k !== "type" && k !== "seat" && (v === null || typeof v !== "object" || (Array.isArray(v) && v.every((x) => typeof x !== "object"))))
       .slice(0, 6)
       .map(([k, v]) => `${human(k)} ${Array.isArray(v) ? v.join(" ") : v}`);
-    return `${who}${human(type)}${bits.length ? ` (${bits.join(", ")})` : ""}.`;
+    return `${who}${t("händelse", "event")} ${human(type)}${bits.length ? ` (${bits.join(", ")})` : ""}.`;
   }
 
   function eventWords(e) {
@@ -291,27 +487,53 @@
     return (state.match && state.match.seats || []).length;
   }
 
-  // The trick on the table: the one being played, or the one just won at a trick_won step.
+  // Whether the game plays tricks: its table has a trick, or its record wins one.
+  const hasTricks = () => !!(state.step && state.step.table && state.step.table.trick !== undefined) ||
+    (state.record ? state.record.events : []).some((e) => e.type === "trick_won");
+
+  // Step 0 of a deal after the first is the table as the deal before it ended: its cards are
+  // not this deal's, so the page draws the seats and the scores only.
+  const beforeDeal = (table) => typeof table.deal_number === "number" && table.deal_number !== dealNo;
+
+  // The trick on the table: the one being played, or the one just won at a trick_won step,
+  // with where it is in the step (`from`, for the browser test).
   function trickOnTable(table, event) {
     const current = ((table.trick || {}).plays || []).map(norm);
     if (current.length) {
       const done = table.tricks_played ?? (Array.isArray(table.tricks) ? table.tricks.length : null);
-      return { plays: current, winner: null, number: table.trick_number ?? (done === null ? null : done + 1) };
+      return { plays: current, winner: null, number: table.trick_number ?? (done === null ? null : done + 1), from: "table.trick.plays" };
     }
     if (event && event.type === "trick_won" && Array.isArray(event.data.plays)) {
-      return { plays: event.data.plays.map(norm), winner: event.data.winner, number: event.data.trick_number };
+      const last = table.last_trick;
+      const from = last && last.number === event.data.trick_number ? "table.last_trick" : "event.data.plays";
+      return { plays: event.data.plays.map(norm), winner: event.data.winner, number: event.data.trick_number, from };
     }
-    return { plays: [], winner: null, number: null };
+    return { plays: [], winner: null, number: null, from: "table.trick.plays" };
+  }
+
+  function trickRow(plays, winner, attrs) {
+    const row = el("div", Object.assign({ class: "trick" }, attrs));
+    plays.forEach((p) => {
+      row.append(el("div", { class: "play" + (winner === p.seat ? " won" : ""), "data-seat": p.seat },
+        card(p.card), el("span", {}, `${t("Plats", "Seat")} ${p.seat}`)));
+    });
+    return row;
   }
 
   function drawTable(step) {
     const table = step.table || {};
-    const hook = hookOf(state.match.game);
+    const game = state.match.game;
+    const hook = hookOf(game);
     const n = playerCount(table);
     const root = $("table");
     root.replaceChildren();
+    const before = beforeDeal(table);
+    root.dataset.before = before ? "1" : "0";
     const toAct = table.to_act || [];
-    const trick = trickOnTable(table, step.event);
+    const tricks = hasTricks();
+    const trick = tricks && !before ? trickOnTable(table, step.event) : { plays: [], winner: null, number: null };
+    const omit = KortbordTables.omitted(game);
+    const common = before ? { centre: [], seats: [] } : KortbordTables.common(table, n, ui, omit);
     // Seat 0 at the bottom, the others clockwise (to its left, then across).
     for (let s = 0; s < n; s++) {
       const angle = (Math.PI / 2) + (2 * Math.PI * s) / n;
@@ -324,28 +546,42 @@
       if (table.declarer === s || table.taker === s) tags.push(t("spelförare", "declarer"));
       if (toAct.includes(s)) tags.push(t("i tur", "to act"));
       box.append(el("h2", {}, seatName(s), tags.length ? el("span", { class: "tags" }, tags.join(" · ")) : null));
-      const hand = (hook.hand && hook.hand(table, s, ui)) || (table.hands || [])[s];
-      if (Array.isArray(hand)) box.append(cards(hand, { id: `hand-${s}` }));
+      if (!before) {
+        const own = hook.hand ? hook.hand(table, s, ui) : undefined;
+        const hand = (table.hands || [])[s];
+        const size = (table.hand_sizes || [])[s];
+        if (Array.isArray(own)) box.append(...own);
+        else if (Array.isArray(hand)) box.append(cards(hand, { id: `hand-${s}`, from: `table.hands.${s}` }));
+        else if (typeof size === "number" && size > 0) box.append(backs(size, { id: `hand-${s}`, small: false, zone: "hand" }));
+        box.append(...(common.seats[s] || []));
+      }
       const extras = seatExtras(table, s, n);
       if (extras.length) box.append(el("div", { class: "extra" }, extras.join(" · ")));
-      if (hook.seat) box.append(...hook.seat(table, s, ui));
+      if (!before && hook.seat) box.append(...hook.seat(table, s, ui));
       root.append(box);
     }
     const centre = el("div", { class: "centre" });
-    const label = trick.number ? t(`Stick ${trick.number}`, `Trick ${trick.number}`) : t("Stick", "Trick");
-    centre.append(el("div", { class: "label" }, label));
-    const row = el("div", { class: "trick", id: "trick", "data-trick": trick.number || "" });
-    trick.plays.forEach((p) => {
-      row.append(el("div", { class: "play" + (trick.winner === p.seat ? " won" : ""), "data-seat": p.seat },
-        card(p.card), el("span", {}, `${t("Plats", "Seat")} ${p.seat}`)));
-    });
-    centre.append(row);
+    if (before) {
+      centre.append(el("div", { class: "label" }, t("Före given", "Before the deal")));
+    } else {
+      if (tricks) {
+        const label = trick.number ? t(`Stick ${trick.number}`, `Trick ${trick.number}`) : t("Stick", "Trick");
+        centre.append(el("div", { class: "label" }, label));
+        centre.append(trickRow(trick.plays, trick.winner, { id: "trick", "data-trick": trick.number || "", "data-from": trick.from }));
+        const last = table.last_trick;
+        if (last && Array.isArray(last.plays) && trick.from !== "table.last_trick") {
+          centre.append(el("div", { class: "extra zone" }, el("div", { class: "zone-label" }, t(`Förra sticket (${last.number})`, `Last trick (${last.number})`)),
+            trickRow(last.plays.map(norm), last.winner, { class: "trick small-trick", "data-from": "table.last_trick" })));
+        }
+      }
+      centre.append(...common.centre);
+    }
     if (typeof table.pot === "number") centre.append(el("div", { class: "label", id: "pot" }, `${t("Pott", "Pot")}: ${table.pot}`));
-    if (hook.centre) centre.append(...hook.centre(table, ui));
+    if (!before && hook.centre) centre.append(...hook.centre(table, ui));
     root.append(centre);
   }
 
-  // Per-seat figures the tables share: bids, tricks taken, balances.
+  // Per-seat figures the tables share: bids, tricks taken, marks, loaves.
   function seatExtras(table, s, n) {
     const out = [];
     const perSeat = (k) => Array.isArray(table[k]) && table[k].length === n ? table[k][s] : undefined;
@@ -353,6 +589,10 @@
     if (bid !== undefined && bid !== null && typeof bid !== "object") out.push(`${t("bud", "bid")} ${contract(bid)}`);
     const taken = perSeat("tricks_taken") ?? perSeat("tricks_won");
     if (taken !== undefined) out.push(`${t("stick", "tricks")} ${taken}`);
+    for (const [k, sv, en] of KortbordTables.SEAT_FIGURES) {
+      const v = perSeat(k);
+      if (v !== undefined && v !== null) out.push(`${t(sv, en)} ${v}`);
+    }
     return out;
   }
 
@@ -360,15 +600,20 @@
     const table = step.table || {};
     const hook = hookOf(state.match.game);
     const rows = [];
-    if (table.phase) rows.push([t("Läge", "Phase"), human(table.phase)]);
+    if (table.phase) rows.push([t("Läge", "Phase"), word(table.phase)]);
     if (table.dealer !== undefined) rows.push([t("Giver", "Dealer"), seatName(table.dealer)]);
     const trumps = table.trumps ?? table.trump;
     if (trumps) rows.push([t("Trumf", "Trumps"), suitWord(trumps)]);
-    if (table.contract && !hook.facts) rows.push([t("Kontrakt", "Contract"), contract(table.contract)]);
+    if (table.contract) rows.push([t("Kontrakt", "Contract"), contract(table.contract)]);
     if (table.declarer !== undefined && table.declarer !== null) rows.push([t("Spelförare", "Declarer"), seatName(table.declarer)]);
-    if (table.turned_card) rows.push([t("Vänt kort", "Turned card"), card(table.turned_card, true)]);
-    if (Array.isArray(table.set_aside) && table.set_aside.length) rows.push([t("Undanlagt", "Set aside"), cards(table.set_aside, { small: true })]);
-    if (hook.facts) rows.push(...hook.facts(table, ui));
+    if (!beforeDeal(table) && hook.facts) rows.push(...hook.facts(table, ui));
+    // The match's end: who won and why, as the engine words it.
+    const outcome = table.outcome;
+    if (outcome && typeof outcome === "object") {
+      const why = outcome.explanation && (outcome.explanation[state.lang] || outcome.explanation.en);
+      const who = Array.isArray(outcome.winners) ? seatNames(outcome.winners) : "";
+      rows.push([t("Partiet är slut", "The match is over"), [who, why].filter(Boolean).join(": ") || "—"]);
+    }
     const dl = el("dl");
     rows.forEach(([k, v]) => dl.append(el("dt", {}, k), el("dd", {}, v)));
     $("facts").replaceChildren(el("h3", {}, t("Bordet", "The table")), dl);
@@ -436,6 +681,8 @@
     $("lang").value = state.lang;
     $("lang-label").textContent = t("Språk", "Language");
     $("jump-label").textContent = t("Hoppa till stick", "Jump to trick");
+    // A game without tricks has nothing to jump to.
+    $("jump").closest("label").hidden = !hasTricks();
     $("raw").textContent = t("Rådata (JSON)", "Raw record (JSON)");
     $("first").title = t("Början", "Start");
     $("prev").title = t("Bakåt (←)", "Back (←)");
@@ -513,6 +760,11 @@
       state.lang = e.target.value === "sv" ? "sv" : "en";
       try { localStorage.setItem("kortbord.lang", state.lang); } catch (_) { /* private mode */ }
       redraw();
+    });
+    // A link to a step (`#at=12`) moves the page there, as the back and forward buttons do.
+    window.addEventListener("hashchange", () => {
+      const m = /^#at=(\d+)$/.exec(location.hash);
+      if (m && state.record && Number(m[1]) !== state.at) show(Number(m[1]));
     });
     document.addEventListener("keydown", (e) => {
       if (e.target && e.target.tagName === "SELECT") return;

@@ -1,15 +1,29 @@
-// Per-game drawing for the replay viewer, all in one place. The viewer (replay.js) draws any
-// trick game from the fields the tables share: `hands`, `trick`, `tricks`/`last_trick`,
-// `scores` (per seat, or per side with `sides`), `balances`, `pot`, `bids`, `tricks_taken`...
-// A game that shows more on its table registers hooks here; a game with none still renders.
+// Per-game drawing for the replay viewer, all in one place. The viewer (replay.js) draws the
+// seats, their hands, the trick on the table and the scores from the fields tables share; this
+// file draws every other field, in two layers:
 //
-// Hooks (all optional), each given the step's table and `ui` (helpers from replay.js:
-// ui.t(sv, en), ui.el(tag, attrs, ...children), ui.cards(codes, {small, label}), ui.card(code),
-// ui.seat(n), ui.contract(value), ui.suit(name)):
-//   hand(table, seat, ui)   the cards to draw as the seat's hand, instead of table.hands[seat]
-//   seat(table, seat, ui)   more nodes under the seat's hand
-//   centre(table, ui)       more nodes in the middle of the table, under the trick
-//   facts(table, ui)        more [label, value] rows for the facts panel (value: text or node)
+// 1. FIELDS: fields that several games (and the families to come) name alike, drawn by their
+//    name for any game: a stock or talon (its cards, or how many are left), a pile, a dog,
+//    cards set aside, a turned card, and per seat the cards bought, discarded, thrown in or
+//    shown. A new game whose table names its stock `stock` or `stock_size` gets it drawn with
+//    no code; a new common field is one line here (its name, where it goes, its words).
+// 2. Hooks, by game id, for what is a game's own (all optional), each given the step's table
+//    and `ui` (helpers from replay.js, below):
+//      hand(table, seat, ui)   nodes to draw as the seat's hand, instead of table.hands[seat]
+//      seat(table, seat, ui)   more nodes under the seat's hand
+//      centre(table, ui)       more nodes in the middle of the table
+//      facts(table, ui)        more [label, value] rows for the facts panel (value: text or node)
+//      omit                    {field: why} card fields the page deliberately does not draw
+//                              (duplicates, history); the browser test reads this list
+//
+// Every card drawn is in a zone that names where it comes from in the replay step
+// (`data-from="table.hands.2"`, `"table.stock"`): ui.cards(codes, {from}) and ui.card(code,
+// {from}) set it. The browser test (tests/replay/browser.py) compares each zone with the step's
+// JSON at that path, and fails on a field with cards that no zone draws and no `omit` names.
+//
+// ui: t(sv, en), el(tag, attrs, ...children), cards(codes, {small, label, from, id}),
+// card(code, {small, from}), backs(count, {label}), seat(n), seats(list), contract(value),
+// suit(name), word(value) (a known value in the page's language), num(path-free numbers).
 "use strict";
 
 window.KortbordTables = (function () {
@@ -17,26 +31,109 @@ window.KortbordTables = (function () {
   const register = (game, hook) => { hooks[game] = hook; };
   const get = (game) => hooks[game] || {};
 
-  const seatsOf = (table) => (Array.isArray(table.hands) ? table.hands.length : table.players || 0);
+  // Fields with cards that tables share. where: "centre" or "seat" (a list by seat). kind:
+  // "cards" (a list of cards), "card" (one), "count" (how many, face down: drawn only when the
+  // field named by `unless` is absent, as a record may show the cards themselves).
+  const FIELDS = [
+    { key: "stock", where: "centre", kind: "cards", sv: "Talongen", en: "The stock" },
+    { key: "stock_size", where: "centre", kind: "count", unless: "stock", sv: "Talongen", en: "The stock" },
+    { key: "talon", where: "centre", kind: "cards", sv: "Talongen", en: "The talon" },
+    { key: "talon_size", where: "centre", kind: "count", unless: "talon", sv: "Talongen", en: "The talon" },
+    { key: "talon_count", where: "centre", kind: "count", unless: "talon", sv: "Talongen", en: "The talon" },
+    { key: "undealt", where: "centre", kind: "count", sv: "Outdelade kort", en: "Undealt cards" },
+    { key: "pile", where: "centre", kind: "cards", sv: "Högen (överst sist)", en: "The pile (top card last)" },
+    { key: "pile_top", where: "centre", kind: "card", unless: "pile", sv: "Högens översta kort", en: "The pile's top card" },
+    { key: "dog", where: "centre", kind: "cards", sv: "Hunden", en: "The dog" },
+    { key: "discards", where: "centre", kind: "cards", sv: "Avlagda kort", en: "Discards" },
+    { key: "set_aside", where: "centre", kind: "cards", sv: "Undanlagda kort", en: "Cards set aside" },
+    { key: "turned_card", where: "centre", kind: "card", sv: "Vänt kort", en: "Turned card" },
+    { key: "trump_card", where: "centre", kind: "card", sv: "Trumfkortet", en: "The trump card" },
+    { key: "turned_cards", where: "centre", kind: "cards", sv: "Vända kort", en: "Turned cards" },
+    { key: "open_hand", where: "centre", kind: "cards", sv: "Öppen hand", en: "Open hand" },
+    { key: "drawn", where: "seat", kind: "cards", sv: "Köpta kort", en: "Cards bought" },
+    { key: "discards", where: "seat", kind: "cards", sv: "Kastade kort", en: "Discarded" },
+    { key: "thrown_in", where: "seat", kind: "cards", sv: "Inkastad hand", en: "Hand thrown in" },
+    { key: "shown", where: "seat", kind: "cards", sv: "Visade kort", en: "Cards shown" },
+    { key: "shown_bottom_cards", where: "seat", kind: "card", sv: "Visat bottenkort", en: "Bottom card shown" },
+    { key: "shown_in_hand", where: "seat", kind: "card", sv: "Visat kort på handen", en: "Card shown in hand" },
+  ];
+
+  // Card fields no game draws: the pack as dealt, and the tricks already won (the jump list and
+  // the last trick show them).
+  const OMIT = {
+    deck: "the pack as it was dealt: the hands show where it went",
+    tricks: "the tricks won: reached with the jump to a trick and shown as the last trick",
+  };
+
+  const isCardList = (v) => Array.isArray(v) && v.every((c) => c === null || typeof c === "string");
+  const isCard = (v) => v === null || typeof v === "string";
+
+  // The common fields of a table: {centre: [nodes], seats: [[nodes] by seat]}.
+  function common(table, n, ui, omit) {
+    const out = { centre: [], seats: Array.from({ length: n }, () => []) };
+    for (const f of FIELDS) {
+      const v = table[f.key];
+      if (v === undefined || (omit && f.key in omit)) continue;
+      if (f.unless && table[f.unless] !== undefined) continue;
+      const label = ui.t(f.sv, f.en);
+      const from = `table.${f.key}`;
+      if (f.where === "centre") {
+        if (f.kind === "count" && typeof v === "number") {
+          out.centre.push(ui.backs(v, { label: `${label}: ${v} ${ui.t("kort", v === 1 ? "card" : "cards")}`, zone: f.key }));
+        } else if (f.kind === "cards" && isCardList(v) && v.length) {
+          out.centre.push(ui.cards(v, { small: true, label, from }));
+        } else if (f.kind === "card" && typeof v === "string") {
+          out.centre.push(ui.cards([v], { small: true, label, from, single: true }));
+        }
+      } else if (Array.isArray(v) && v.length === n) {
+        v.forEach((x, s) => {
+          if (f.kind === "cards" && Array.isArray(x) && isCardList(x) && x.length) {
+            out.seats[s].push(ui.cards(x, { small: true, label, from: `${from}.${s}` }));
+          } else if (f.kind === "card" && typeof x === "string") {
+            out.seats[s].push(ui.cards([x], { small: true, label, from: `${from}.${s}`, single: true }));
+          }
+        });
+      }
+    }
+    return out;
+  }
+
+  // Per-seat figures tables share: [field, sv, en], drawn "label value" under the seat.
+  const SEAT_FIGURES = [
+    ["lives", "marker kvar", "marks left"],
+    ["limpor", "limpor", "loaves"],
+  ];
+
+  // --- the games' own fields ---------------------------------------------------------------
+  const yesNo = (ui, b) => (b ? ui.t("ja", "yes") : ui.t("nej", "no"));
+  const list = (ui, seats) => (Array.isArray(seats) && seats.length ? ui.seats(seats) : "—");
+  const text = (ui, x) => (x && (x.sv || x.en) ? ui.t(x.sv || x.en, x.en || x.sv) : "");
 
   register("tarot", {
-    centre(table, ui) {
+    omit: {
+      dealt: "the hands as dealt: the hands show them as they are",
+      count: "the deal's count repeats the dog and the discards drawn on the table",
+    },
+    // A poignée: the trumps shown, and the trost a seat declared.
+    seat(table, seat, ui) {
       const out = [];
-      if (Array.isArray(table.dog) && table.dog.length) {
-        out.push(ui.cards(table.dog, { small: true, label: ui.t("Hunden (talongen)", "The dog"), id: "dog" }));
+      const p = (table.poignees || [])[seat];
+      if (p && Array.isArray(p.trumps)) {
+        out.push(ui.cards(p.trumps, { small: true, label: ui.t(`Poignée (${ui.word(p.level)})`, `Poignée (${ui.word(p.level)})`), from: `table.poignees.${seat}.trumps` }));
       }
-      if (Array.isArray(table.discards) && table.discards.length) {
-        out.push(ui.cards(table.discards, { small: true, label: ui.t("Spelarens avlagda kort", "The taker's discards") }));
-      }
+      if ((table.trost || [])[seat]) out.push(ui.el("div", { class: "extra" }, ui.t("Tröst", "Trost")));
       return out;
     },
     facts(table, ui) {
       const rows = [];
-      if (table.contract) rows.push([ui.t("Kontrakt", "Contract"), ui.contract(table.contract)]);
       if (table.taker != null) rows.push([ui.t("Spelare", "Taker"), ui.seat(table.taker)]);
-      if (table.called_card) rows.push([ui.t("Uppropat kort", "Called card"), ui.card(table.called_card)]);
+      if (table.called_card) rows.push([ui.t("Uppropat kort", "Called card"), ui.cards([table.called_card], { small: true, from: "table.called_card", single: true })]);
       if (table.partner != null && table.partner_revealed) rows.push([ui.t("Partner", "Partner"), ui.seat(table.partner)]);
       if (table.multiplier && table.multiplier !== 1) rows.push([ui.t("Multiplikator", "Multiplier"), String(table.multiplier)]);
+      if (table.slam_announced) rows.push([ui.t("Slam", "Slam"), ui.t("utropad", "announced")]);
+      if (table.highest_bid) rows.push([ui.t("Högsta bud", "Highest bid"), ui.contract(table.highest_bid)]);
+      if (table.deals_total != null) rows.push([ui.t("Givar", "Deals"), `${table.deals_played ?? 0} / ${table.deals_total}`]);
+      if (table.dog_to) rows.push([ui.t("Hunden går till", "The dog goes to"), ui.word(table.dog_to)]);
       return rows;
     },
   });
@@ -47,65 +144,350 @@ window.KortbordTables = (function () {
       const piles = (table.piles || [])[seat];
       if (!Array.isArray(piles) || !piles.length) return [];
       const row = ui.el("div", { class: "pile-row", "data-piles": String(seat) });
-      piles.forEach((p) => {
+      piles.forEach((p, i) => {
         const pile = ui.el("span", { class: "pile" });
-        if (p.hidden !== undefined && p.hidden !== null) pile.append(p.face_down ? ui.card(null, true) : ui.card(p.hidden, true));
-        if (p.open) pile.append(ui.card(p.open, true));
+        const at = `table.piles.${seat}.${i}`;
+        if (p.face_down) pile.append(ui.card(p.hidden === undefined ? null : p.hidden, { small: true, from: `${at}.hidden` }));
+        else if (typeof p.hidden === "string") pile.append(ui.card(p.hidden, { small: true, from: `${at}.hidden` }));
+        if (p.open) pile.append(ui.card(p.open, { small: true, from: `${at}.open` }));
         if (pile.childNodes.length) row.append(pile);
       });
       return row.childNodes.length ? [ui.el("div", { class: "extra" }, ui.t("Högar", "Piles")), row] : [];
     },
+    facts(table, ui) {
+      const rows = [];
+      if (table.defender != null) rows.push([ui.t("Försvarare", "Defender"), ui.seat(table.defender)]);
+      if (table.hands_picked_up !== undefined) rows.push([ui.t("Korten upptagna", "Hands picked up"), yesNo(ui, table.hands_picked_up)]);
+      if (table.target != null) rows.push([ui.t("Mål", "Target"), String(table.target)]);
+      return rows;
+    },
   });
 
-  // Fyrmanswhist: the bottom card each player shows to ask for a game.
+  // Fyrmanswhist: what each player asks for with the bottom card, the game chosen.
   register("fyrmanswhist", {
     seat(table, seat, ui) {
-      const shown = (table.shown_bottom_cards || [])[seat];
-      return shown ? [ui.cards([shown], { small: true, label: ui.t("Visat bottenkort", "Bottom card shown") })] : [];
+      const wants = (table.wants || [])[seat];
+      return wants ? [ui.el("div", { class: "extra" }, `${ui.t("vill", "wants")}: ${ui.word(wants)}`)] : [];
+    },
+    facts(table, ui) {
+      const rows = [];
+      if (table.declaring_side != null) rows.push([ui.t("Spelande sida", "Declaring side"), String(table.declaring_side + 1)]);
+      if (table.first_lead != null) rows.push([ui.t("Första utspel", "First lead"), ui.seat(table.first_lead)]);
+      return rows;
     },
   });
 
   // Svängknack: trumps come from turned cards; blanked cards stay hidden.
   register("svangknack", {
-    centre(table, ui) {
-      return Array.isArray(table.turned_cards) && table.turned_cards.length
-        ? [ui.cards(table.turned_cards, { small: true, label: ui.t("Vända kort", "Turned cards") })]
-        : [];
-    },
+    omit: { hands_dealt: "the hands as dealt: the hands show them as they are" },
     seat(table, seat, ui) {
       const out = [];
-      const discards = (table.discards || [])[seat];
-      if (Array.isArray(discards) && discards.length) out.push(ui.cards(discards, { small: true, label: ui.t("Kastade", "Discarded") }));
+      const swing = (table.swing_calls || []).find((c) => c.seat === seat);
+      if (swing) out.push(ui.el("div", { class: "extra" }, swing.swung ? ui.t("svängde", "swung") : ui.t("svängde inte", "did not swing")));
+      const join = (table.join_calls || []).find((c) => c.seat === seat);
+      if (join) out.push(ui.el("div", { class: "extra" }, join.joined ? ui.t("går med", "joins") : ui.t("går inte med", "does not join")));
+      const buy = (table.buys || []).find((b) => b.seat === seat);
+      if (buy && buy.turn) out.push(ui.el("div", { class: "extra" }, `${ui.word(buy.turn.kind)}${buy.turn.count != null ? ` ${buy.turn.count}` : ""}`));
       if (Array.isArray(table.folded) && table.folded.includes(seat)) out.push(ui.el("div", { class: "extra" }, ui.t("Har lagt sig", "Folded")));
       return out;
     },
-  });
-
-  // Polskt pass: the cut card, the dealt hands' discards and the declarers.
-  register("polskt-pass", {
     facts(table, ui) {
       const rows = [];
-      if (table.cut && table.cut.shown_card) rows.push([ui.t("Kuttat kort", "Card shown at the cut"), ui.card(table.cut.shown_card)]);
-      if (Array.isArray(table.declarers) && table.declarers.length) {
-        rows.push([ui.t("Spelförare", "Declarers"), table.declarers.map(ui.seat).join(", ")]);
+      if (table.swinger != null) rows.push([ui.t("Svängare", "Swinger"), ui.seat(table.swinger)]);
+      if (Array.isArray(table.in_play)) rows.push([ui.t("Med i spelet", "In the play"), list(ui, table.in_play)]);
+      if (table.stake != null) rows.push([ui.t("Insats", "Stake"), String(table.stake)]);
+      if (Array.isArray(table.winners) && table.winners.length) rows.push([ui.t("Vinnare", "Winners"), list(ui, table.winners)]);
+      return rows;
+    },
+  });
+
+  // Polskt pass: the cut card, the discards of each declarer and the bets.
+  register("polskt-pass", {
+    omit: { dealt_hands: "the hands as dealt: the hands show them as they are" },
+    facts(table, ui) {
+      const rows = [];
+      if (table.cut && table.cut.shown_card) rows.push([ui.t("Kuttat kort", "Card shown at the cut"), ui.cards([table.cut.shown_card], { small: true, from: "table.cut.shown_card", single: true })]);
+      if (Array.isArray(table.declarers) && table.declarers.length) rows.push([ui.t("Spelförare", "Declarers"), list(ui, table.declarers)]);
+      if (table.trumps_from) rows.push([ui.t("Trumf från", "Trumps from"), ui.word(table.trumps_from)]);
+      if (table.cutter != null) rows.push([ui.t("Kuttade", "Cut by"), ui.seat(table.cutter)]);
+      if (table.la_vola != null) rows.push([ui.t("La vola", "La vola"), ui.seat(table.la_vola.seat ?? table.la_vola)]);
+      if (table.deals_total != null) rows.push([ui.t("Givar", "Deals"), String(table.deals_total)]);
+      if (table.amount_played_for != null) rows.push([ui.t("Spelas om", "Played for"), String(table.amount_played_for)]);
+      if (Array.isArray(table.bets) && table.bets.length) {
+        rows.push([ui.t("Insatser", "Bets"), table.bets.map((b) => `${ui.t("bud", "bet")} ${b.bet}: ${b.amount}`).join(", ")]);
       }
       return rows;
     },
     seat(table, seat, ui) {
-      const mine = (table.discards || []).filter((d) => d && d.seat === seat && d.card).map((d) => d.card);
-      return mine.length ? [ui.cards(mine, { small: true, label: ui.t("Avlagt", "Discarded") })] : [];
+      const out = [];
+      (table.discards || []).forEach((d, i) => {
+        if (d && d.seat === seat) out.push(ui.cards([d.card], { small: true, label: ui.t("Avlagt", "Discarded"), from: `table.discards.${i}.card`, single: true }));
+      });
+      return out;
     },
   });
 
   // Spader: bids are made per side.
   register("spader", {
     facts(table, ui) {
-      return (table.bids || []).filter(Boolean).map((b) => [
+      const rows = (table.bids || []).filter(Boolean).map((b) => [
         ui.t("Bud, sida ", "Bid, side ") + ((b.by ?? 0) % 2 + 1),
         `${ui.seat(b.by)}: ${b.nil ? ui.t("noll", "nil") : b.tricks}${b.blind_nil ? ui.t(" (blind noll)", " (blind nil)") : ""}`,
       ]);
+      if (table.spades_broken !== undefined) rows.push([ui.t("Spader brutna", "Spades broken"), yesNo(ui, table.spades_broken)]);
+      if (Array.isArray(table.overtricks)) rows.push([ui.t("Överstick", "Overtricks"), table.overtricks.join(" – ")]);
+      if (table.target != null) rows.push([ui.t("Mål", "Target"), String(table.target)]);
+      return rows;
     },
   });
 
-  return { register, get, seatsOf };
+  // Trettioett: every hand with its worth, the stock, the pile, the knock and the pot.
+  register("trettioett", {
+    omit: {
+      shown: "the hands laid down at the end: the hands drawn, with their worth",
+      pile_top: "the pile's top card: the last of the pile drawn",
+    },
+    seat(table, seat, ui) {
+      const out = [];
+      const shown = (table.shown || [])[seat];
+      const value = (shown && shown.value) || (table.hand_values || [])[seat];
+      if (value) {
+        const what = value.suit ? ui.suit(value.suit) : ui.t("tretal", "three of a kind");
+        out.push(ui.el("div", { class: "extra value", "data-value": value.points },
+          `${shown ? ui.t("Visad hand", "Hand shown") : ui.t("Handen", "The hand")}: ${value.points} (${what})`));
+      }
+      if (Array.isArray(table.playing) && table.playing[seat] === false) out.push(ui.el("div", { class: "extra" }, ui.t("Inte med", "Not dealt in")));
+      if (table.knocker === seat) out.push(ui.el("div", { class: "extra" }, ui.t("Knackade", "Knocked")));
+      return out;
+    },
+    facts(table, ui) {
+      const rows = [];
+      if (table.knocker !== undefined) rows.push([ui.t("Knackat av", "Knocked by"), table.knocker === null ? "—" : ui.seat(table.knocker)]);
+      if (table.to_play != null && table.phase !== "deal-over") rows.push([ui.t("Tur", "To play"), ui.seat(table.to_play)]);
+      if (table.pile_size != null) rows.push([ui.t("Kort i högen", "Cards in the pile"), String(table.pile_size)]);
+      if (table.taken_from_pile) rows.push([ui.t("Taget från högen", "Taken from the pile"), ui.cards([table.taken_from_pile], { small: true, from: "table.taken_from_pile", single: true })]);
+      if (table.turns != null) rows.push([ui.t("Drag", "Turns"), String(table.turns)]);
+      if (table.pile_turns) rows.push([ui.t("Högen vänd", "Pile turned over"), String(table.pile_turns)]);
+      if (table.deals_scheduled != null) rows.push([ui.t("Givar", "Deals"), `${table.deals_played ?? 0} / ${table.deals_scheduled}`]);
+      const s = table.settlement;
+      if (s && s.winner != null) rows.push([ui.t("Vinnare", "Winner"), ui.seat(s.winner)]);
+      if (s && Array.isArray(s.paid_marks) && s.paid_marks.length) rows.push([ui.t("Betalade marker", "Paid a mark"), list(ui, s.paid_marks)]);
+      return rows;
+    },
+  });
+
+  // Femtio: each hand is a pile arranged face down, turned one card a trick.
+  register("femtio", {
+    omit: { arranged: "the piles as arranged, played cards too: the hands are what is left of them" },
+    hand(table, seat, ui) {
+      const pile = (table.hands || [])[seat];
+      if (!Array.isArray(pile)) return undefined;
+      return [ui.cards(pile, { id: `hand-${seat}`, from: `table.hands.${seat}`,
+        label: table.phase === "arranging" ? ui.t("Högen som läggs (överst först)", "The pile being arranged (top first)") : ui.t("Högen (överst först)", "The pile (top first)") })];
+    },
+    seat(table, seat, ui) {
+      const left = (table.to_place || [])[seat];
+      return left ? [ui.el("div", { class: "extra" }, `${ui.t("kort kvar att lägga", "cards left to place")}: ${left}`)] : [];
+    },
+    facts(table, ui) {
+      const rows = [];
+      if (table.cards_each != null) rows.push([ui.t("Kort var", "Cards each"), String(table.cards_each)]);
+      if (table.target != null) rows.push([ui.t("Mål", "Target"), String(table.target)]);
+      return rows;
+    },
+  });
+
+  // Gurka: the pot, who is still in, buy-ins and the last cards.
+  register("gurka", {
+    seat(table, seat, ui) {
+      const out = [];
+      if (Array.isArray(table.in_game) && table.in_game[seat] === false) out.push(ui.el("div", { class: "extra" }, ui.t("Ute ur partiet", "Out of the match")));
+      const used = (table.buy_ins_used || [])[seat];
+      if (used) out.push(ui.el("div", { class: "extra" }, `${ui.t("köpt in sig", "bought in")}: ${used}`));
+      if (Array.isArray(table.deciding) && table.deciding.includes(seat)) out.push(ui.el("div", { class: "extra" }, ui.t("väljer om att köpa in sig", "deciding whether to buy in")));
+      return out;
+    },
+    facts(table, ui) {
+      const rows = [];
+      const r = table.result;
+      if (r && Array.isArray(r.last_cards)) rows.push([ui.t("Sista korten", "The last cards"), ui.cards(r.last_cards, { small: true, from: "table.result.last_cards" })]);
+      if (r && Array.isArray(r.losers)) rows.push([ui.t("Förlorare", "Losers"), list(ui, r.losers)]);
+      if (r && Array.isArray(r.eliminated) && r.eliminated.length) rows.push([ui.t("Slogs ut", "Eliminated"), list(ui, r.eliminated)]);
+      if (table.options && table.options.limit != null) rows.push([ui.t("Gräns", "Limit"), String(table.options.limit)]);
+      return rows;
+    },
+  });
+
+  // Femkort: offers of better cards, who kept and who offered, a deal thrown in.
+  register("femkort", {
+    seat(table, seat, ui) {
+      const choice = (table.choices || [])[seat];
+      return choice ? [ui.el("div", { class: "extra" }, ui.word(choice))] : [];
+    },
+    facts(table, ui) {
+      const rows = [];
+      (table.offers || []).forEach((o) => {
+        const answer = o.declined_by != null ? ui.t(`nej från ${ui.seat(o.declined_by)}`, `declined by ${ui.seat(o.declined_by)}`)
+          : o.accepted && o.accepted.length ? ui.t(`ja från ${ui.seats(o.accepted)}`, `accepted by ${ui.seats(o.accepted)}`) : "…";
+        rows.push([ui.t("Erbjudande", "Offer"), `${ui.seat(o.by)}, ${ui.t("stick", "trick")} ${o.trick_number}: ${answer}`]);
+      });
+      if (table.offer) rows.push([ui.t("Öppet erbjudande", "Open offer"), ui.seat(table.offer.by)]);
+      if (table.thrown_in) rows.push([ui.t("Given", "The deal"), ui.t("inkastad", "thrown in")]);
+      if (table.redeal) rows.push([ui.t("Omgiv", "Redeal"), ui.t("ja", "yes")]);
+      if (table.deals_scheduled != null) rows.push([ui.t("Givar", "Deals"), `${table.deals_played ?? 0} / ${table.deals_scheduled}`]);
+      const s = table.settlement;
+      if (s && s.winner != null) rows.push([ui.t("Vinnare", "Winner"), ui.seat(s.winner)]);
+      return rows;
+    },
+  });
+
+  // Norrlandsknack: the knock, joins, purchases, loaves and the pot.
+  register("norrlandsknack", {
+    seat(table, seat, ui) {
+      const out = [];
+      const call = (table.calls || []).find((c) => c.seat === seat);
+      if (call) out.push(ui.el("div", { class: "extra" }, call.knocked ? ui.t("knackade", "knocked") : ui.t("lurade", "passed (lurat)")));
+      const join = (table.joins || []).find((j) => j.seat === seat);
+      if (join) out.push(ui.el("div", { class: "extra" }, join.joined ? ui.t("går med", "joins") : ui.t("går inte med", "does not join")));
+      const buy = (table.buys || []).find((b) => b.seat === seat);
+      if (buy) out.push(ui.el("div", { class: "extra" }, ui.t(`köpte ${buy.drawn} (lade bort ${buy.discarded})`, `bought ${buy.drawn} (put away ${buy.discarded})`)));
+      if (Array.isArray(table.folded) && table.folded.includes(seat)) out.push(ui.el("div", { class: "extra" }, ui.t("Har lagt sig", "Folded")));
+      return out;
+    },
+    facts(table, ui) {
+      const rows = [];
+      if (table.knocker !== undefined) rows.push([ui.t("Knackat av", "Knocked by"), table.knocker === null ? "—" : ui.seat(table.knocker)]);
+      if (table.trumfmant !== undefined) rows.push([ui.t("Trumfmant", "Trumfmant (trumps must be played)"), yesNo(ui, table.trumfmant)]);
+      if (table.first_deal !== undefined) rows.push([ui.t("Första given", "First deal"), yesNo(ui, table.first_deal)]);
+      const r = table.result;
+      if (r && Array.isArray(r.terms)) r.terms.forEach((term) => rows.push([ui.t("Poäng", "Score"), text(ui, term.explanation)]));
+      return rows;
+    },
+  });
+
+  // Rödskägg: the bidding, the declarer's question and who goes on.
+  register("rodskagg", {
+    seat(table, seat, ui) {
+      const out = [];
+      const call = (table.calls || []).filter((c) => c.seat === seat).map((c) => (c.bid === null ? ui.t("smyger", "sneaks") : ui.word(c.bid)));
+      if (call.length) out.push(ui.el("div", { class: "extra" }, `${ui.t("bud", "bids")}: ${call.join(", ")}`));
+      const going = (table.going_on || [])[seat];
+      if (going) out.push(ui.el("div", { class: "extra" }, ui.word(going)));
+      if (Array.isArray(table.out_of_match) && table.out_of_match.includes(seat)) out.push(ui.el("div", { class: "extra" }, ui.t("Ute ur partiet", "Out of the match")));
+      return out;
+    },
+    facts(table, ui) {
+      const rows = [];
+      if (table.bid) rows.push([ui.t("Bud", "Bid"), ui.word(table.bid)]);
+      if (table.out_knocked) rows.push([ui.t("Knackat för utgång", "Knocked for going out"), ui.t("ja", "yes")]);
+      if (table.end_reason) rows.push([ui.t("Partiet slut", "Match over"), ui.word(table.end_reason)]);
+      const r = table.result;
+      if (r && Array.isArray(r.terms)) r.terms.forEach((term) => rows.push([ui.t("Poäng", "Score"), text(ui, term.explanation)]));
+      return rows;
+    },
+  });
+
+  // Bondtolva: the stock and the turned trump, the marriages declared.
+  register("bondtolva", {
+    facts(table, ui) {
+      const rows = (table.marriages || []).map((m) => [ui.t("Mariage", "Marriage"),
+        `${ui.seat(m.seat)}: ${ui.suit(m.suit)}${m.kind === "trumps" ? ui.t(" (i trumf)", " (in trumps)") : ""}`]);
+      if (table.target != null) rows.push([ui.t("Mål", "Target"), String(table.target)]);
+      if (table.winner != null) rows.push([ui.t("Vinnare", "Winner"), ui.seat(table.winner)]);
+      return rows;
+    },
+  });
+
+  // Femhundra: the auction, the contract and its worth, the widow.
+  register("femhundra", {
+    seat(table, seat, ui) {
+      const bids = (table.bids || []).filter((b) => b.seat === seat).map((b) => (b.contract ? ui.contract(b.contract) : ui.t("pass", "pass")));
+      return bids.length ? [ui.el("div", { class: "extra" }, `${ui.t("bud", "bids")}: ${bids.join(", ")}`)] : [];
+    },
+    centre(table, ui) {
+      if (!table.widow_size) return [];
+      const label = table.widow_taken ? ui.t("Änkan (tagen av spelföraren)", "The widow (taken by the declarer)") : ui.t("Änkan", "The widow");
+      return table.widow_taken ? [ui.el("div", { class: "extra" }, label)] : [ui.backs(table.widow_size, { label, zone: "widow" })];
+    },
+    facts(table, ui) {
+      const rows = [];
+      if (table.contract_value != null) rows.push([ui.t("Kontraktets värde", "The contract's worth"), String(table.contract_value)]);
+      if (table.partner != null) rows.push([ui.t("Partner", "Partner"), ui.seat(table.partner)]);
+      if (table.called_card) rows.push([ui.t("Uppropat kort", "Called card"), ui.cards([table.called_card], { small: true, from: "table.called_card", single: true })]);
+      if (table.joker_suit) rows.push([ui.t("Jokerns färg", "The joker's suit"), ui.suit(table.joker_suit)]);
+      if (table.discard_count) rows.push([ui.t("Avlagda kort", "Cards discarded"), String(table.discard_count)]);
+      if (table.laid_away_by != null) rows.push([ui.t("Lade bort handen", "Laid the hand away"), ui.seat(table.laid_away_by)]);
+      if (table.target != null) rows.push([ui.t("Mål", "Target"), `${table.target} (${ui.t("golv", "floor")} ${table.floor})`]);
+      return rows;
+    },
+  });
+
+  // Fyrtioett: each seat's bid and what its hand is worth.
+  register("fyrtioett", {
+    seat(table, seat, ui) {
+      const worth = (table.bid_worth || [])[seat];
+      return worth != null ? [ui.el("div", { class: "extra" }, `${ui.t("budets värde", "bid worth")} ${worth}`)] : [];
+    },
+    facts(table, ui) {
+      const rows = [];
+      if (table.total_worth != null) rows.push([ui.t("Budens värde", "The bids' worth"), `${table.total_worth} (${ui.t("minst", "at least")} ${table.minimum_total_worth})`]);
+      if (table.thrown_in) rows.push([ui.t("Given", "The deal"), ui.t("inkastad", "thrown in")]);
+      if (table.target != null) rows.push([ui.t("Mål", "Target"), String(table.target)]);
+      return rows;
+    },
+  });
+
+  // Plump: the bids against the tricks, where trumps came from.
+  register("plump", {
+    facts(table, ui) {
+      const rows = [];
+      if (table.deals_total != null) rows.push([ui.t("Givar", "Deals"), String(table.deals_total)]);
+      if (table.cards_per_hand != null) rows.push([ui.t("Kort per hand", "Cards per hand"), String(table.cards_per_hand)]);
+      if (table.bids_total != null) rows.push([ui.t("Bud sammanlagt", "Bids in all"), String(table.bids_total)]);
+      if (table.trumps_from) rows.push([ui.t("Trumf från", "Trumps from"), ui.word(table.trumps_from)]);
+      if (table.first_lead != null) rows.push([ui.t("Första utspel", "First lead"), ui.seat(table.first_lead)]);
+      return rows;
+    },
+  });
+
+  // Priffe: the contract above and below the line, games and sittings.
+  register("priffe", {
+    facts(table, ui) {
+      const rows = [];
+      if (table.declaring_side != null) rows.push([ui.t("Spelande sida", "Declaring side"), String(table.declaring_side + 1)]);
+      if (Array.isArray(table.below_the_line)) rows.push([ui.t("Under strecket", "Below the line"), table.below_the_line.join(" – ")]);
+      if (Array.isArray(table.above_the_line)) rows.push([ui.t("Över strecket", "Above the line"), table.above_the_line.join(" – ")]);
+      if (Array.isArray(table.games)) rows.push([ui.t("Utgångar", "Games"), table.games.join(" – ")]);
+      if (table.sitting != null) rows.push([ui.t("Sits", "Sitting"), String(table.sitting)]);
+      if (table.highest_bid) rows.push([ui.t("Högsta bud", "Highest bid"), ui.contract(table.highest_bid)]);
+      if (table.game_points != null) rows.push([ui.t("Utgång på", "Game at"), String(table.game_points)]);
+      return rows;
+    },
+  });
+
+  // Whist: games won and trick points by side.
+  register("whist", {
+    facts(table, ui) {
+      const rows = [];
+      if (Array.isArray(table.trick_points)) rows.push([ui.t("Stickpoäng", "Trick points"), table.trick_points.join(" – ")]);
+      if (Array.isArray(table.games_won)) rows.push([ui.t("Vunna utgångar", "Games won"), table.games_won.join(" – ")]);
+      if (table.game_target != null) rows.push([ui.t("Utgång på", "Game at"), String(table.game_target)]);
+      return rows;
+    },
+  });
+
+  // Bräus: who stood over, the deal's result.
+  register("braus", {
+    facts(table, ui) {
+      const rows = [];
+      if (Array.isArray(table.stood_over) && table.stood_over.length) rows.push([ui.t("Stod över", "Stood over"), list(ui, table.stood_over)]);
+      if (table.result) rows.push([ui.t("Resultat", "Result"), ui.word(table.result)]);
+      if (table.target != null) rows.push([ui.t("Mål (ritor)", "Target (ritor)"), String(table.target)]);
+      return rows;
+    },
+  });
+
+  const omitted = (game) => Object.assign({}, OMIT, get(game).omit || {});
+
+  return { register, get, common, omitted, FIELDS, SEAT_FIGURES };
 })();

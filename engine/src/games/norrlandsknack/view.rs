@@ -5,7 +5,8 @@ use super::*;
 /// The table as one viewer sees it: the match (points, loaves, chips, the pot) and the deal in
 /// progress or the last one. A seat sees its own hand, its discards and its thrown-in hand;
 /// nobody else ever sees those, not even in the record, which shows the cards played and the
-/// turned trump card only. Every deal field is absent before the first deal.
+/// turned trump card only (its steps show the hands as they were, with every card never shown
+/// hidden by the service). Every deal field is absent before the first deal.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Serialize)]
 pub struct Table {
@@ -73,8 +74,8 @@ pub struct Table {
     /// How the deal was scored; null until it is.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub result: Option<Option<DealResult>>,
-    /// The card play of the deal (in the record without hands: what was never shown stays
-    /// hidden).
+    /// The card play of the deal (the record has the hands only while the deal is played: what
+    /// was never shown stays hidden).
     #[serde(flatten)]
     pub play: PlayView,
     /// The viewer's own hand.
@@ -100,8 +101,12 @@ impl Norrlandsknack {
         let mine = deal.zip(own);
         let record = viewer == Viewer::Record;
         let mut play = deal.map(|d| d.play.view(record)).unwrap_or_default();
-        // Hands never played out (a knocker alone) were never shown.
-        play.hands = None;
+        // A deal's record shows the hands while it is played, as a replay step shows them (the
+        // service puts null for every card the whole record keeps back: discards, folded hands,
+        // cards never played); the hands left when it is over were never shown.
+        if deal.is_none_or(|d| d.stage == Stage::Over) {
+            play.hands = None;
+        }
         Table {
             phase: state.deals.phase(),
             deals: state.deals.view(viewer, players, deal.map(|d| d.dealer)),

@@ -26,7 +26,8 @@ pub enum GoingOn {
 
 /// The table as one viewer sees it: the match (points counting down from 12) and the deal in
 /// progress or the last one. A seat sees its own hand and its own thrown cards; nobody else ever
-/// sees those, not even in the record, which shows the cards played. Every deal field is absent
+/// sees those, not even in the record, which shows the cards played (its steps show the hands as
+/// they were, with every card never shown hidden by the service). Every deal field is absent
 /// before the first deal.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Serialize)]
@@ -71,7 +72,8 @@ pub struct Table {
     /// How the deal was scored; null until it is.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub result: Option<Option<DealResult>>,
-    /// The card play of the deal (without hands in the record: thrown cards stay hidden).
+    /// The card play of the deal (the record has the hands only while the deal is played:
+    /// thrown cards stay hidden).
     #[serde(flatten)]
     pub play: PlayView,
     /// The viewer's own hand.
@@ -119,8 +121,12 @@ impl Rodskagg {
         let deal = state.deals.deal.as_ref();
         let mine = deal.zip(own);
         let mut play = deal.map(|d| d.play.view(viewer == Viewer::Record)).unwrap_or_default();
-        // The record shows the cards played; the hands would show cards thrown unseen.
-        play.hands = None;
+        // The record shows the hands while the deal is played, as a replay step shows them (the
+        // service puts null for every card the whole record keeps back: thrown cards, cards
+        // never played); the hands left when it is over were never shown.
+        if deal.is_none_or(|d| d.stage == Stage::Over) {
+            play.hands = None;
+        }
         Table {
             phase: state.deals.phase(),
             deals: state.deals.view(viewer, state.players(), deal.map(|d| d.dealer)),
