@@ -471,7 +471,11 @@ pub async fn create_match(
                     "invalid-deck",
                     format!(
                         "deck {i} is not {} of this game, each card as often as the pack has it",
-                        if i == 0 { format!("a full {}-card pack", composition.len()) } else { "part of the pack".into() }
+                        if i == 0 {
+                            format!("a full {}-card pack", composition.len())
+                        } else {
+                            "part of the pack".into()
+                        }
                     ),
                 ));
             }

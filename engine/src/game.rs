@@ -320,7 +320,11 @@ pub fn check_deal(status: &Status, deck: &[Card]) -> Result<(), RuleViolation> {
 
 /// Starts the deal or goes on with it, whichever shuffle the status asks for, from `order`
 /// (already checked by [`check_deal`]).
-pub fn shuffled_in<R: Rules + ?Sized>(rules: &R, state: &R::State, order: Vec<Card>) -> Result<Vec<R::Event>, RuleViolation> {
+pub fn shuffled_in<R: Rules + ?Sized>(
+    rules: &R,
+    state: &R::State,
+    order: Vec<Card>,
+) -> Result<Vec<R::Event>, RuleViolation> {
     match rules.status(state) {
         Status::NeedsShuffle { .. } => rules.reshuffle(state, order),
         _ => rules.deal(state, order),
