@@ -68,16 +68,22 @@ fn options_are_documented_and_unknown_options_refused() {
 }
 
 /// Matches per player count and option set are shared out of a budget per game, so a game with
-/// many player counts or variants plays shorter runs of each but as many matches in all.
+/// many player counts or variants plays shorter runs of each but as many matches in all. The
+/// default run is light; `KORTBORD_RANDOM_SCALE=n` multiplies every budget (`scripts/random-play`
+/// plays thousands of matches a game that way).
 fn plan(game: &dyn Game, all: u64, leaks: u64, invariants: u64) -> Plan {
     let cells: u64 = game.player_counts().map(|n| game.test_option_sets(n).len() as u64).sum();
-    let share = |budget: u64| budget.div_ceil(cells.max(1));
+    let scale: u64 = std::env::var("KORTBORD_RANDOM_SCALE").ok().and_then(|s| s.parse().ok()).unwrap_or(1).max(1);
+    let share = |budget: u64| (budget * scale).div_ceil(cells.max(1));
     Plan { all: share(all), leaks: share(leaks), invariants: share(invariants), log_only: 0 }
 }
 
-/// Random matches as `plan` says for every game, with every rule met in play in the rulebook.
+/// Random matches as `plan` says for every game (or those named in `KORTBORD_RANDOM_GAMES`,
+/// separated by commas), with every rule met in play in the rulebook.
 fn random_matches_of_every_game(plan: fn(&dyn Game) -> Plan) {
-    for game in games() {
+    let only = std::env::var("KORTBORD_RANDOM_GAMES").unwrap_or_default();
+    let named: Vec<&str> = only.split(',').map(str::trim).filter(|g| !g.is_empty()).collect();
+    for game in games().filter(|g| named.is_empty() || named.contains(&g.id())) {
         let book = game.rulebook();
         let mut met = BTreeSet::new();
         let played = random_matches(game, plan(game), |players, options, report: &Report| {
