@@ -277,6 +277,17 @@ pub trait Rules: Send + Sync + 'static {
         self.redact(state, event, Viewer::Record, true)
     }
 
+    /// A new match's options: `options` as read from what its creator sent (`sent`). Options are
+    /// stored with the match and with every deal, and a stored set lacking an option that was
+    /// added later is read with that option's serde default, the behaviour the matches stored
+    /// before it had, so that they replay and play on as they were created (docs/engine.md §2).
+    /// A game that added such an option gives new matches the new behaviour here, and refuses a
+    /// value kept only for the older matches. The default takes the options as read.
+    fn new_match_options(&self, sent: &Value, options: Self::Options) -> Result<Self::Options, SetupError> {
+        let _ = sent;
+        Ok(options)
+    }
+
     /// The option sets the generic tests play random matches with at `players`: each variant
     /// and the combinations worth playing together. A game with options overrides the default,
     /// which is the defaults alone, so that no variant goes untested.
@@ -346,8 +357,11 @@ pub trait Game: Send + Sync {
     fn rulebook(&self) -> Rulebook;
     fn options(&self) -> Vec<OptionDoc>;
     fn player_counts(&self) -> RangeInclusive<usize>;
-    /// Options with every default filled in, as they are stored with the match.
+    /// A new match's options with every default filled in, as they are stored with the match
+    /// (see [`Rules::new_match_options`]).
     fn normalize_options(&self, options: &Value) -> Result<Value, SetupError>;
+    /// A match from options as stored (normalized when it was created), or from none (`null`: the
+    /// defaults a new match gets).
     fn setup(&self, players: usize, options: &Value) -> Result<Box<dyn Match>, SetupError>;
     /// [`Rules::test_option_sets`], normalized.
     fn test_option_sets(&self, players: usize) -> Vec<Value>;
@@ -414,9 +428,13 @@ fn to_json<T: Serialize>(value: &T) -> Value {
 }
 
 impl<R: Rules> Erased<R> {
+    /// Options as stored, or the defaults for none. A field missing from a stored set takes its
+    /// serde default (see [`Rules::new_match_options`]).
     fn parse_options(&self, options: &Value) -> Result<R::Options, SetupError> {
-        let options = if options.is_null() { Value::Object(Default::default()) } else { options.clone() };
-        serde_json::from_value(options).map_err(|e| SetupError(format!("invalid options: {e}")))
+        if options.is_null() {
+            return Ok(R::Options::default());
+        }
+        serde_json::from_value(options.clone()).map_err(|e| SetupError(format!("invalid options: {e}")))
     }
 }
 
@@ -434,7 +452,7 @@ impl<R: Rules> Game for Erased<R> {
         self.0.player_counts()
     }
     fn normalize_options(&self, options: &Value) -> Result<Value, SetupError> {
-        Ok(to_json(&self.parse_options(options)?))
+        Ok(to_json(&self.0.new_match_options(options, self.parse_options(options)?)?))
     }
     fn setup(&self, players: usize, options: &Value) -> Result<Box<dyn Match>, SetupError> {
         let counts = self.0.player_counts();

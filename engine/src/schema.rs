@@ -39,7 +39,8 @@ mod derived {
                 "type": "string",
                 "pattern": CARD_PATTERN,
                 "description": "A card: rank (2-9, T, J, Q, K, A) then suit (C, D, H, S), so `TD` is the ten \
-            of diamonds; jokers `JK`, `JK1`, `JK2`; the tarot pack adds `1` and `C` (knight) before a suit, the trumps \
+            of diamonds; a joker `JK` (Femhundra's), or `JK1` and `JK2` in a pack that tells two apart (none \
+            yet); the tarot pack adds `1` and `C` (knight) before a suit, the trumps \
             `T1` to `T21` and the Excuse `EX`.",
                 "examples": ["QS", "TD", "JK", "T21"],
             }))

@@ -295,32 +295,6 @@ pub fn shown_too_often(shown: &[Card], allowed: &[(Card, usize)]) -> Option<(Car
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::cards::{card, cards, decks};
-
-    /// With one pack a hidden card may not be shown at all; with two, a 9♥ on the pile may be
-    /// shown while the other sits in a hand, but not twice.
-    #[test]
-    fn copies_are_counted() {
-        let one = decks::standard52();
-        let two = decks::double(&one);
-        let in_hand = vec![(card("9H"), vec![1])];
-        assert_eq!(may_see(Viewer::Seat(0), &in_hand, &one), [(card("9H"), 0)]);
-        assert_eq!(may_see(Viewer::Seat(1), &in_hand, &one), []);
-        assert_eq!(shown_too_often(&cards("9H"), &may_see(Viewer::Seat(0), &in_hand, &one)), Some((card("9H"), 1, 0)));
-        let allowed = may_see(Viewer::Spectator, &in_hand, &two);
-        assert_eq!(allowed, [(card("9H"), 1)]);
-        assert_eq!(shown_too_often(&cards("9H KS KS"), &allowed), None);
-        assert_eq!(shown_too_often(&cards("9H 9H"), &allowed), Some((card("9H"), 2, 1)));
-        // Both copies hidden, from seat 0 by two different holders.
-        let both = vec![(card("9H"), vec![1]), (card("9H"), vec![2])];
-        assert_eq!(may_see(Viewer::Seat(0), &both, &two), [(card("9H"), 0)]);
-        assert_eq!(may_see(Viewer::Seat(2), &both, &two), [(card("9H"), 1)]);
-    }
-}
-
 /// A match driven through a game's typed interface, for that game's own tests. Every event
 /// must come back unchanged from JSON, as it is stored, and the books must balance after each.
 pub struct Driver<R: Rules> {
@@ -426,4 +400,30 @@ pub fn four_hands(codes: [&str; 4]) -> [Vec<Card>; 4] {
     let all: Vec<Card> = hands.iter().flatten().copied().collect();
     assert!(crate::cards::is_permutation(&all, &crate::cards::decks::standard52()), "the four hands must make a pack");
     hands
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::{card, cards, decks};
+
+    /// With one pack a hidden card may not be shown at all; with two, a 9♥ on the pile may be
+    /// shown while the other sits in a hand, but not twice.
+    #[test]
+    fn copies_are_counted() {
+        let one = decks::standard52();
+        let two = decks::double(&one);
+        let in_hand = vec![(card("9H"), vec![1])];
+        assert_eq!(may_see(Viewer::Seat(0), &in_hand, &one), [(card("9H"), 0)]);
+        assert_eq!(may_see(Viewer::Seat(1), &in_hand, &one), []);
+        assert_eq!(shown_too_often(&cards("9H"), &may_see(Viewer::Seat(0), &in_hand, &one)), Some((card("9H"), 1, 0)));
+        let allowed = may_see(Viewer::Spectator, &in_hand, &two);
+        assert_eq!(allowed, [(card("9H"), 1)]);
+        assert_eq!(shown_too_often(&cards("9H KS KS"), &allowed), None);
+        assert_eq!(shown_too_often(&cards("9H 9H"), &allowed), Some((card("9H"), 2, 1)));
+        // Both copies hidden, from seat 0 by two different holders.
+        let both = vec![(card("9H"), vec![1]), (card("9H"), vec![2])];
+        assert_eq!(may_see(Viewer::Seat(0), &both, &two), [(card("9H"), 0)]);
+        assert_eq!(may_see(Viewer::Seat(2), &both, &two), [(card("9H"), 1)]);
+    }
 }

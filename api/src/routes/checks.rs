@@ -34,7 +34,8 @@ pub struct DealToCheck {
     #[serde(default)]
     #[schema(schema_with = crate::openapi::options_or_null_schema)]
     pub options: Value,
-    /// The deck order of each deal, top card first, as card codes.
+    /// The card order of each shuffle, top card first, as card codes: each deal's whole pack, and
+    /// a talon shuffled anew within a deal (its cards only), in the order they come.
     pub decks: Vec<Vec<Card>>,
     /// Every move in the order it was made, with the seat that made it.
     pub moves: Vec<MadeMove>,
@@ -147,8 +148,9 @@ pub async fn check_deal(
         }
         return Err(ApiError::bad_request("invalid-move", format!("move {k} is no move of {}", info.id)));
     }
-    let mut table =
-        game.setup(deal.players, &deal.options).map_err(|e| ApiError::unprocessable("invalid-options", e.0))?;
+    // As a new match's: defaults filled in the way a match created now would have them.
+    let options = game.normalize_options(&deal.options).map_err(|e| ApiError::unprocessable("invalid-options", e.0))?;
+    let mut table = game.setup(deal.players, &options).map_err(|e| ApiError::unprocessable("invalid-options", e.0))?;
     let lang = lang(&req);
     let broken = |move_index, deck_index, seat, v: engine::rules::RuleViolation| Broken {
         move_index,
@@ -195,15 +197,13 @@ pub async fn check_deal(
         checked += 1;
     }
     // Moves left over after the decks ran out: the next one had no deal to be made in.
-    if first_broken.is_none() && checked < deal.moves.len() {
-        if table.status().to_shuffle().is_some() {
-            let v = engine::rules::RuleViolation::new(
-                engine::rules::core::DECK,
-                format!("Drag {checked} kommer före given: lämna kortleken för giv {}.", dealt + 1),
-                format!("Move {checked} comes before its deal: send the deck of deal {}.", dealt + 1),
-            );
-            first_broken = Some(broken(Some(checked), Some(dealt), Some(deal.moves[checked].seat), v));
-        }
+    if first_broken.is_none() && checked < deal.moves.len() && table.status().to_shuffle().is_some() {
+        let v = engine::rules::RuleViolation::new(
+            engine::rules::core::DECK,
+            format!("Drag {checked} kommer före given: lämna kortleken för giv {}.", dealt + 1),
+            format!("Move {checked} comes before its deal: send the deck of deal {}.", dealt + 1),
+        );
+        first_broken = Some(broken(Some(checked), Some(dealt), Some(deal.moves[checked].seat), v));
     }
     let status = table.status();
     Ok(HttpResponse::Ok().json(DealChecked {

@@ -100,7 +100,9 @@ pub struct DealRecord {
     pub deal: i32,
     /// Every event of the deal, with the cards that were hidden during play.
     pub events: Vec<EventOut>,
-    /// The table as the deal ended, every hand shown.
+    /// The table as the deal ended, every hand shown but the cards the game keeps back for ever
+    /// (in Svängknack, Norrlandsknack, Rödskägg, Femkort, Femhundra and Polskt pass; docs/api.md
+    /// says which), unless the caller held or saw them.
     #[schema(schema_with = crate::openapi::table_schema)]
     pub end: Value,
 }
@@ -173,7 +175,8 @@ pub struct ReplayStep {
     pub steps: usize,
     /// The event applied last (null at step 0).
     pub event: Option<EventOut>,
-    /// The table after `at` events, every hand shown.
+    /// The table after `at` events, every hand shown but what the deal's record keeps back from
+    /// the caller.
     #[schema(schema_with = crate::openapi::table_schema)]
     pub table: Value,
 }
@@ -192,8 +195,8 @@ async fn load_all(state: web::Data<AppState>, id: Uuid) -> Result<(Arc<Loaded>, 
 /// A finished deal's record
 ///
 /// A finished deal in full: every event with the cards that were hidden in play, and the table as
-/// the deal ended, less only what the game keeps hidden for ever (a blanked card, a folded hand),
-/// which a seat that held it still sees.
+/// the deal ended, less only what the game keeps hidden for ever (a blanked card, a folded hand,
+/// cards never played in Norrlandsknack and Rödskägg...), which a seat that held it still sees.
 #[utoipa::path(get, path = "/v1/matches/{id}/deals/{deal}", tag = "history",
     security((), ("bearer" = [])),
     params(("id" = Uuid, Path), ("deal" = i32, Path, minimum = 1, description = "the deal's number, from 1")),
@@ -225,7 +228,8 @@ pub async fn deal_record(
 }
 
 /// Whose record it is: a seated caller also sees the cards it held that the game keeps from the
-/// others for ever (Svängknack's blanked cards); anyone else sees the record everyone sees.
+/// others for ever (Svängknack's blanked cards, a thrown-in Femkort hand...); anyone else sees
+/// the record everyone sees.
 fn record_seat(loaded: &Loaded, caller: &Caller) -> Result<Option<usize>, ApiError> {
     Ok(match viewer_of(loaded, caller, None)?.0 {
         Viewer::Seat(s) => Some(s),

@@ -57,8 +57,12 @@ pub struct CreateMatch {
     #[serde(default)]
     #[schema(schema_with = crate::openapi::options_or_null_schema)]
     pub options: Value,
-    /// Deck orders for the first deals, top card first, as card codes (`TD`, `JC`, `JK1`):
-    /// for tests and for replaying deals played at a real table.
+    /// Card orders for the first shuffles, top card first, as card codes (`TD`, `JC`): for tests
+    /// and for replaying deals played at a real table. One order a shuffle, in the order the
+    /// shuffles come: each deal's, and a talon shuffled anew within a deal (its cards only). The
+    /// first is a whole pack of the game for the table: Femhundra's has one joker, `JK` (but for two players); no other playable game's
+    /// pack has one (`JK1` and `JK2` are for a pack that tells two jokers apart, which none uses
+    /// yet); Tarot's has its own codes (`1H`, `CH`, `T1` to `T21`, `EX`).
     #[serde(default)]
     pub decks: Vec<Vec<Card>>,
     /// Seconds a person has for each turn (1 to 604800). When the time runs out their bot plays

@@ -2,7 +2,10 @@
 //!
 //! While the stock lasts any card may be played, and the winner of a trick, before drawing, may
 //! declare a marriage (king and queen of a suit): the first is "trumf" (2 points, its suit
-//! becomes trumps), the second "tjog" (1 point). Once the stock is gone each must follow suit,
+//! becomes trumps), the second "tjog" (1 point). The winner is asked after every trick where a
+//! marriage could still be declared as far as the table can tell, so that being asked says
+//! nothing about the hand (option `marriage_offer`; matches created before it were asked only
+//! when holding one). Once the stock is gone each must follow suit,
 //! overtake if possible, and trump when void. The last trick is worth a point and the most aces
 //! and tens (then the most eyes) another. The first to stand on exactly 12 after a deal wins;
 //! one who passes 12 falls back to 7.
@@ -75,15 +78,44 @@ pub mod rule {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Options {
-    /// The score a player must stand on exactly to win the match.
+    /// The score a player must stand on exactly to win the match: above `fall_to`.
+    #[cfg_attr(feature = "openapi", schema(minimum = 1))]
     pub target: i64,
-    /// Where a player who passes the target falls back to.
+    /// Where a player who passes the target falls back to: 0 or more, and below the target.
+    #[cfg_attr(feature = "openapi", schema(minimum = 0))]
     pub fall_to: i64,
+    /// When the winner of a trick is asked to declare a marriage or draw: `every-trick` for every
+    /// new match. Options stored without it (matches created before it) read `when-held`, the
+    /// way those matches have always played; a new match cannot choose it.
+    #[serde(default = "MarriageOffer::stored_before_it")]
+    pub marriage_offer: MarriageOffer,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { target: DEFAULT_TARGET, fall_to: DEFAULT_FALL_TO }
+        Options { target: DEFAULT_TARGET, fall_to: DEFAULT_FALL_TO, marriage_offer: MarriageOffer::EveryTrick }
+    }
+}
+
+/// When the winner of a trick is asked to declare a marriage or draw.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MarriageOffer {
+    /// After every trick while the stock lasts and a marriage could still be declared as far as
+    /// the table can tell (fewer than two declared, and a suit not declared with neither its king
+    /// nor its queen played): the phase says nothing about the winner's hand.
+    EveryTrick,
+    /// Only when the winner holds a marriage it may declare, else the draws follow by
+    /// themselves: how matches created before the option played. It shows the table that the
+    /// winner holds a marriage, so only those matches have it.
+    WhenHeld,
+}
+
+impl MarriageOffer {
+    /// What options stored without the field mean: the matches created before it.
+    fn stored_before_it() -> MarriageOffer {
+        MarriageOffer::WhenHeld
     }
 }
 
@@ -222,6 +254,29 @@ impl Deal {
     fn winner(&self) -> impl Fn(&Trick) -> (Seat, Card, WinReason) {
         let trumps = self.trumps();
         move |t| trick::winner_by(t, trumps, strength)
+    }
+
+    /// Whether the table asks the winner of the trick just won to declare or draw: when the
+    /// match offers a marriage after every trick, whenever one could still be declared from what
+    /// everyone sees; in a match created before that, when the winner holds one.
+    fn asks(&self, winner: Seat, offer: MarriageOffer) -> bool {
+        match offer {
+            MarriageOffer::EveryTrick => self.could_declare(),
+            MarriageOffer::WhenHeld => !self.declarable(winner).is_empty(),
+        }
+    }
+
+    /// Whether some marriage could still be declared, from public facts alone: the stock lasts,
+    /// fewer than two are declared, and a suit not declared has neither its king nor its queen
+    /// played.
+    fn could_declare(&self) -> bool {
+        if self.stock.is_empty() || self.marriages.len() >= MARRIAGES {
+            return false;
+        }
+        let played: Vec<Card> = self.play.played().map(|(_, c)| c).collect();
+        Suit::ALL
+            .into_iter()
+            .any(|s| !self.marriages.iter().any(|m| m.suit == s) && pair(s).iter().all(|c| !played.contains(c)))
     }
 
     /// The suits whose marriage `seat` may declare now.
@@ -437,7 +492,7 @@ fn decide_play(state: &State, deal: &Deal, seat: Seat, card: Card) -> Result<Vec
     let mut after = deal.clone();
     after.play.play(seat, card);
     after.play.won(winner, won.card, won.reason);
-    if after.declarable(winner).is_empty() {
+    if !after.asks(winner, state.options.marriage_offer) {
         events.extend(draws(deal, winner));
     }
     Ok(events)
@@ -625,8 +680,9 @@ fn score_deal(state: &State, deal: &Deal, last_plays: &[Play], last_trick: Seat)
 // The table view
 
 /// Where the match is: `waiting-for-deal` before the first deal, `stock-play` while the stock
-/// lasts, `declaring` while a trick's winner may declare a marriage before drawing, `end-play`
-/// once the stock is gone, `deal-over` between deals, `finished` once someone has won.
+/// lasts, `declaring` while a trick's winner is asked to declare a marriage or draw (after every
+/// trick where one could still be declared, whatever the hand), `end-play` once the stock is
+/// gone, `deal-over` between deals, `finished` once someone has won.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -635,7 +691,9 @@ pub enum Phase {
     WaitingForDeal,
     /// Tricks with the stock on the table: any card may be played.
     StockPlay,
-    /// The winner of the trick may declare a marriage, or draw without one.
+    /// The winner of the trick declares a marriage or draws. Asked after every trick where a
+    /// marriage could still be declared, so it tells nothing about the winner's hand (in a match
+    /// created with `marriage_offer: when-held`, before the option, only when holding one).
     Declaring,
     /// The stock is gone: follow suit, overtake, trump.
     EndPlay,
@@ -773,7 +831,21 @@ impl Rules for Bondtolva {
     const RULEBOOK: &'static str = include_str!("rulebooks/bondtolva.txt");
 
     fn test_option_sets(&self, _players: usize) -> Vec<Options> {
-        vec![Options::default(), Options { target: 6, fall_to: 2 }]
+        let stored_before = Options { marriage_offer: MarriageOffer::WhenHeld, ..Options::default() };
+        vec![Options::default(), Options { target: 6, fall_to: 2, ..Options::default() }, stored_before]
+    }
+
+    /// A new match is asked after every trick: `when-held` is kept for the matches stored before
+    /// the option, which read it when their options lack it.
+    fn new_match_options(&self, sent: &Value, options: Options) -> Result<Options, SetupError> {
+        if options.marriage_offer == MarriageOffer::WhenHeld && sent.get("marriage_offer").is_some() {
+            return Err(SetupError(
+                "marriage_offer when-held is kept only for matches created before the option: it shows the table \
+                 that a trick's winner holds a marriage"
+                    .into(),
+            ));
+        }
+        Ok(Options { marriage_offer: MarriageOffer::EveryTrick, ..options })
     }
 
     fn setup(&self, _players: usize, options: Options) -> Result<State, SetupError> {
@@ -839,7 +911,7 @@ impl Rules for Bondtolva {
                     Event::CardPlayed { seat, card, .. } => deal.play.play(seat, card),
                     Event::TrickWon { winner, card, reason, .. } => {
                         deal.play.won(winner, card, reason);
-                        if !deal.declarable(winner).is_empty() {
+                        if deal.asks(winner, state.options.marriage_offer) {
                             deal.declaring = Some(winner);
                         }
                     }
@@ -1083,14 +1155,14 @@ mod tests {
     const D: &str = "AH 9H KS QS TC KD";
     const STOCK: &str = "JH TH 9S JS TS AC JC QC KC 9D QD AD";
 
-    fn with(options: Value, forehand: &str, dealer: &str, stock: &str) -> M {
-        let mut m = M::new(2, serde_json::from_value(options).unwrap());
+    fn with(options: Options, forehand: &str, dealer: &str, stock: &str) -> M {
+        let mut m = M::new(2, options);
         m.deal(deck(forehand, dealer, stock));
         m
     }
 
     fn start() -> M {
-        with(json!({}), F, D, STOCK)
+        with(Options::default(), F, D, STOCK)
     }
 
     fn play(code: &str) -> Command {
@@ -1156,6 +1228,119 @@ mod tests {
         // The winner leads; a trick in a suit the winner cannot declare draws by itself.
         assert_eq!(m.to_act(), vec![1]);
         assert_eq!(rule_of(&m, 1, Command::Draw), rule::DRAW);
+    }
+
+    /// Forehand's hand of `F` without its marriage: the queen of hearts changes places with the
+    /// last card of the stock, the ace of diamonds.
+    const F_NO_MARRIAGE: &str = "KH AD AS 9C JD TD";
+    const STOCK_NO_MARRIAGE: &str = "JH TH 9S JS TS AC JC QC KC 9D QD QH";
+
+    /// What `other` and a spectator are shown: the status, their views, the legal moves of
+    /// `other` and every event as they see it.
+    fn seen_by(m: &M, other: Seat) -> Vec<Value> {
+        let mut seen = vec![serde_json::to_value(m.rules.status(&m.state)).unwrap()];
+        for viewer in [Viewer::Seat(other), Viewer::Spectator] {
+            seen.push(view(m, viewer));
+            seen.extend(m.log.iter().map(|e| m.rules.redact(&m.state, e, viewer, false)));
+        }
+        seen.push(serde_json::to_value(m.legal(other)).unwrap());
+        seen
+    }
+
+    /// Issue 36: the deal waited in `declaring` only when the trick's winner held an undeclared
+    /// king and queen, so the other seat and a spectator saw the phase (and the stock still at
+    /// 12) exactly when the winner had a marriage. Now the winner is asked after every trick
+    /// where a marriage could still be declared, and nothing the others are shown depends on
+    /// the winner's hand.
+    #[test]
+    fn the_phase_tells_the_others_nothing_about_the_winners_hand() {
+        let mut with_marriage = start();
+        let mut without = with(Options::default(), F_NO_MARRIAGE, D, STOCK_NO_MARRIAGE);
+        for m in [&mut with_marriage, &mut without] {
+            m.ok(1, play("9C"));
+            m.ok(0, play("AH"));
+            assert_eq!(m.to_act(), vec![1]);
+            assert_eq!(view(m, Viewer::Spectator)["phase"], json!("declaring"));
+            assert_eq!(view(m, Viewer::Spectator)["stock_size"], json!(12));
+        }
+        assert_eq!(seen_by(&with_marriage, 0), seen_by(&without, 0));
+        // Only the winner sees the difference, in its own legal moves.
+        assert_eq!(with_marriage.legal(1), vec![Command::DeclareMarriage { suit: Suit::Hearts }, Command::Draw]);
+        assert_eq!(without.legal(1), vec![Command::Draw]);
+        for m in [&mut with_marriage, &mut without] {
+            m.ok(1, Command::Draw);
+            m.ok(1, play("JD"));
+            m.ok(0, play("KD"));
+            assert_eq!((m.to_act(), view(m, Viewer::Spectator)["phase"].clone()), (vec![0], json!("declaring")));
+        }
+        assert_eq!(seen_by(&with_marriage, 0), seen_by(&without, 0));
+        // In a match created before the option the winner was asked only when holding one.
+        let stored_before = Options { marriage_offer: MarriageOffer::WhenHeld, ..Options::default() };
+        let mut with_marriage = with(stored_before.clone(), F, D, STOCK);
+        let mut without = with(stored_before, F_NO_MARRIAGE, D, STOCK_NO_MARRIAGE);
+        for m in [&mut with_marriage, &mut without] {
+            m.ok(1, play("9C"));
+            m.ok(0, play("AH"));
+        }
+        assert_eq!(view(&with_marriage, Viewer::Spectator)["phase"], json!("declaring"));
+        assert_eq!(view(&without, Viewer::Spectator)["phase"], json!("stock-play"));
+        assert_eq!(view(&without, Viewer::Spectator)["stock_size"], json!(10));
+    }
+
+    #[test]
+    fn nobody_is_asked_once_no_marriage_can_be_declared_as_far_as_the_table_can_tell() {
+        let mut m = start();
+        m.ok(1, play("KH"));
+        m.ok(0, play("9H"));
+        m.ok(1, Command::Draw);
+        // Hearts are gone (the king played); spades, clubs and diamonds could still be married.
+        m.ok(1, play("9C"));
+        m.ok(0, play("KS"));
+        assert_eq!(m.to_act(), vec![1]);
+        assert_eq!(view(&m, Viewer::Spectator)["phase"], json!("declaring"));
+        m.ok(1, Command::Draw);
+        let mut d = deal(&m).clone();
+        assert!(d.could_declare());
+        // With a king or queen of every suit played, nobody is asked: the draws follow by
+        // themselves, as they do once trumf and tjog are declared.
+        d.play.tricks[0].plays[1].card = card("QC");
+        d.play.tricks[1].plays[0].card = card("KD");
+        assert!(!d.could_declare() && !d.asks(1, MarriageOffer::EveryTrick));
+        let mut d = deal(&m).clone();
+        d.marriages = vec![
+            Marriage { seat: 0, suit: Suit::Clubs, kind: MarriageKind::Trumps },
+            Marriage { seat: 0, suit: Suit::Diamonds, kind: MarriageKind::Tjog },
+        ];
+        assert!(!d.could_declare());
+    }
+
+    /// Options are stored with the match and with every deal; those stored before
+    /// `marriage_offer` existed read `when-held`, and their deals replay and play on that way.
+    #[test]
+    fn matches_stored_before_the_option_keep_the_old_flow_and_new_ones_get_the_new() {
+        let game = erase(Bondtolva);
+        let new = game.normalize_options(&json!({ "target": 10 })).unwrap();
+        assert_eq!(new, json!({ "target": 10, "fall_to": 7, "marriage_offer": "every-trick" }));
+        assert_eq!(game.normalize_options(&Value::Null).unwrap()["marriage_offer"], json!("every-trick"));
+        assert!(game.normalize_options(&json!({ "marriage_offer": "when-held" })).is_err());
+        // A match stored before the option, its first deal dealt then.
+        let mut old = game.setup(2, &json!({ "target": 12, "fall_to": 7 })).unwrap();
+        let mut started = serde_json::to_value(&start().log[0]).unwrap();
+        started["options"] = json!({ "target": 12, "fall_to": 7 });
+        started["hands"][1] = json!(sorted(cards(F_NO_MARRIAGE)));
+        started["deck"] = json!(deck(F_NO_MARRIAGE, D, STOCK_NO_MARRIAGE));
+        old.apply(&started).unwrap();
+        assert_eq!(old.view(Viewer::Spectator)["options"]["marriage_offer"], json!("when-held"));
+        for (seat, card) in [(1, "9C"), (0, "AH")] {
+            for e in old.decide(seat, &json!({ "type": "play", "card": card })).unwrap() {
+                old.apply(&e).unwrap();
+            }
+        }
+        assert_eq!(old.view(Viewer::Spectator)["stock_size"], json!(10), "drawn by themselves, as before");
+        // Its next deal keeps the flow it was created with.
+        let next = Bondtolva.deal(&Bondtolva.setup(2, Options::default()).unwrap(), deck(F, D, STOCK)).unwrap();
+        let Event::DealStarted { options, .. } = &next[0] else { panic!("a deal") };
+        assert_eq!(options.marriage_offer, MarriageOffer::EveryTrick);
     }
 
     #[test]

@@ -74,6 +74,7 @@ pub mod rule {
 #[serde(default, deny_unknown_fields)]
 pub struct Options {
     /// The ritor that win the match (six unless agreed otherwise).
+    #[cfg_attr(feature = "openapi", schema(minimum = 1))]
     pub target: i64,
 }
 

@@ -76,10 +76,12 @@ pub mod rule {
 #[serde(default, deny_unknown_fields)]
 pub struct Options {
     /// What each player puts into the pot before every deal (not before a redeal).
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 1000000))]
     pub stake: i64,
     /// The text's older way of dealing: three cards to each player, then two.
     pub three_then_two: bool,
     /// How many times each seat deals a played-out deal before the match ends.
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 100))]
     pub rounds: u32,
 }
 
@@ -687,7 +689,8 @@ pub struct Table {
     /// The card play of the deal: absent before the first deal.
     #[serde(flatten)]
     pub play: PlayView,
-    /// The viewer's own hand: only in a seat's view, from the first deal on.
+    /// The viewer's own hand: only in a seat's view, from the first deal on, and in a seated
+    /// player's record (where a thrown-in deal shows no other hand).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(nullable = false))]
     pub hand: Option<Vec<Card>>,
@@ -1007,6 +1010,19 @@ impl Rules for Femkort {
         }
     }
 
+    /// The record shows a seated player their own hand, also when the hands were thrown in and
+    /// nobody else ever sees them.
+    fn record_view(&self, state: &State, seat: Option<Seat>) -> Value {
+        let mut table = self.view(state, Viewer::Record);
+        table.hand = state.deals.deal.as_ref().zip(seat).map(|(d, s)| d.play.hands[s].clone());
+        serde_json::to_value(table).expect("views serialize")
+    }
+
+    // A seat's record shows what it saw at the table: its own cards, as its view of the events.
+    fn record_event(&self, state: &State, event: &Event, seat: Option<Seat>) -> Value {
+        self.redact(state, event, seat.map_or(Viewer::Record, Viewer::Seat), true)
+    }
+
     fn redact(&self, state: &State, event: &Event, viewer: Viewer, deal_over: bool) -> Value {
         let mut full = serde_json::to_value(event).expect("events always serialize");
         if let Event::DealStarted { deal_number, hands, .. } = event {
@@ -1263,6 +1279,15 @@ mod tests {
         }
         let own = m.rules.redact(&m.state, &started, Viewer::Seat(2), true);
         assert_eq!(cards_in(&own), cards("5C JC 2H 3H 4H"), "a seat still sees its own hand");
+        // So does its record of the deal (issue 36: it showed the seat null), and nobody else's.
+        assert_eq!(m.rules.record_event(&m.state, &started, Some(2)), own);
+        let record = m.rules.record_view(&m.state, Some(1));
+        assert_eq!(record["hand"], json!(cards("2D 3D 4D 5D")));
+        assert_eq!(sorted(cards_in(&record)), sorted(cards("8C 2D 3D 4D 5D")), "{record}");
+        assert_eq!(
+            m.rules.record_view(&m.state, None),
+            serde_json::to_value(m.rules.view(&m.state, Viewer::Record)).unwrap()
+        );
         // The same dealer redeals, nobody stakes again, and the deal does not count.
         let events = m.deal(deck(&["6S 7S 8S 9S TS", "8C 2D 3D 4D 5D", "5C JC 2H 3H 4H"]));
         assert_eq!(events.len(), 1, "no stakes on a redeal: {events:?}");

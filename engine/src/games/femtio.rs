@@ -56,6 +56,7 @@ pub mod rule {
 #[serde(default, deny_unknown_fields)]
 pub struct Options {
     /// The score that ends the match (50, which gives the game its name).
+    #[cfg_attr(feature = "openapi", schema(minimum = 1))]
     pub target: i64,
 }
 

@@ -55,6 +55,7 @@ pub struct Options {
     /// The text's variant: everyone shows the bottom card at once instead of in turn.
     pub simultaneous_reveal: bool,
     /// The score that wins the match ("13, or whatever was agreed").
+    #[cfg_attr(feature = "openapi", schema(minimum = 1))]
     pub target: i64,
 }
 
@@ -533,7 +534,7 @@ pub struct Table {
     #[cfg_attr(feature = "openapi", schema(nullable = false))]
     pub side_tricks: Option<[u32; 2]>,
     /// The viewer's own bottom card, null until chosen: only in a seat's view, from the first
-    /// deal on.
+    /// deal on, and in a seated player's record (which shows nobody else one never shown).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bottom_card: Option<Option<Card>>,
     /// The pack as it was dealt, top card first: only in a finished deal's record.
@@ -712,6 +713,19 @@ impl Rules for Fyrmanswhist {
             play: deal.map(|d| d.play.view(record)).unwrap_or_default(),
             hand: mine.map(|(d, s)| d.play.hands[s].clone()),
         }
+    }
+
+    /// A seated player's record shows their own bottom card, shown or not.
+    fn record_view(&self, state: &State, seat: Option<Seat>) -> Value {
+        let mut table = self.view(state, Viewer::Record);
+        table.bottom_card = state.deals.deal.as_ref().zip(seat).map(|(d, s)| d.bottom[s]);
+        serde_json::to_value(table).expect("views serialize")
+    }
+
+    // A seat's record shows what it saw at the table: its own bottom card, as its view of the
+    // events once the deal is over.
+    fn record_event(&self, state: &State, event: &Event, seat: Option<Seat>) -> Value {
+        self.redact(state, event, seat.map_or(Viewer::Record, Viewer::Seat), true)
     }
 
     fn redact(&self, state: &State, event: &Event, viewer: Viewer, deal_over: bool) -> Value {
@@ -1232,7 +1246,10 @@ mod tests {
                 for s in 0..SEATS {
                     let seen = Fyrmanswhist.redact(&m.state, e, Viewer::Seat(s), true);
                     assert_eq!(seen["card"], if s == *seat { json!(card) } else { Value::Null });
+                    // The seat's record of the deal shows it the same (issue 36).
+                    assert_eq!(Fyrmanswhist.record_event(&m.state, e, Some(s)), seen);
                 }
+                assert_eq!(Fyrmanswhist.record_event(&m.state, e, None)["card"], Value::Null);
                 checked += 1;
             }
         }
@@ -1241,6 +1258,8 @@ mod tests {
         assert_eq!(record["shown_bottom_cards"], json!([null, "6D", null, null]));
         assert!(record.get("bottom_card").is_none());
         assert_eq!(m.view(Viewer::Seat(3))["bottom_card"], "2H", "the owner still knows");
+        assert_eq!(Fyrmanswhist.record_view(&m.state, Some(3))["bottom_card"], "2H", "and its record says so");
+        assert_eq!(Fyrmanswhist.record_view(&m.state, None), record);
     }
 
     #[test]

@@ -75,6 +75,7 @@ pub mod rule {
 #[serde(default, deny_unknown_fields)]
 pub struct Options {
     /// The score a player must reach to win the match for his side (41, hence the name).
+    #[cfg_attr(feature = "openapi", schema(minimum = 1))]
     pub target: i64,
 }
 

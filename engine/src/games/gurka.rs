@@ -73,10 +73,13 @@ pub mod rule {
 #[serde(default, deny_unknown_fields)]
 pub struct Options {
     /// What each player puts into the pot at the start, and again to buy back in.
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 1000000))]
     pub stake: i64,
     /// The minus points that put a player out.
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 1000))]
     pub limit: i64,
     /// How many times each player may buy back in during a match (0: never).
+    #[cfg_attr(feature = "openapi", schema(minimum = 0, maximum = 10))]
     pub buy_ins: u32,
 }
 

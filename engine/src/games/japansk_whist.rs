@@ -61,6 +61,7 @@ pub struct Options {
     /// The text's variant: forehand may choose pass (misère) or sang (no trumps) as well.
     pub pass_and_sang: bool,
     /// The score that wins the match.
+    #[cfg_attr(feature = "openapi", schema(minimum = 1))]
     pub target: i64,
 }
 

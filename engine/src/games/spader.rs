@@ -98,6 +98,7 @@ pub struct Options {
     /// Every ten overtricks cost 100 points.
     pub sandbagging: bool,
     /// The score that ends the match.
+    #[cfg_attr(feature = "openapi", schema(minimum = 1))]
     pub target: i64,
 }
 

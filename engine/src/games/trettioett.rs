@@ -97,17 +97,21 @@ pub struct Options {
     /// The pot game (the text's main rules) or the lives game (its traditional variant).
     pub stakes: Stakes,
     /// What each player puts into the pot before every deal of the pot game.
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 1000000))]
     pub stake: i64,
     /// Marks each player starts the lives game with.
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 100))]
     pub lives: i64,
     /// The pot game: how many deals each seat deals before the match ends (more are played
     /// while the pot still holds chips after a tie).
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 100))]
     pub rounds: u32,
     /// A tie for the best hand at the showdown goes to the knocker if the knocker is in it.
     pub knocker_wins_ties: bool,
     /// The English variant: three of a kind counts 30½, three aces too (not 31).
     pub trips: bool,
     /// Rounds of turns without a knock after which the hands are shown anyway.
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 100))]
     pub round_limit: u32,
 }
 

@@ -100,8 +100,10 @@ pub mod rule {
 #[serde(default, deny_unknown_fields)]
 pub struct Options {
     /// The stake each player puts into the pot when the match begins, and that a loaf costs.
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 1000000))]
     pub stake: i64,
     /// Deals (redeals included) after which the match ends even if nobody has reached 0.
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 1000))]
     pub max_deals: u32,
 }
 

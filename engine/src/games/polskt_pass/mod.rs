@@ -112,6 +112,7 @@ pub mod rule {
 #[serde(default, deny_unknown_fields)]
 pub struct Options {
     /// What the dealer puts into the pot at the start of every deal.
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 1000000))]
     pub stake: i64,
     /// A failed declarer's bet is twice the amount played for instead of once.
     #[serde(alias = "double-bet")]
@@ -120,6 +121,7 @@ pub struct Options {
     #[serde(alias = "merge-bets")]
     pub merge_bets: bool,
     /// How many times each player deals before the match ends.
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 10))]
     pub rounds: u32,
 }
 

@@ -116,8 +116,10 @@ pub struct Options {
     /// Sittings and games (the text's main rules), or the simpler variant by deals or points.
     pub match_end: MatchEnd,
     /// The number of deals when `match_end` is `deals`.
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 4294967295u32))]
     pub deals: u32,
     /// The points below the line that end the match when `match_end` is `points`.
+    #[cfg_attr(feature = "openapi", schema(minimum = 1))]
     pub points_target: i64,
     /// The old-fashioned variant: spades and clubs are real bids and trumps, and the old values.
     pub old_style: bool,

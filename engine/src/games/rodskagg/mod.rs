@@ -112,8 +112,10 @@ pub struct Options {
     /// `rate`.
     pub settlement: bool,
     /// What a point of difference costs in the settlement.
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 1000000))]
     pub rate: i64,
     /// Deals (thrown-in ones included) after which the match ends even if nobody reached 0.
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 1000))]
     pub max_deals: u32,
 }
 
@@ -396,7 +398,8 @@ pub enum Event {
     /// Everyone sneaked: the cards are thrown in.
     AllSneaked {
         deal_number: u32,
-        /// The seat that deals next.
+        /// The seat that deals next. Older logs may name the next seat round the table even when
+        /// it is out of the match; the deal passes over it to the next seat in.
         next_dealer: Seat,
     },
     /// The bidding is over: the highest bidder is the declarer and leads.
@@ -479,6 +482,17 @@ pub enum Event {
 
 // ---------------------------------------------------------------------------------------------
 // Rules that are pure functions, kept apart so tests can reach them directly
+
+/// The seat that deals after `dealer`: the next one still in the match (a seat out of it no
+/// longer deals).
+pub fn dealer_after(table: &Seating, dealer: Seat, out_of_match: &[Seat]) -> Seat {
+    first_in(table, table.next(dealer), out_of_match)
+}
+
+/// `from`, or the first seat after it still in the match.
+fn first_in(table: &Seating, from: Seat, out_of_match: &[Seat]) -> Seat {
+    table.order_from(from).into_iter().find(|s| !out_of_match.contains(s)).expect("someone is in the match")
+}
 
 /// The seats that play a deal, from forehand, the dealer last.
 pub fn bidding_order(table: &Seating, dealer: Seat, out_of_match: &[Seat]) -> Vec<Seat> {
@@ -635,7 +649,7 @@ fn decide_call(state: &State, deal: &Deal, seat: Seat, bid: Option<Bid>) -> Resu
     match bids.into_iter().max_by_key(|&(_, b)| b) {
         Some((seat, bid)) => events.push(Event::DeclarerNamed { seat, bid }),
         None => {
-            let next_dealer = state.table.next(deal.dealer);
+            let next_dealer = dealer_after(&state.table, deal.dealer, &state.out_of_match);
             events.push(Event::AllSneaked { deal_number: deal.number, next_dealer });
             events.extend(deal_limit_end(state, deal.number, &state.deals.scores));
         }
@@ -899,11 +913,7 @@ impl Rules for Rodskagg {
     fn deal(&self, state: &State, deck: Vec<Card>) -> Result<Vec<Event>, RuleViolation> {
         // A seat out of the match no longer deals: the deal passes on to the next one in.
         let table = state.table;
-        let dealer = table
-            .order_from(state.deals.next_dealer)
-            .into_iter()
-            .find(|s| !state.out_of_match.contains(s))
-            .expect("someone is in the match");
+        let dealer = first_in(&table, state.deals.next_dealer, &state.out_of_match);
         let order = bidding_order(&table, dealer, &state.out_of_match);
         Ok(vec![Event::DealStarted {
             deal_number: state.deals.number + 1,
@@ -936,7 +946,7 @@ impl Rules for Rodskagg {
                 // The deal carries what it inherits, so that it can be replayed on its own.
                 state.options = options.clone();
                 state.out_of_match = out_of_match.clone();
-                state.deals.next_dealer = table.next(*dealer);
+                state.deals.next_dealer = dealer_after(&table, *dealer, out_of_match);
                 let players = hands.len();
                 let mut play = TrickPlay::new(table, hands.clone(), *forehand, HAND);
                 for &s in out_of_match {
@@ -965,7 +975,9 @@ impl Rules for Rodskagg {
                 state.deals.started(*deal_number, scores, deal);
             }
             Event::AllSneaked { next_dealer, .. } => {
-                state.deals.next_dealer = *next_dealer;
+                // An older log may name a seat out of the match here (the next seat round the
+                // table): the deal always passed over it, and so does the view.
+                state.deals.next_dealer = first_in(&table, *next_dealer, &state.out_of_match);
                 if let Some(deal) = state.deals.deal.as_mut() {
                     deal.stage = Stage::Over;
                 }
@@ -973,6 +985,8 @@ impl Rules for Rodskagg {
             Event::DealScored { declarer, bid, tricks_taken, made, terms, scores, out_of_match, .. } => {
                 state.deals.scored(terms, scores);
                 state.out_of_match = out_of_match.clone();
+                // A declarer who went out on a failed Rödskägg deals no more.
+                state.deals.next_dealer = first_in(&table, state.deals.next_dealer, out_of_match);
                 if let Some(deal) = state.deals.deal.as_mut() {
                     deal.stage = Stage::Over;
                     deal.result = Some(DealResult {

@@ -296,6 +296,56 @@ fn rodskagg_failed_puts_the_bidder_out_of_the_match_at_his_points_before_plus_fi
     assert_eq!(d.to_act(), [0]);
 }
 
+/// Issue 36: after seat 1 went out on a failed Rödskägg, the view and the deal's record named it
+/// as the next dealer (`next_dealer: 1` beside `out_of_match: [1]`) while seat 2 dealt. The
+/// match's next dealer is now always a seat still in the match: after the deal that put a seat
+/// out, after a deal dealt by the seat before it, and after a thrown-in deal.
+#[test]
+fn the_next_dealer_is_never_a_seat_out_of_the_match() {
+    let hands = ["2D 3D 4D 5D 6D 7D", "AS KS QS JS TS 2H", "2S 3S 4S 5S 6S AH"];
+    let mut d = at(&[12, 4, 12], Options::default(), deck(0, &hands));
+    let next_dealer = |d: &M, viewer: Viewer| d.rules.view(&d.state, viewer).deals.next_dealer;
+    assert_eq!(next_dealer(&d, Viewer::Spectator), 1, "seat 1 is in the match while it bids");
+    d.ok(1, bid(Bid::Rodskagg));
+    d.ok(2, Command::Sneak);
+    d.ok(0, Command::Sneak);
+    for (c, a, b) in [("AS", "2S", "2D"), ("KS", "3S", "3D"), ("QS", "4S", "4D"), ("JS", "5S", "5D")] {
+        tricks(&mut d, &[(1, c), (2, a), (0, b)]);
+    }
+    d.ok(2, Command::Join);
+    d.ok(0, Command::Drop);
+    tricks(&mut d, &[(1, "TS"), (2, "6S")]);
+    tricks(&mut d, &[(1, "2H"), (2, "AH")]);
+    assert_eq!(d.state.out_of_match, [1]);
+    for viewer in [Viewer::Spectator, Viewer::Seat(0), Viewer::Record] {
+        assert_eq!(next_dealer(&d, viewer), 2, "{viewer:?}");
+    }
+    // The record, as the service reads it through the erased interface.
+    for seat in [None, Some(0), Some(1)] {
+        let record = d.rules.record_view(&d.state, seat);
+        assert_eq!((record["next_dealer"].clone(), record["out_of_match"].clone()), (json!(2), json!([1])));
+    }
+    // Deal 2, dealt by seat 2 as the record said, is thrown in: seat 0 deals next.
+    d.deal(deck(2, &["2H 3H 4H 5H 6H 7H", "", "2S 3S 4S 5S 6S 7S"]));
+    assert_eq!((deal(&d).dealer, next_dealer(&d, Viewer::Spectator)), (2, 0));
+    d.ok(0, Command::Sneak);
+    let events = d.ok(2, Command::Sneak);
+    assert!(events.contains(&Event::AllSneaked { deal_number: 2, next_dealer: 0 }));
+    // Deal 3, dealt by seat 0: seat 1 is next round the table, but seat 2 deals next.
+    d.deal(deck(0, &["2H 3H 4H 5H 6H 7H", "", "2S 3S 4S 5S 6S 7S"]));
+    assert_eq!((deal(&d).dealer, next_dealer(&d, Viewer::Spectator)), (0, 2));
+    d.ok(2, Command::Sneak);
+    let events = d.ok(0, Command::Sneak);
+    assert!(events.contains(&Event::AllSneaked { deal_number: 3, next_dealer: 2 }), "{events:?}");
+    assert_eq!(next_dealer(&d, Viewer::Record), 2);
+    // A stored log that named seat 1 here (as this event did before) reads the same.
+    let mut old = d.state.clone();
+    d.rules.evolve(&mut old, &Event::AllSneaked { deal_number: 3, next_dealer: 1 });
+    assert_eq!(d.rules.view(&old, Viewer::Record).deals.next_dealer, 2);
+    d.deal(deck(2, &["2H 3H 4H 5H 6H 7H", "", "2S 3S 4S 5S 6S 7S"]));
+    assert_eq!(deal(&d).dealer, 2);
+}
+
 #[test]
 fn the_last_player_left_in_the_match_wins_it() {
     let hands = ["2D 3D 4D 5D 6D 7D", "AS KS QS JS TS 2H", "2S 3S 4S 5S 6S AH"];

@@ -104,13 +104,16 @@ pub mod rule {
 #[serde(default, deny_unknown_fields)]
 pub struct Options {
     /// The base stake ("grundinsats") each of the three stakers puts in before every deal.
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 1000000))]
     pub stake: i64,
-    /// The lowest rank in the pack (2 to 6); `null` lets the player count decide.
+    /// The lowest rank in the pack (2 to 6, and 2 to 5 with twelve players, for the pack to hold
+    /// the deal); `null` lets the player count decide.
     #[serde(alias = "lowest-rank")]
-    #[cfg_attr(feature = "openapi", schema(maximum = 255))]
+    #[cfg_attr(feature = "openapi", schema(minimum = 2, maximum = 6))]
     pub lowest_rank: Option<u8>,
     /// How many times each seat deals before the match may end (it then ends when the pot
     /// goes out).
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 100))]
     pub rounds: u32,
 }
 

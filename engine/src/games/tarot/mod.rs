@@ -190,9 +190,11 @@ pub enum HalfPoint {
 pub struct Options {
     /// Deals to play (cancelled deals do not count). `null`: one round, a deal per player,
     /// unless `score_limit` is set, which then alone ends the match.
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 1000))]
     pub deals: Option<u32>,
     /// End the match after the deal in which a player's total reaches this. `null`: no limit.
     #[serde(alias = "score-limit")]
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 4294967295u32))]
     pub score_limit: Option<u32>,
     #[serde(alias = "half-point")]
     pub half_point: HalfPoint,
