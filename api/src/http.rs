@@ -261,8 +261,114 @@ impl<T: DeserializeOwned + 'static> FromRequest for JsonObject<T> {
     type Future = Pin<Box<dyn Future<Output = Result<JsonObject<T>, actix_web::Error>>>>;
 
     fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let object = web::Json::<Map<String, Value>>::from_request(req, payload);
-        Box::pin(async move { Ok(JsonObject(from_object(object.await?.into_inner())?)) })
+        let object = web::Json::<UniqueObject>::from_request(req, payload);
+        Box::pin(async move { Ok(JsonObject(from_object(object.await?.into_inner().0)?)) })
+    }
+}
+
+/// How the error of a body with a repeated key begins: `json_config` (lib.rs) answers it with a
+/// 400 `duplicate-key`.
+pub const DUPLICATE_KEY: &str = "duplicate key";
+
+/// A JSON object read with every object's keys in it checked for repeats, at any depth. A JSON
+/// reader that keeps the last of two (`"dry_run":true,"dry_run":false`) would act on what the
+/// sender may not have meant, and another reader of the same text (a proxy, a log) could take the
+/// first: such a body is refused. Anything but an object is refused as serde refuses it.
+pub struct UniqueObject(pub Map<String, Value>);
+
+impl<'de> serde::Deserialize<'de> for UniqueObject {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<UniqueObject, D::Error> {
+        match d.deserialize_any(UniqueKeys)? {
+            Value::Object(map) => Ok(UniqueObject(map)),
+            other => Err(serde::de::Error::invalid_type(unexpected(&other), &"a JSON object")),
+        }
+    }
+}
+
+fn unexpected(value: &Value) -> serde::de::Unexpected<'_> {
+    use serde::de::Unexpected;
+    match value {
+        Value::Null => Unexpected::Unit,
+        Value::Bool(b) => Unexpected::Bool(*b),
+        Value::Number(n) => n.as_f64().map_or(Unexpected::Other("number"), Unexpected::Float),
+        Value::String(s) => Unexpected::Str(s),
+        Value::Array(_) => Unexpected::Seq,
+        Value::Object(_) => Unexpected::Map,
+    }
+}
+
+/// A JSON value, refused at the first object that names a key twice.
+struct UniqueKeys;
+
+struct UniqueValue(Value);
+
+impl<'de> serde::Deserialize<'de> for UniqueValue {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<UniqueValue, D::Error> {
+        d.deserialize_any(UniqueKeys).map(UniqueValue)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for UniqueKeys {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_string()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(UniqueKeys)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(UniqueValue(item)) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut object = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if object.contains_key(&key) {
+                return Err(serde::de::Error::custom(format!("{DUPLICATE_KEY} {key:?}: each key may appear once")));
+            }
+            let UniqueValue(value) = map.next_value()?;
+            object.insert(key, value);
+        }
+        Ok(Value::Object(object))
     }
 }
 

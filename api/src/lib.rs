@@ -19,11 +19,12 @@ pub mod routes;
 pub mod state;
 pub mod store;
 pub mod telemetry;
+pub mod wire;
 
 use std::net::TcpListener;
 
 use actix_web::dev::Server;
-use actix_web::{web, App, HttpRequest, HttpResponse, HttpServer};
+use actix_web::{web, App, HttpRequest, HttpResponse};
 use utoipa::OpenApi;
 use utoipa_swagger_ui::SwaggerUi;
 
@@ -81,7 +82,7 @@ impl Application {
         let document = web::Data::new(web::Bytes::from(openapi.to_json().map_err(|e| e.to_string())?));
         drop(openapi);
         let sweeping = state.clone().into_inner();
-        let server = HttpServer::new(move || {
+        let app = move || {
             App::new()
                 .wrap(actix_web::middleware::from_fn(http::edge))
                 // Boxed: each connection keeps this layer's future inline (Compress, outside it,
@@ -134,11 +135,8 @@ impl Application {
                     web::get().to(|| async { HttpResponse::Found().insert_header(("Location", "/docs/")).finish() }),
                 )
                 .default_service(web::to(not_found))
-        })
-        .listen(listener)
-        .map_err(|e| e.to_string())?
-        .shutdown_timeout(30)
-        .run();
+        };
+        let server = serve(listener, app).map_err(|e| e.to_string())?;
         let summarising = sweeping.clone();
         actix_web::rt::spawn(async move {
             match commands::summarise_old_matches(&summarising).await {
@@ -161,6 +159,50 @@ impl Application {
     }
 }
 
+/// What `HttpServer::listen(..).shutdown_timeout(30).run()` does, with each connection wrapped
+/// (`wire::Wire`) so that a request actix-http cannot parse is refused with a problem document.
+/// HTTP/1.1 only, as the deployed build always was; the settings are `HttpServer`'s defaults.
+fn serve<F, T, B>(listener: TcpListener, app: F) -> std::io::Result<Server>
+where
+    F: Fn() -> App<T> + Send + Clone + 'static,
+    T: actix_web::dev::ServiceFactory<
+            actix_web::dev::ServiceRequest,
+            Config = (),
+            Response = actix_web::dev::ServiceResponse<B>,
+            Error = actix_web::Error,
+            InitError = (),
+        > + 'static,
+    B: actix_web::body::MessageBody + 'static,
+{
+    use actix_service::ServiceFactoryExt;
+    let builder = actix_server::Server::build();
+    let shutdown = builder.graceful_shutdown_signal();
+    let local = listener.local_addr()?;
+    let server = builder
+        .listen("kortbord", listener, move || {
+            let shutdown = shutdown.clone();
+            let http = actix_http::HttpService::build()
+                .graceful_shutdown_signal(move || {
+                    let signal = shutdown.clone();
+                    async move { signal.notified().await }
+                })
+                .keep_alive(actix_http::KeepAlive::default())
+                .client_request_timeout(std::time::Duration::from_secs(5))
+                .client_disconnect_timeout(std::time::Duration::from_secs(1))
+                .h1_allow_half_closed(true)
+                .local_addr(local)
+                .h1(actix_service::map_config(app(), |_| actix_web::dev::AppConfig::default()));
+            actix_service::fn_service(|io: actix_web::rt::net::TcpStream| async move {
+                let peer = io.peer_addr().ok();
+                Ok::<_, actix_http::error::DispatchError>((wire::Wire::new(io), peer))
+            })
+            .and_then(http)
+        })?
+        .shutdown_timeout(30)
+        .run();
+    Ok(server)
+}
+
 /// Bodies are small: a move is a few dozen bytes.
 pub const BODY_LIMIT: usize = 64 * 1024;
 
@@ -180,6 +222,9 @@ fn json_config() -> web::JsonConfig {
                 "Body too large",
                 format!("bodies are at most {BODY_LIMIT} bytes"),
             ),
+            JsonPayloadError::Deserialize(e) if e.to_string().starts_with(http::DUPLICATE_KEY) => {
+                ApiError::bad_request("duplicate-key", format!("the body names a key twice: {e}"))
+            }
             JsonPayloadError::Deserialize(e) if e.is_data() => ApiError::unprocessable("invalid-body", e.to_string()),
             other => ApiError::bad_request("malformed-json", format!("the body is not valid JSON: {other}")),
         };

@@ -535,9 +535,16 @@ impl ExtractorProblems {
                 serde_json::to_value(requirement).ok().and_then(|v| v.get("bearer").cloned()).is_some()
             });
         let mut wanted: Vec<(&str, &str)> = Vec::new();
-        if has_query || has_body {
-            wanted.push(("400", "the query string or the body cannot be read"));
-        }
+        // Any request: a head the HTTP parser cannot read (a control byte in a header) is
+        // refused with a problem before routing (`malformed-request`, see wire.rs).
+        wanted.push(match (has_query, has_body) {
+            (_, true) => (
+                "400",
+                "the request cannot be read: the query string, a header (`malformed-request`) or the body                  (not JSON, or an object naming a key twice: `duplicate-key`)",
+            ),
+            (true, false) => ("400", "the query string or a header (`malformed-request`) cannot be read"),
+            (false, false) => ("400", "a header cannot be read (`malformed-request`: a control byte in it)"),
+        });
         if bearer {
             wanted.push(("401", "no token, or one this service did not issue or that has expired"));
         }

@@ -13,6 +13,7 @@ mod hidden_cards;
 mod lists;
 mod matches;
 mod nodes;
+mod phone;
 mod play;
 mod probe;
 mod replay_page;

@@ -4,12 +4,11 @@ use actix_web::http::StatusCode;
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use engine::rules::Lang;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::auth::{bearer, Keys, Player};
-use crate::http::{address_limit, from_object, has_body, lang};
+use crate::http::{address_limit, from_object, has_body, lang, UniqueObject};
 use crate::problem::{ApiError, Problem};
 use crate::state::AppState;
 
@@ -57,11 +56,11 @@ pub async fn guest(
     req: HttpRequest,
     keys: web::Data<Keys>,
     state: Option<web::Data<AppState>>,
-    body: Result<web::Json<Option<Map<String, Value>>>, actix_web::Error>,
+    body: Result<web::Json<Option<UniqueObject>>, actix_web::Error>,
 ) -> actix_web::Result<HttpResponse> {
     let body: Option<GuestRequest> = match body {
         // An object only: a derived struct would take `["Ada"]` as its fields in order.
-        Ok(body) => body.into_inner().map(from_object).transpose()?,
+        Ok(body) => body.into_inner().map(|o| from_object(o.0)).transpose()?,
         // No body at all: a guest with the default name. Any body that is sent must be valid.
         Err(_) if !has_body(&req) => None,
         Err(e) => return Err(e),

@@ -14,7 +14,7 @@ use uuid::Uuid;
 use super::viewer_of;
 use crate::auth::Caller;
 use crate::commands::{load_with, with_db};
-use crate::http::{view_tag, viewed};
+use crate::http::{not_modified, view_tag, viewed};
 use crate::matches::{EventOut, Loaded, MatchPhase};
 use crate::problem::{ApiError, Problem};
 use crate::state::AppState;
@@ -312,9 +312,15 @@ pub struct ExportQuery {
 /// an `EventOut` as in the event feed. While the match is played the lines are what the caller
 /// may see (another seat's cards hidden until their deal is over); once it is over they are the
 /// full record, less only what the game hides for ever. Save it, diff it, or feed it to a tool.
-#[utoipa::path(get, path = "/v1/matches/{id}/export", tag = "history", params(("id" = Uuid, Path), ExportQuery),
+#[utoipa::path(get, path = "/v1/matches/{id}/export", tag = "history",
+    params(("id" = Uuid, Path), ExportQuery,
+           ("If-None-Match" = Option<String>, Header,
+            description = "an ETag this export was sent with: 304 while the match is unchanged for this viewer")),
     security((), ("bearer" = [])),
-    responses((status = 200, description = "one `EventOut` per line", content_type = "application/x-ndjson", body = String),
+    responses((status = 200, description = "one `EventOut` per line", content_type = "application/x-ndjson", body = String,
+               headers(("ETag" = String, description = "the version and the viewer, as the match's own"))),
+              (status = 304, description = "`If-None-Match` names the current tag: nothing changed",
+               headers(("ETag" = String, description = "the version and the viewer"))),
               (status = 400, description = "a malformed query", body = Problem, content_type = "application/problem+json"),
               (status = 401, description = "a token was sent, but not a valid one",
                body = Problem, content_type = "application/problem+json"),
@@ -326,6 +332,7 @@ pub struct ExportQuery {
                headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[get("/v1/matches/{id}/export")]
 pub async fn export(
+    req: HttpRequest,
     state: web::Data<AppState>,
     caller: Caller,
     path: web::Path<Uuid>,
@@ -334,6 +341,10 @@ pub async fn export(
     let id = path.into_inner();
     let (loaded, rows) = load_all(state, id).await?;
     let (viewer, _) = viewer_of(&loaded, &caller, query.seat)?;
+    let tag = view_tag(loaded.version, viewer);
+    if not_modified(&req, &tag) {
+        return Ok(private(HttpResponse::NotModified()).insert_header((header::ETAG, tag)).finish());
+    }
     let over = loaded.phase() == MatchPhase::Finished;
     let mut body = Vec::with_capacity(rows.len() * 200);
     for e in &rows {
@@ -348,6 +359,6 @@ pub async fn export(
     Ok(private(HttpResponse::Ok())
         .content_type("application/x-ndjson")
         .insert_header((header::CONTENT_DISPOSITION, format!("attachment; filename=\"match-{id}.ndjson\"")))
-        .insert_header((header::ETAG, view_tag(loaded.version, viewer)))
+        .insert_header((header::ETAG, tag))
         .body(body))
 }
