@@ -88,7 +88,7 @@ pub fn ensure_database(url: &str) -> Result<(), String> {
         return Ok(());
     }
     let mut admin = PgConnection::establish(&with_database(url, "postgres"))
-        .map_err(|e| format!("cannot reach PostgreSQL at {}: {e}", redact_url(url)))?;
+        .map_err(|e| format!("cannot reach PostgreSQL at {}: {}", redact_url(url), explain(e)))?;
     let quoted = name.replace('"', "\"\"");
     match admin.batch_execute(&format!("CREATE DATABASE \"{quoted}\"")) {
         Ok(()) => Ok(()),
@@ -125,8 +125,8 @@ pub fn connect_bounded(url: &str, size: u32, checkout: Duration, statement: Dura
         .test_on_check_out(true)
         .connection_customizer(Box::new(StatementTimeout(statement)))
         .build(manager)
-        .map_err(|e| format!("cannot open a pool to {}: {e}", redact_url(&url)))?;
-    let mut conn = pool.get().map_err(|e| e.to_string())?;
+        .map_err(|e| format!("cannot open a pool to {}: {}", redact_url(&url), explain(e)))?;
+    let mut conn = pool.get().map_err(explain)?;
     // A migration may rewrite a large table: it gets all the time it needs.
     conn.batch_execute("SET statement_timeout = 0").map_err(|e| format!("cannot prepare migrations: {e}"))?;
     conn.run_pending_migrations(MIGRATIONS).map_err(|e| format!("migrations failed: {e}"))?;
@@ -153,6 +153,22 @@ impl CustomizeConnection<PgConnection, diesel::r2d2::Error> for StatementTimeout
     fn on_acquire(&self, conn: &mut PgConnection) -> Result<(), diesel::r2d2::Error> {
         conn.batch_execute(&format!("SET statement_timeout = {}", self.0.as_millis()))
             .map_err(diesel::r2d2::Error::QueryError)
+    }
+}
+
+/// A database error as a message, with what to do when PostgreSQL has no connection left to give
+/// ("too many clients already", or a role's or a database's own limit): each node opens up to
+/// `KORTBORD_DB_POOL` connections, and one more while it streams.
+pub fn explain(error: impl std::fmt::Display) -> String {
+    let text = error.to_string();
+    let full = ["too many clients", "too many connections", "remaining connection slots"];
+    if full.iter().any(|m| text.contains(m)) {
+        format!(
+            "{text} (hint: PostgreSQL has no connection left: lower KORTBORD_DB_POOL, the connections each node \
+             opens (16 by default, one more to listen while it streams), or raise the server's max_connections)"
+        )
+    } else {
+        text
     }
 }
 
@@ -212,5 +228,12 @@ mod tests {
         assert_eq!(with_connect_timeout("postgres://h/kb?a=b", second * 4), "postgres://h/kb?a=b&connect_timeout=6");
         let set = "postgres://h/kb?connect_timeout=9";
         assert_eq!(with_connect_timeout(set, second), set);
+    }
+
+    #[test]
+    fn a_server_out_of_connections_comes_with_the_pool_setting_to_lower() {
+        let full = explain("FATAL:  sorry, too many clients already");
+        assert!(full.contains("lower KORTBORD_DB_POOL"), "{full}");
+        assert_eq!(explain("connection refused"), "connection refused");
     }
 }

@@ -115,7 +115,7 @@ fn listen(url: &str, hub: Weak<Hub>) {
         let mut conn = match connected {
             Ok(conn) => conn,
             Err(e) => {
-                tracing::warn!(error = %e, "cannot listen for appends; trying again");
+                tracing::warn!(error = %crate::db::explain(&e), "cannot listen for appends; trying again");
                 std::thread::sleep(backoff);
                 backoff = (backoff * 2).min(Duration::from_secs(2));
                 continue;

@@ -216,7 +216,7 @@ impl ResponseError for ApiError {
 
 impl From<diesel::r2d2::PoolError> for ApiError {
     fn from(e: diesel::r2d2::PoolError) -> ApiError {
-        tracing::warn!(error = %e, "no database connection");
+        tracing::warn!(error = %crate::db::explain(&e), "no database connection");
         ApiError::unavailable("the database is not reachable right now; try again shortly")
     }
 }

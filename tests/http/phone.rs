@@ -132,3 +132,30 @@ async fn the_export_honours_if_none_match() {
     assert_eq!(moved.status.as_u16(), 200);
     assert_ne!(moved.etag, Some(tag));
 }
+
+/// A PostgreSQL server with no connection left for the pool: the node does not start, and says
+/// which setting to lower. (A role's own connection limit stands in for the server's
+/// `max_connections`, which the other tests share; superusers are exempt from it.)
+#[actix_web::test]
+async fn a_server_out_of_connections_names_the_pool_setting() {
+    use diesel::connection::SimpleConnection;
+    use diesel::Connection;
+    let name = format!("kortbord_test_{}", uuid::Uuid::new_v4().simple());
+    let admin_url = kortbord_e2e::with_database(&kortbord_e2e::server_url(), "postgres");
+    let mut admin = diesel::PgConnection::establish(&admin_url).expect("the test server");
+    admin.batch_execute(&format!("CREATE ROLE \"{name}\" LOGIN CONNECTION LIMIT 1")).unwrap();
+    admin.batch_execute(&format!("CREATE DATABASE \"{name}\" OWNER \"{name}\"")).unwrap();
+    let unlimited = api::ratelimit::Limit { per_second: 1e6, burst: 1e6 };
+    let mut settings = kortbord_e2e::settings(
+        &name,
+        api::ratelimit::Limits { moves: unlimited, creations: unlimited, tokens: unlimited },
+    );
+    settings.database_url = settings.database_url.replacen("://postgres@", &format!("://{name}@"), 1);
+    assert!(settings.database_url.contains(&name), "{}", settings.database_url);
+    let built = api::Application::build(&settings);
+    admin.batch_execute(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)")).unwrap();
+    admin.batch_execute(&format!("DROP ROLE IF EXISTS \"{name}\"")).unwrap();
+    let error = built.err().expect("no node starts without connections");
+    assert!(error.contains("too many connections"), "{error}");
+    assert!(error.contains("lower KORTBORD_DB_POOL"), "{error}");
+}

@@ -97,7 +97,8 @@ async fn start_node(db_name: String, rate_limits: api::ratelimit::Limits, owns_d
     start(settings(&db_name, rate_limits), db_name, owns_database)
 }
 
-fn settings(db_name: &str, rate_limits: api::ratelimit::Limits) -> api::config::Settings {
+/// The settings the tests start a node with, on database `db_name` of the test server.
+pub fn settings(db_name: &str, rate_limits: api::ratelimit::Limits) -> api::config::Settings {
     api::config::Settings {
         host: "127.0.0.1".into(),
         port: 0,
