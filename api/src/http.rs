@@ -6,7 +6,7 @@ use std::pin::Pin;
 
 use actix_web::dev::Payload;
 use actix_web::http::{header, StatusCode};
-use actix_web::{web, FromRequest, HttpRequest, HttpResponse};
+use actix_web::{web, FromRequest, HttpMessage, HttpRequest, HttpResponse};
 use engine::game::Viewer;
 use engine::rules::Lang;
 use serde::de::DeserializeOwned;
@@ -88,7 +88,8 @@ impl Cors {
 const CORS_METHODS: &str = "GET, HEAD, POST";
 const CORS_HEADERS: &str =
     "Authorization, Content-Type, Idempotency-Key, If-Match, If-None-Match, Accept, Accept-Language, X-Request-Id";
-const CORS_EXPOSED: &str = "ETag, Location, Retry-After, Idempotent-Replayed, X-Request-Id, Content-Language";
+const CORS_EXPOSED: &str =
+    "ETag, Location, Retry-After, Idempotent-Replayed, X-Request-Id, Content-Language, RateLimit, RateLimit-Policy";
 
 /// The edge of the service, before routing: CORS (a preflight is answered here, and every answer
 /// to an allowed origin says so), and `HEAD` wherever `GET` is (routed as a GET; the server sends
@@ -237,10 +238,6 @@ pub fn expected_version(if_match: Option<i64>, in_body: Option<i64>) -> Option<E
         (None, Some(v)) => Some(ExpectedVersion::InBody(v)),
         (None, None) => None,
     }
-}
-
-pub fn etag(version: i64) -> (header::HeaderName, String) {
-    (header::ETAG, format!("\"{version}\""))
 }
 
 /// Whether the request carries a body: a non-zero length, or a chunked one. (A content type
@@ -400,18 +397,21 @@ fn integral(value: &mut Value) {
 pub struct Reply {
     status: StatusCode,
     body: Vec<u8>,
-    version: Option<i64>,
+    tag: Option<String>,
     headers: Vec<(&'static str, String)>,
 }
 
 impl Reply {
     pub fn new(status: StatusCode, body: &impl Serialize) -> Result<Reply, ApiError> {
         let body = serde_json::to_vec(body).map_err(ApiError::internal)?;
-        Ok(Reply { status, body, version: None, headers: Vec::new() })
+        Ok(Reply { status, body, tag: None, headers: Vec::new() })
     }
 
-    pub fn version(mut self, version: i64) -> Reply {
-        self.version = Some(version);
+    /// The ETag of what `viewer` sees at `version`: the one a read of the match sends
+    /// (`view_tag`), so that an answer to a write can be sent back as `If-None-Match` or
+    /// `If-Match` as it is.
+    pub fn viewed_at(mut self, version: i64, viewer: Viewer) -> Reply {
+        self.tag = Some(view_tag(version, viewer));
         self
     }
 
@@ -422,8 +422,8 @@ impl Reply {
 
     pub fn into_response(self) -> HttpResponse {
         let mut r = HttpResponse::build(self.status);
-        if let Some(v) = self.version {
-            r.insert_header(etag(v));
+        if let Some(tag) = self.tag {
+            r.insert_header((header::ETAG, tag));
         }
         for (name, value) in self.headers {
             r.insert_header((name, value));
@@ -432,8 +432,11 @@ impl Reply {
     }
 }
 
-pub fn rate_limit(state: &AppState, player: &Player, action: Action) -> Result<(), ApiError> {
-    let checked = state.limiter.check(player.id, action);
+/// Counts the request against the player's limit for `action`; the answer says where the player
+/// stands (`RateLimit`, `RateLimit-Policy`, added on the way out by `telemetry::request_id`).
+pub fn rate_limit(req: &HttpRequest, state: &AppState, player: &Player, action: Action) -> Result<(), ApiError> {
+    let (checked, quota) = state.limiter.check(player.id, action);
+    req.extensions_mut().insert(quota);
     checked.map_err(|wait| rate_limited(state, format!("too many requests from this player: wait {wait} s"), wait))
 }
 
@@ -441,7 +444,9 @@ pub fn rate_limit(state: &AppState, player: &Player, action: Action) -> Result<(
 /// rate bucket for everything else, so unbounded minting would bound nothing.
 pub fn address_limit(state: &AppState, req: &HttpRequest) -> Result<(), ApiError> {
     let address = req.peer_addr().map(|a| a.ip()).unwrap_or(std::net::IpAddr::from([0, 0, 0, 0]));
-    state.limiter.check_address(address).map_err(|wait| {
+    let (checked, quota) = state.limiter.check_address(address);
+    req.extensions_mut().insert(quota);
+    checked.map_err(|wait| {
         rate_limited(state, format!("too many tokens asked for from this address: wait {wait} s"), wait)
     })
 }

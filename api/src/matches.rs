@@ -204,6 +204,10 @@ impl Loaded {
             players: serde_json::json!(players),
             seats: serde_json::to_value(seats).unwrap_or_default(),
             to_act: serde_json::json!(to_act),
+            outcome: match self.table.status() {
+                Status::Finished { outcome } => serde_json::to_value(outcome).ok(),
+                _ => None,
+            },
             at: self.last_at,
         }
     }

@@ -411,6 +411,12 @@ impl Examples {
             version: after.version,
             events: appended.iter().map(|e| after.event_out(e, viewer)).collect(),
             match_view: after.view(viewer, vec![seat]),
+            legal_moves: Some(crate::routes::matches::LegalMoves {
+                game: after.game.clone(),
+                seat,
+                version: after.version,
+                moves: after.table.legal_moves(seat),
+            }),
         };
         let refusal = loaded.table.move_space(seat).into_iter().find_map(|m| match loaded.table.decide(seat, &m) {
             Err(Refusal::Violation(v)) => Some(v),
@@ -560,6 +566,25 @@ impl ExtractorProblems {
         let responses = &mut operation.responses.responses;
         for (status, description) in wanted {
             responses.entry(status.to_string()).or_insert_with(|| problem_response(description));
+        }
+        // An operation that counts against a rate limit says where the caller stands with it,
+        // in every answer that got past the limit and in its 429.
+        if responses.contains_key("429") {
+            for (status, response) in responses.iter_mut() {
+                let counted = status.starts_with('2') || status == "429";
+                if let (true, RefOr::T(response)) = (counted, response) {
+                    for (name, description) in [
+                        ("RateLimit", "what is left of the limit this request counted against and the seconds until it is whole again (`\"moves\";r=59;t=1`), IETF draft-ietf-httpapi-ratelimit-headers"),
+                        ("RateLimit-Policy", "the limit: its quota and the window it refills in, in seconds (`\"moves\";q=60;w=3`)"),
+                    ] {
+                        let header = utoipa::openapi::header::HeaderBuilder::new()
+                            .schema(utoipa::openapi::schema::Object::with_type(utoipa::openapi::schema::Type::String))
+                            .description(Some(description))
+                            .build();
+                        response.headers.entry(name.to_string()).or_insert(header);
+                    }
+                }
+            }
         }
     }
 }

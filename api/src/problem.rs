@@ -187,6 +187,58 @@ pub fn swedish_title(english: &str) -> Option<&'static str> {
     })
 }
 
+/// The Swedish `detail` of a problem the service words in English, by its code: what the problem
+/// means and what to do, in general (the English detail may name more: a number, a field). The
+/// codes whose details are already in the reader's language (`rule-violation`, `no-human-seat`,
+/// `invalid-name`) are not here.
+pub fn swedish_detail(code: &str) -> Option<&'static str> {
+    Some(match code {
+        "malformed-json" => "Innehållet är inte giltig JSON.",
+        "duplicate-key" => "Innehållet nämner samma nyckel två gånger i ett objekt; varje nyckel får stå en gång.",
+        "malformed-request" => "Begäran kunde inte läsas som HTTP: ett huvud innehåller ett styrtecken eller är felformat.",
+        "invalid-move" => "Det är inget drag i det här spelet; GET …/legal-moves visar de drag som går nu.",
+        "invalid-query" => "Frågesträngen kan inte läsas, eller ett värde i den ligger utanför det tillåtna.",
+        "invalid-cursor" => "Markören är inte en som tjänsten har gett ut; ta den från förra sidans next.",
+        "invalid-since" => "since och Last-Event-ID är en händelses nummer (seq), 0 eller mer.",
+        "invalid-limit" => "limit ligger utanför det tillåtna intervallet.",
+        "invalid-if-match" => "If-Match ska vara en version som den skickades i ETag, till exempel \"12\".",
+        "invalid-idempotency-key" => "Idempotency-Key ska vara 1 till 200 synliga ASCII-tecken (! till ~), till exempel ett UUID.",
+        "missing-token" => "Begäran kräver 'Authorization: Bearer <token>' (POST /v1/auth/guest ger en).",
+        "invalid-token" => "Token är inte en som tjänsten har utfärdat, eller inte giltig än.",
+        "token-expired" => "Token har gått ut: förnya den med POST /v1/auth/renew.",
+        "not-your-seat" => "Platsen är inte din.",
+        "not-found" => "Det som efterfrågas finns inte.",
+        "game-planned" => "Spelet är planerat men går inte att spela än.",
+        "no-such-seat" => "Bordet har ingen sådan plats.",
+        "invalid-step" => "Given har inte så många steg.",
+        "method-not-allowed" => "Resursen tar inte den metoden; Allow anger de som går.",
+        "not-acceptable" => "Resursen svarar i application/json (problem i application/problem+json): skicka en Accept som tillåter det, eller ingen.",
+        "version-conflict" => "Matchen har gått vidare: läs om den och försök igen.",
+        "seat-taken" => "Platsen är redan tagen.",
+        "match-not-started" => "Matchen väntar på att spelare ska ta de lediga platserna.",
+        "deal-in-progress" => "Given spelas fortfarande: dess protokoll öppnas när den är slut.",
+        "duplicate-request" => "En begäran med samma Idempotency-Key behandlas redan; försök igen strax.",
+        "precondition-failed" => "If-Match anger en äldre version än matchens: läs om den och försök igen.",
+        "body-too-large" => "Innehållet får vara högst 64 KiB.",
+        "unsupported-media-type" => "Skicka innehållet som application/json.",
+        "invalid-body" => "Innehållet passar inte schemat i API-dokumentet.",
+        "invalid-seats" => "Platserna passar inte spelet: se antalet spelare i GET /v1/games/{game}.",
+        "invalid-options" => "Alternativen passar inte spelet: se dess alternativ i GET /v1/games/{game}.",
+        "invalid-deck" => "En given kortlek är ingen ordning av spelets kort för bordet.",
+        "invalid-turn-seconds" => "turn_seconds ska vara 1 till 604800.",
+        "wrong-game" => "Draget hör till ett annat spel än matchens.",
+        "seat-required" => "Du har flera platser: ange vilken.",
+        "idempotency-key-reused" => "Den här Idempotency-Key har redan använts för en annan begäran.",
+        "bots-unsettled" => "Botarna skulle göra fler än 10 000 drag och givar innan en människa är i tur; inget sparades.",
+        "too-many-moves" => "En kontroll spelar om högst 20 000 drag.",
+        "rate-limited" => "För många förfrågningar: vänta så många sekunder som Retry-After anger.",
+        "too-many-streams" => "För många öppna strömmar: stäng en, eller vänta så många sekunder som Retry-After anger.",
+        "internal" => "Något gick fel hos oss; begäran kan göras om med samma Idempotency-Key.",
+        "service-unavailable" => "Databasen svarar inte just nu; försök igen strax (med samma Idempotency-Key).",
+        _ => return None,
+    })
+}
+
 /// The database kept a request's work longer than the request may wait.
 pub fn db_timeout(waited: std::time::Duration) -> ApiError {
     tracing::warn!(waited_ms = waited.as_millis() as u64, "the database did not answer in time");

@@ -41,6 +41,32 @@ impl Default for Limits {
     }
 }
 
+/// Where a caller stands with one limit after a request that counted against it: what the IETF
+/// `RateLimit-Policy` and `RateLimit` fields say (draft-ietf-httpapi-ratelimit-headers).
+#[derive(Clone, Copy, Debug)]
+pub struct Quota {
+    /// The policy's name: `moves`, `matches` or `tokens`.
+    pub policy: &'static str,
+    pub limit: Limit,
+    /// Tokens left in the bucket.
+    pub remaining: f64,
+}
+
+impl Quota {
+    /// `RateLimit-Policy`: the quota (the burst) and the window it refills in, in seconds.
+    pub fn policy_field(&self) -> String {
+        let window = (self.limit.burst / self.limit.per_second).ceil().max(1.0);
+        format!("\"{}\";q={};w={}", self.policy, self.limit.burst.floor() as u64, window as u64)
+    }
+
+    /// `RateLimit`: what is left, and the seconds until the bucket is full again.
+    pub fn field(&self) -> String {
+        let left = self.remaining.max(0.0);
+        let reset = ((self.limit.burst - left) / self.limit.per_second).ceil().max(0.0);
+        format!("\"{}\";r={};t={}", self.policy, left.floor() as u64, reset as u64)
+    }
+}
+
 struct Bucket {
     tokens: f64,
     refilled: Instant,
@@ -57,8 +83,8 @@ impl RateLimiter {
         RateLimiter { limits, buckets: Mutex::new(HashMap::new()), addresses: Mutex::new(HashMap::new()) }
     }
 
-    /// A token for `address`, or the seconds to wait for one.
-    pub fn check_address(&self, address: IpAddr) -> Result<(), u64> {
+    /// A token for `address`, or the seconds to wait for one; and where the address stands.
+    pub fn check_address(&self, address: IpAddr) -> (Result<(), u64>, Quota) {
         let now = Instant::now();
         let limit = self.limits.tokens;
         let mut addresses = self.addresses.lock().expect("rate limiter lock");
@@ -67,15 +93,16 @@ impl RateLimiter {
             addresses.retain(|_, b| !b.is_full(limit, now));
         }
         let bucket = addresses.entry(address).or_insert(Bucket { tokens: limit.burst, refilled: now });
-        take(bucket, limit, now)
+        let taken = take(bucket, limit, now);
+        (taken, Quota { policy: "tokens", limit, remaining: bucket.tokens })
     }
 
-    /// Spends one token, or says how many seconds to wait.
-    pub fn check(&self, player: Uuid, action: Action) -> Result<(), u64> {
-        self.check_at(player, action, Instant::now())
+    /// Spends one token, or says how many seconds to wait; and where the player stands.
+    pub fn check(&self, player: Uuid, action: Action) -> (Result<(), u64>, Quota) {
+        self.quota_at(player, action, Instant::now())
     }
 
-    fn check_at(&self, player: Uuid, action: Action, now: Instant) -> Result<(), u64> {
+    fn quota_at(&self, player: Uuid, action: Action, now: Instant) -> (Result<(), u64>, Quota) {
         let limit = match action {
             Action::Move => self.limits.moves,
             Action::CreateMatch => self.limits.creations,
@@ -88,7 +115,9 @@ impl RateLimiter {
             });
         }
         let bucket = buckets.entry((player, action)).or_insert(Bucket { tokens: limit.burst, refilled: now });
-        take(bucket, limit, now)
+        let taken = take(bucket, limit, now);
+        let policy = if action == Action::Move { "moves" } else { "matches" };
+        (taken, Quota { policy, limit, remaining: bucket.tokens })
     }
 }
 
@@ -115,6 +144,12 @@ fn take(bucket: &mut Bucket, limit: Limit, now: Instant) -> Result<(), u64> {
 mod tests {
     use super::*;
     use std::time::Duration;
+
+    impl RateLimiter {
+        fn check_at(&self, player: Uuid, action: Action, now: Instant) -> Result<(), u64> {
+            self.quota_at(player, action, now).0
+        }
+    }
 
     #[test]
     fn a_burst_is_allowed_then_the_rate_and_players_are_separate() {

@@ -62,6 +62,8 @@ pub struct Summary {
     pub players: Value,
     pub seats: Value,
     pub to_act: Value,
+    /// How the match ended, as the match view's `outcome` (none until it is over).
+    pub outcome: Option<Value>,
     /// When the last of the events was recorded (and, for a new match, when it was created).
     pub at: DateTime<Utc>,
 }
@@ -133,12 +135,12 @@ pub fn append(
              SELECT $1, $10, $3, $11, $12, $13, $2 + 1, $2 + cardinality($4::bigint[]) WHERE $10 IS NOT NULL
              RETURNING 1
          ), summary AS (
-             INSERT INTO matches (stream_id, game, phase, version, open_seats, players, seats, to_act, created_at, updated_at)
-             VALUES ($1, $14, $15, $16, $17, $18, $19, $20, $21, $21)
+             INSERT INTO matches (stream_id, game, phase, version, open_seats, players, seats, to_act, created_at, updated_at, outcome)
+             VALUES ($1, $14, $15, $16, $17, $18, $19, $20, $21, $21, $22)
              ON CONFLICT (stream_id) DO UPDATE SET
                  phase = EXCLUDED.phase, version = EXCLUDED.version, open_seats = EXCLUDED.open_seats,
                  players = EXCLUDED.players, seats = EXCLUDED.seats, to_act = EXCLUDED.to_act,
-                 updated_at = EXCLUDED.updated_at
+                 updated_at = EXCLUDED.updated_at, outcome = EXCLUDED.outcome
              WHERE matches.version < EXCLUDED.version
              RETURNING 1
          )
@@ -165,6 +167,7 @@ pub fn append(
     .bind::<Jsonb, _>(&summary.seats)
     .bind::<Jsonb, _>(&summary.to_act)
     .bind::<Timestamptz, _>(summary.at)
+    .bind::<Nullable<Jsonb>, _>(summary.outcome.as_ref())
     .get_result::<Appended>(conn);
     match result {
         Ok(a) if a.appended == new.len() as i64 => Ok(()),
@@ -288,6 +291,9 @@ pub struct ListedMatch {
     pub seats: Value,
     #[diesel(sql_type = diesel::sql_types::Jsonb)]
     pub to_act: Value,
+    /// Null while the match is played, and in summaries written before outcomes were kept.
+    #[diesel(sql_type = diesel::sql_types::Nullable<diesel::sql_types::Jsonb>)]
+    pub outcome: Option<Value>,
     #[diesel(sql_type = diesel::sql_types::Timestamptz)]
     pub created_at: DateTime<Utc>,
     #[diesel(sql_type = diesel::sql_types::Timestamptz)]
@@ -298,7 +304,7 @@ pub struct ListedMatch {
 pub fn list(conn: &mut PgConn, filter: &ListFilter) -> QueryResult<Vec<ListedMatch>> {
     use diesel::sql_types::{Bool, Int8, Jsonb, Nullable, Text, Timestamptz, Uuid as SqlUuid};
     diesel::sql_query(
-        "SELECT stream_id, game, phase, version, open_seats, seats, to_act, created_at, updated_at
+        "SELECT stream_id, game, phase, version, open_seats, seats, to_act, outcome, created_at, updated_at
            FROM matches
           WHERE ($1::jsonb IS NULL OR players @> $1)
             AND ($2::text IS NULL OR phase = $2)
@@ -337,14 +343,14 @@ pub fn unsummarised(conn: &mut PgConn, limit: i64) -> QueryResult<Vec<Uuid>> {
 
 /// Writes the summary of a match rebuilt from its log (`created` is its first event's time).
 pub fn summarise(conn: &mut PgConn, stream: Uuid, summary: &Summary, created: DateTime<Utc>) -> QueryResult<()> {
-    use diesel::sql_types::{Int4, Int8, Jsonb, Text, Timestamptz, Uuid as SqlUuid};
+    use diesel::sql_types::{Int4, Int8, Jsonb, Nullable, Text, Timestamptz, Uuid as SqlUuid};
     diesel::sql_query(
-        "INSERT INTO matches (stream_id, game, phase, version, open_seats, players, seats, to_act, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+        "INSERT INTO matches (stream_id, game, phase, version, open_seats, players, seats, to_act, created_at, updated_at, outcome)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
          ON CONFLICT (stream_id) DO UPDATE SET
              phase = EXCLUDED.phase, version = EXCLUDED.version, open_seats = EXCLUDED.open_seats,
              players = EXCLUDED.players, seats = EXCLUDED.seats, to_act = EXCLUDED.to_act,
-             updated_at = EXCLUDED.updated_at
+             updated_at = EXCLUDED.updated_at, outcome = EXCLUDED.outcome
          WHERE matches.version < EXCLUDED.version",
     )
     .bind::<SqlUuid, _>(stream)
@@ -357,6 +363,7 @@ pub fn summarise(conn: &mut PgConn, stream: Uuid, summary: &Summary, created: Da
     .bind::<Jsonb, _>(&summary.to_act)
     .bind::<Timestamptz, _>(created)
     .bind::<Timestamptz, _>(summary.at)
+    .bind::<Nullable<Jsonb>, _>(summary.outcome.as_ref())
     .execute(conn)
     .map(|_| ())
 }

@@ -60,6 +60,17 @@ pub async fn request_id(
     if let Ok(value) = HeaderValue::from_str(&id) {
         response.headers_mut().insert(REQUEST_ID, value);
     }
+    // A request that counted against a rate limit says where the caller stands with it.
+    let quota = actix_web::HttpMessage::extensions(response.request()).get::<crate::ratelimit::Quota>().copied();
+    if let Some(quota) = quota {
+        let fields: [(&'static str, String); 2] =
+            [("ratelimit-policy", quota.policy_field()), ("ratelimit", quota.field())];
+        for (name, value) in fields {
+            if let Ok(value) = HeaderValue::from_str(&value) {
+                response.headers_mut().insert(HeaderName::from_static(name), value);
+            }
+        }
+    }
     let status = response.status().as_u16();
     // Unmatched paths share one label, so scanners cannot blow up the metrics.
     let route = response.request().match_pattern().unwrap_or_else(|| "unmatched".into());
@@ -94,6 +105,10 @@ async fn finish_problem<B: MessageBody + 'static>(
                 let swedish = problem.get("title").and_then(|t| t.as_str()).and_then(crate::problem::swedish_title);
                 if let Some(title) = swedish {
                     problem.insert("title".into(), title.into());
+                }
+                // The detail too, for the problems whose detail the service words in English.
+                if let Some(detail) = code.as_deref().and_then(crate::problem::swedish_detail) {
+                    problem.insert("detail".into(), detail.into());
                 }
             }
             serde_json::to_vec(&problem).unwrap_or_else(|_| bytes.to_vec())

@@ -27,6 +27,7 @@ fn append(stream: Uuid, expected: i64, events: &[i64]) -> Append {
         players: json!([]),
         seats: json!([]),
         to_act: json!([]),
+        outcome: None,
         at: chrono::Utc::now(),
     };
     Append { stream, expected, events: events.iter().map(|n| event(*n)).collect(), key: None, answer: None, summary }

@@ -159,3 +159,193 @@ async fn a_server_out_of_connections_names_the_pool_setting() {
     assert!(error.contains("too many connections"), "{error}");
     assert!(error.contains("lower KORTBORD_DB_POOL"), "{error}");
 }
+
+fn time(text: &Value) -> chrono::DateTime<chrono::FixedOffset> {
+    chrono::DateTime::parse_from_rfc3339(text.as_str().unwrap_or("")).unwrap_or_else(|_| panic!("RFC 3339: {text}"))
+}
+
+/// A token's expiry in RFC 3339 beside the Unix seconds, in what minting, renewing and `/v1/me`
+/// answer.
+#[actix_web::test]
+async fn a_tokens_expiry_is_also_an_rfc_3339_time() {
+    let app = spawn_app().await;
+    let minted = app.post("/v1/auth/guest").json(&json!({ "name": "Ada" })).send().await;
+    let token = minted.body["token"].as_str().unwrap().to_string();
+    let renewed = app.post("/v1/auth/renew").token(&token).send().await;
+    let me = app.get("/v1/me").token(&token).send().await;
+    for body in [&minted.body, &renewed.body, &me.body] {
+        let at = time(&body["expires_at_rfc3339"]);
+        assert_eq!(at.timestamp(), body["expires_at"].as_i64().unwrap(), "{body}");
+        assert!(body["expires_at_rfc3339"].as_str().unwrap().ends_with('Z'), "{body}");
+    }
+}
+
+/// The answers that count against a rate limit say where the caller stands with it, in the
+/// IETF `RateLimit` and `RateLimit-Policy` fields, the 429 too; others say nothing of it.
+#[actix_web::test]
+async fn answers_that_count_against_a_limit_carry_ratelimit_fields() {
+    let unlimited = api::ratelimit::Limit { per_second: 1e6, burst: 1e6 };
+    let moves = api::ratelimit::Limit { per_second: 1.0, burst: 3.0 };
+    let app = kortbord_e2e::spawn_app_with(api::ratelimit::Limits {
+        moves,
+        creations: api::ratelimit::Limit { per_second: 0.5, burst: 10.0 },
+        tokens: unlimited,
+    })
+    .await;
+    let minted = app.post("/v1/auth/guest").json(&json!({ "name": "Ada" })).send().await;
+    assert!(header(&minted, "ratelimit-policy").starts_with("\"tokens\";q=1000000;w="), "{:?}", minted.headers);
+    let token = minted.body["token"].as_str().unwrap().to_string();
+    let created = app
+        .post("/v1/matches")
+        .token(&token)
+        .json(&json!({ "game": "plump", "seats": [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}] }))
+        .send()
+        .await;
+    assert_eq!(header(&created, "ratelimit-policy"), "\"matches\";q=10;w=20");
+    assert_eq!(header(&created, "ratelimit"), "\"matches\";r=9;t=2");
+    let id = created.body["id"].as_str().unwrap().to_string();
+    let path = format!("/v1/matches/{id}/moves");
+    let dry = |n: u64| json!({ "move": {"type": "bid", "tricks": n}, "dry_run": true });
+    let first = app.post(&path).token(&token).json(&dry(0)).send().await;
+    assert_eq!(first.status.as_u16(), 200, "{}", first.body);
+    assert_eq!(header(&first, "ratelimit-policy"), "\"moves\";q=3;w=3");
+    assert_eq!(header(&first, "ratelimit"), "\"moves\";r=2;t=1");
+    app.post(&path).token(&token).json(&dry(0)).send().await;
+    app.post(&path).token(&token).json(&dry(0)).send().await;
+    let refused = app.post(&path).token(&token).json(&dry(0)).send().await;
+    refused.assert_problem(429, "rate-limited");
+    assert_eq!(header(&refused, "ratelimit"), "\"moves\";r=0;t=3");
+    assert!(!header(&refused, "retry-after").is_empty());
+    // Reads count against nothing.
+    let read = app.get(&format!("/v1/matches/{id}")).token(&token).send().await;
+    assert!(read.headers.get("ratelimit").is_none());
+    // Browsers may read them.
+    let cors = app.get("/v1/games").header("Origin", "https://app.example").send().await;
+    assert!(header(&cors, "access-control-expose-headers").contains("RateLimit-Policy"));
+}
+
+/// The ETag of an answer to a write is the one a read of the same view sends: sent back as
+/// `If-None-Match`, it is current; as `If-Match`, it names the version.
+#[actix_web::test]
+async fn writes_and_reads_spell_the_etag_alike() {
+    let app = spawn_app().await;
+    let (token, _) = app.guest("Ada").await;
+    let created = app
+        .post("/v1/matches")
+        .token(&token)
+        .json(&json!({ "game": "plump", "seats": [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}] }))
+        .send()
+        .await;
+    let id = created.body["id"].as_str().unwrap().to_string();
+    let read = app.get(&format!("/v1/matches/{id}")).token(&token).send().await;
+    assert_eq!(created.etag, read.etag);
+    let command = app.legal_moves(&token, &id, 0).await[0].clone();
+    let moved = app
+        .post(&format!("/v1/matches/{id}/moves"))
+        .token(&token)
+        .header("If-Match", read.etag.as_deref().unwrap())
+        .json(&json!({ "move": command }))
+        .send()
+        .await;
+    assert_eq!(moved.status.as_u16(), 200, "{}", moved.body);
+    let tag = moved.etag.clone().unwrap();
+    assert_eq!(tag, format!("\"{}.seat-0\"", moved.body["version"]));
+    let again = app.get(&format!("/v1/matches/{id}")).token(&token).header("If-None-Match", &tag).send().await;
+    assert_eq!(again.status.as_u16(), 304);
+    // Taking a seat answers with the seat's tag too.
+    let (bo, _) = app.guest("Bo").await;
+    let open = app
+        .create_match(&token, json!({ "game": "plump", "seats": [{"kind": "me"}, {"kind": "open"}, {"kind": "bot"}] }))
+        .await;
+    let open_id = open["id"].as_str().unwrap();
+    let joined = app.post(&format!("/v1/matches/{open_id}/seats/1/join")).token(&bo).send().await;
+    assert_eq!(joined.etag, Some(format!("\"{}.seat-1\"", joined.body["version"])));
+}
+
+/// A move's answer may carry the next legal moves, saving the request an app makes after each.
+#[actix_web::test]
+async fn a_moves_answer_includes_the_legal_moves_when_asked() {
+    let app = spawn_app().await;
+    let (token, id) = plump(&app).await;
+    let command = app.legal_moves(&token, &id, 0).await[0].clone();
+    let plain = app.play(&token, &id, 0, &command).await;
+    assert!(plain.body.get("legal_moves").is_none(), "only when asked: {}", plain.body);
+    let command = app.legal_moves(&token, &id, 0).await[0].clone();
+    let r = app
+        .post(&format!("/v1/matches/{id}/moves?include=legal_moves"))
+        .token(&token)
+        .header("Idempotency-Key", "k-1")
+        .json(&json!({ "move": command }))
+        .send()
+        .await;
+    assert_eq!(r.status.as_u16(), 200, "{}", r.body);
+    let asked = app.legal_moves(&token, &id, 0).await;
+    assert_eq!(r.body["legal_moves"]["moves"], json!(asked));
+    assert_eq!(r.body["legal_moves"]["version"], r.body["version"]);
+    assert_eq!(r.body["legal_moves"]["game"], "plump");
+    assert!(!asked.is_empty() || r.body["match"]["to_act"] != json!([0]));
+    let bad = app
+        .post(&format!("/v1/matches/{id}/moves?include=everything"))
+        .token(&token)
+        .json(&json!({"move": command}))
+        .send()
+        .await;
+    bad.assert_problem(400, "invalid-query");
+}
+
+/// Lists filter by the `phase` values they show, and a finished match's entry says how it ended.
+#[actix_web::test]
+async fn lists_filter_by_phase_and_show_a_finished_matchs_outcome() {
+    let app = spawn_app().await;
+    let (token, _) = app.guest("Ada").await;
+    let seats = json!([{"kind": "me"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]);
+    let done = app.create_match(&token, json!({ "game": "plump", "seats": seats })).await;
+    let done = done["id"].as_str().unwrap().to_string();
+    let playing = app.create_match(&token, json!({ "game": "plump", "seats": seats })).await;
+    let playing = playing["id"].as_str().unwrap().to_string();
+    let (end, _) = crate::play::play_out(&app, &token, &done, crate::play::first_move).await;
+    let finished = listed(&app, &token, "phase=finished").await;
+    assert_eq!(finished["matches"].as_array().unwrap().len(), 1);
+    assert_eq!(finished["matches"][0]["id"], json!(done));
+    assert_eq!(finished["matches"][0]["outcome"], end["outcome"]);
+    assert!(finished["matches"][0]["outcome"]["winners"].is_array());
+    let in_play = listed(&app, &token, "phase=playing").await;
+    assert_eq!(in_play["matches"][0]["id"], json!(playing));
+    assert_eq!(in_play["matches"][0]["outcome"], Value::Null);
+    assert_eq!(listed(&app, &token, "phase=playing&status=in-progress").await["matches"], in_play["matches"]);
+    assert_eq!(listed(&app, &token, "status=finished").await["matches"], finished["matches"]);
+    let r = app.get("/v1/matches?player=me&phase=playing&status=finished").token(&token).send().await;
+    r.assert_problem(400, "invalid-query");
+}
+
+async fn listed(app: &TestApp, token: &str, query: &str) -> Value {
+    let r = app.get(&format!("/v1/matches?player=me&{query}")).token(token).send().await;
+    assert_eq!(r.status.as_u16(), 200, "{query}: {}", r.body);
+    r.body
+}
+
+/// A problem for a Swedish reader is in Swedish, its detail too.
+#[actix_web::test]
+async fn a_swedish_problems_detail_is_in_swedish() {
+    let app = spawn_app().await;
+    let missing = "/v1/matches/00000000-0000-0000-0000-000000000000";
+    let r = app.get(missing).header("Accept-Language", "sv").send().await;
+    r.assert_problem(404, "not-found");
+    assert_eq!(r.body["detail"], "Det som efterfrågas finns inte.");
+    let english = app.get(missing).send().await;
+    assert!(english.body["detail"].as_str().unwrap().contains("does not exist"), "{}", english.body);
+    let r = app.post("/v1/matches").header("Accept-Language", "sv").json(&json!({})).send().await;
+    r.assert_problem(401, "missing-token");
+    assert!(r.body["detail"].as_str().unwrap().starts_with("Begäran kräver"), "{}", r.body);
+    // A rule's own explanation stays the rule's, in Swedish.
+    let (token, id) = plump(&app).await;
+    let r = app
+        .post(&format!("/v1/matches/{id}/moves"))
+        .token(&token)
+        .header("Accept-Language", "sv")
+        .json(&json!({ "move": {"type": "bid", "tricks": 99} }))
+        .send()
+        .await;
+    r.assert_problem(422, "rule-violation");
+    assert_eq!(r.body["detail"], r.body["explanation"]["sv"]);
+}

@@ -34,6 +34,9 @@ pub struct GuestToken {
     pub name: String,
     /// Unix time in seconds.
     pub expires_at: u64,
+    /// The same moment in RFC 3339 (UTC), as every other time in the API.
+    #[schema(format = DateTime)]
+    pub expires_at_rfc3339: String,
 }
 
 /// A guest player's token
@@ -72,7 +75,8 @@ pub async fn guest(
     }
     let player_id = Uuid::new_v4();
     let (token, expires_at) = keys.issue(player_id, &name);
-    Ok(HttpResponse::Created().json(GuestToken { token, player_id, name, expires_at }))
+    let expires_at_rfc3339 = rfc3339(expires_at);
+    Ok(HttpResponse::Created().json(GuestToken { token, player_id, name, expires_at, expires_at_rfc3339 }))
 }
 
 /// Renews a token
@@ -101,7 +105,14 @@ pub async fn renew(
     let claims = keys.verify_for_renewal(token)?;
     address_limit(&state, &req)?;
     let (token, expires_at) = keys.issue(claims.sub, &claims.name);
-    Ok(HttpResponse::Created().json(GuestToken { token, player_id: claims.sub, name: claims.name, expires_at }))
+    let expires_at_rfc3339 = rfc3339(expires_at);
+    Ok(HttpResponse::Created().json(GuestToken {
+        token,
+        player_id: claims.sub,
+        name: claims.name,
+        expires_at,
+        expires_at_rfc3339,
+    }))
 }
 
 /// Who you are
@@ -112,7 +123,13 @@ pub async fn renew(
     responses((status = 200, body = Me)))]
 #[get("/v1/me")]
 pub async fn me(player: Player) -> HttpResponse {
-    HttpResponse::Ok().json(Me { player_id: player.id, name: player.name, expires_at: player.expires_at })
+    let expires_at_rfc3339 = rfc3339(player.expires_at);
+    HttpResponse::Ok().json(Me {
+        player_id: player.id,
+        name: player.name,
+        expires_at: player.expires_at,
+        expires_at_rfc3339,
+    })
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -121,6 +138,16 @@ pub struct Me {
     pub name: String,
     /// When the token expires, in Unix seconds; renew it with `POST /v1/auth/renew`.
     pub expires_at: u64,
+    /// The same moment in RFC 3339 (UTC).
+    #[schema(format = DateTime)]
+    pub expires_at_rfc3339: String,
+}
+
+/// A Unix time in seconds in RFC 3339, UTC.
+pub fn rfc3339(unix_secs: u64) -> String {
+    chrono::DateTime::from_timestamp(i64::try_from(unix_secs).unwrap_or(i64::MAX), 0)
+        .unwrap_or(chrono::DateTime::<chrono::Utc>::MAX_UTC)
+        .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }
 
 pub const NAME_MAX_CHARS: usize = 40;

@@ -39,6 +39,10 @@ pub enum ListStatus {
 pub struct ListQuery {
     /// `me`: only the caller's matches (needs a token).
     pub player: Option<PlayerFilter>,
+    /// Only matches in this `phase`, named as the match's own `phase` field names it.
+    pub phase: Option<MatchPhase>,
+    /// Deprecated: the older name of `phase` (`in-progress` is the phase `playing`), kept for
+    /// the clients that use it; both may be sent when they agree.
     pub status: Option<ListStatus>,
     /// `true`: only matches with a free seat (the lobby); a seat is taken with
     /// `POST /v1/matches/{id}/seats/{seat}/join`, and anyone may watch with `GET /v1/matches/{id}`.
@@ -67,6 +71,8 @@ pub struct MatchSummary {
     pub to_act: Vec<usize>,
     /// Seats the caller holds.
     pub your_seats: Vec<usize>,
+    /// How a finished match ended (who won, and why), as in the match itself; null until then.
+    pub outcome: Option<engine::game::Outcome>,
     #[schema(format = DateTime)]
     pub created_at: String,
     /// When the last event was recorded.
@@ -88,7 +94,9 @@ pub struct MatchList {
 ///
 /// Matches newest first, a page at a time (`limit`, and `cursor` from the page before, also sent
 /// as a `Link: <…>; rel="next"` header). `player=me` lists the caller's own matches (a token is
-/// needed), `status` narrows them to `waiting`, `in-progress` or `finished`; `open=true` is the
+/// needed), `phase` narrows them to `waiting`, `playing` or `finished` (the match's `phase`;
+/// `status` is its older name, with `in-progress` for `playing`); a finished match's entry says
+/// how it ended (`outcome`); `open=true` is the
 /// lobby: matches with a free seat, to join or to watch, optionally of one `game`.
 #[utoipa::path(get, path = "/v1/matches", tag = "matches", params(ListQuery),
     security((), ("bearer" = [])),
@@ -122,12 +130,23 @@ pub async fn list_matches(
         Some(n) => return Err(ApiError::bad_request("invalid-query", format!("limit {n} is not between 1 and 100"))),
     };
     let before = query.cursor.as_deref().map(read_cursor).transpose()?;
+    let by_status = query.status.map(|s| match s {
+        ListStatus::Waiting => MatchPhase::Waiting,
+        ListStatus::InProgress => MatchPhase::Playing,
+        ListStatus::Finished => MatchPhase::Finished,
+    });
+    let phase = match (query.phase, by_status) {
+        (Some(a), Some(b)) if a != b => {
+            return Err(ApiError::bad_request("invalid-query", "phase and status name different phases: send phase"))
+        }
+        (a, b) => a.or(b),
+    };
     let filter = ListFilter {
         player,
-        phase: query.status.map(|s| match s {
-            ListStatus::Waiting => "waiting",
-            ListStatus::InProgress => "playing",
-            ListStatus::Finished => "finished",
+        phase: phase.map(|p| match p {
+            MatchPhase::Waiting => "waiting",
+            MatchPhase::Playing => "playing",
+            MatchPhase::Finished => "finished",
         }),
         open: query.open.unwrap_or(false),
         game: query.game,
@@ -136,11 +155,19 @@ pub async fn list_matches(
         limit: limit + 1,
     };
     let state = state.into_inner();
+    let reading = state.clone();
     let mut rows =
-        crate::commands::with_db(&state.clone(), move || Ok(store::list(&mut state.pool.get()?, &filter)?)).await?;
+        crate::commands::with_db(&state.clone(), move || Ok(store::list(&mut reading.pool.get()?, &filter)?)).await?;
     let more = rows.len() as i64 > limit;
     rows.truncate(limit as usize);
     let next = if more { rows.last().map(|r| cursor(r.created_at, r.stream_id)) } else { None };
+    // A summary written before outcomes were kept: the match itself says how it ended.
+    for row in rows.iter_mut().filter(|r| r.phase == "finished" && r.outcome.is_none()) {
+        let loaded = crate::commands::load(&state, row.stream_id).await?;
+        if let engine::game::Status::Finished { outcome } = loaded.table.status() {
+            row.outcome = serde_json::to_value(outcome).ok();
+        }
+    }
     let matches = rows.into_iter().map(|r| summary(r, me)).collect();
     let mut response = HttpResponse::Ok();
     response.insert_header((header::CACHE_CONTROL, "private")).insert_header((header::VARY, "Authorization"));
@@ -161,6 +188,7 @@ fn summary(row: ListedMatch, me: Option<Uuid>) -> MatchSummary {
         open_seats: row.open_seats.max(0) as u32,
         to_act: serde_json::from_value(row.to_act).unwrap_or_default(),
         your_seats,
+        outcome: row.outcome.and_then(|o| serde_json::from_value(o).ok()),
         seats,
         created_at: row.created_at.to_rfc3339(),
         updated_at: row.updated_at.to_rfc3339(),

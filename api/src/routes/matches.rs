@@ -105,7 +105,7 @@ pub async fn create_match(
     player: Player,
     body: JsonObject<CreateMatch>,
 ) -> Result<HttpResponse, ApiError> {
-    rate_limit(&state, &player, Action::CreateMatch)?;
+    rate_limit(&req, &state, &player, Action::CreateMatch)?;
     let JsonObject(body) = body;
     let key = idempotency::key(&req)?;
     let me = body.seats.iter().position(|s| matches!(s, SeatRequest::Me {}));
@@ -129,8 +129,8 @@ pub async fn create_match(
     };
     let created = commands::create_match(&state.into_inner(), &player, new, key).await?;
     let after = created.after;
-    let mut reply =
-        Reply::new(StatusCode::CREATED, &after.view(viewer, after.seats_of(player.id)))?.version(after.version);
+    let mut reply = Reply::new(StatusCode::CREATED, &after.view(viewer, after.seats_of(player.id)))?
+        .viewed_at(after.version, viewer);
     if created.replayed {
         reply = reply.header("Idempotent-Replayed", "true".into());
     }
@@ -199,15 +199,16 @@ pub async fn get_match(
                headers(("Retry-After" = u64, description = "seconds to wait")))))]
 #[post("/v1/matches/{id}/seats/{seat}/join")]
 pub async fn join(
+    req: HttpRequest,
     state: web::Data<AppState>,
     player: Player,
     path: web::Path<(Uuid, usize)>,
 ) -> Result<HttpResponse, ApiError> {
-    rate_limit(&state, &player, Action::Move)?;
+    rate_limit(&req, &state, &player, Action::Move)?;
     let (id, seat) = path.into_inner();
     let after: Arc<_> = commands::join(&state.into_inner(), id, &player, seat).await?;
     let view = after.view(Viewer::Seat(seat), after.seats_of(player.id));
-    Ok(Reply::new(StatusCode::OK, &view)?.version(after.version).into_response())
+    Ok(Reply::new(StatusCode::OK, &view)?.viewed_at(after.version, Viewer::Seat(seat)).into_response())
 }
 
 #[derive(Debug, Serialize, ToSchema)]

@@ -6,7 +6,7 @@ use actix_web::{post, web, HttpRequest, HttpResponse};
 use engine::game::Viewer;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
 use crate::auth::Player;
@@ -16,6 +16,7 @@ use crate::idempotency::{self, EarlierAnswer, Idempotency};
 use crate::matches::{EventOut, Loaded, MatchView};
 use crate::problem::{ApiError, Problem};
 use crate::ratelimit::Action;
+use crate::routes::matches::LegalMoves;
 use crate::state::AppState;
 use crate::store::StoredEvent;
 
@@ -48,6 +49,26 @@ pub struct MoveResult {
     pub events: Vec<EventOut>,
     #[serde(rename = "match")]
     pub match_view: MatchView,
+    /// With `?include=legal_moves`: the seat's legal moves after the move, exactly as
+    /// `GET …/legal-moves` answers them (empty when it is not the seat's turn). Saves that
+    /// request after each move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub legal_moves: Option<LegalMoves>,
+}
+
+/// What a move's answer includes besides the match.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct MoveQuery {
+    /// `legal_moves`: the seat's legal moves after the move, in the answer's `legal_moves`.
+    pub include: Option<Include>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Include {
+    LegalMoves,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -78,7 +99,7 @@ pub enum MoveOutcome {
 /// stale version gets 412 (If-Match) or 409 with the current version. A move the rules refuse
 /// gets 422 naming the rule it breaks. `dry_run` only checks the move.
 #[utoipa::path(post, path = "/v1/matches/{id}/moves", tag = "matches", request_body = MoveRequest,
-    params(("id" = Uuid, Path),
+    params(("id" = Uuid, Path), MoveQuery,
            ("Idempotency-Key" = Option<String>, Header, min_length = 1, max_length = 200, pattern = "^[!-~]{1,200}$",
              description = "makes retries safe: 1 to 200 visible ASCII characters (`!` to `~`), e.g. a UUID"),
            ("If-Match" = Option<String>, Header, pattern = r#"^(W/)?("[0-9]{1,18}(\.[a-z0-9-]{1,20})?"|[0-9]{1,18})$"#,
@@ -115,9 +136,11 @@ pub async fn make_move(
     state: web::Data<AppState>,
     player: Player,
     path: web::Path<Uuid>,
+    query: web::Query<MoveQuery>,
     body: JsonObject<MoveRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    rate_limit(&state, &player, Action::Move)?;
+    let with_moves = query.include == Some(Include::LegalMoves);
+    rate_limit(&req, &state, &player, Action::Move)?;
     let id = path.into_inner();
     let JsonObject(body) = body;
     let key = idempotency::key(&req)?;
@@ -138,7 +161,8 @@ pub async fn make_move(
         .map_err(|e| command_problem(e, lang))?;
     let reply = match answer {
         MoveAnswer::Recorded(Recorded { after, events, seat }) => {
-            Reply::new(StatusCode::OK, &move_result(&after, &events, seat, player.id))?.version(after.version)
+            Reply::new(StatusCode::OK, &move_result(&after, &events, seat, player.id, with_moves))?
+                .viewed_at(after.version, Viewer::Seat(seat))
         }
         // No ETag: nothing was recorded.
         MoveAnswer::Checked(verdict) => Reply::new(StatusCode::OK, &dry_run(verdict))?,
@@ -146,11 +170,15 @@ pub async fn make_move(
             let status = StatusCode::from_u16(status).unwrap_or(StatusCode::OK);
             let reply = match answer {
                 EarlierAnswer::Rebuilt { after, events, seat } => {
-                    Reply::new(status, &move_result(&after, &events, seat, player.id))?.version(after.version)
+                    Reply::new(status, &move_result(&after, &events, seat, player.id, with_moves))?
+                        .viewed_at(after.version, Viewer::Seat(seat))
                 }
+                // An answer stored whole, before answers were rebuilt from the log.
                 EarlierAnswer::Kept(body) => {
                     let version = body.get("version").and_then(Value::as_i64).unwrap_or(0);
-                    Reply::new(status, &body)?.version(version)
+                    let viewer =
+                        body["match"]["viewing_as"].as_u64().map_or(Viewer::Spectator, |s| Viewer::Seat(s as usize));
+                    Reply::new(status, &body)?.viewed_at(version, viewer)
                 }
             };
             reply.header("Idempotent-Replayed", "true".into())
@@ -160,13 +188,19 @@ pub async fn make_move(
 }
 
 /// What a recorded move answers: the events it led to and the match after them, as the seat
-/// that moved may see them.
-fn move_result(after: &Loaded, appended: &[StoredEvent], seat: usize, player: Uuid) -> MoveResult {
+/// that moved may see them; and, when asked for, the seat's legal moves now.
+fn move_result(after: &Loaded, appended: &[StoredEvent], seat: usize, player: Uuid, with_moves: bool) -> MoveResult {
     let viewer = Viewer::Seat(seat);
     MoveResult {
         version: after.version,
         events: appended.iter().map(|e| after.event_out(e, viewer)).collect(),
         match_view: after.view(viewer, after.seats_of(player)),
+        legal_moves: with_moves.then(|| LegalMoves {
+            game: after.game.clone(),
+            seat,
+            version: after.version,
+            moves: if after.is_full() { after.table.legal_moves(seat) } else { Vec::new() },
+        }),
     }
 }
 
