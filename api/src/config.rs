@@ -32,6 +32,8 @@ pub struct Settings {
     pub cors: crate::http::Cors,
     /// How often this node looks for turns whose time ran out (none: it leaves that to others).
     pub deadline_sweep: Option<Duration>,
+    /// Caps on open event streams, and how far back a new one reads.
+    pub stream_limits: crate::live::StreamLimits,
 }
 
 impl Settings {
@@ -39,7 +41,9 @@ impl Settings {
     /// `KORTBORD_TOKEN_TTL_SECS`, `KORTBORD_DB_POOL`, `KORTBORD_DB_CHECKOUT_MS`, `KORTBORD_DB_STATEMENT_MS`,
     /// `KORTBORD_DB_THREADS`, `KORTBORD_DB_BATCH`, `KORTBORD_MOVES_PER_SEC`,
     /// `KORTBORD_MATCHES_PER_SEC`, `KORTBORD_TOKENS_PER_SEC`, `KORTBORD_RENEW_WINDOW_SECS` and
-    /// `KORTBORD_CORS_ORIGINS` and `KORTBORD_DEADLINE_SWEEP_MS`. A missing
+    /// `KORTBORD_CORS_ORIGINS`, `KORTBORD_DEADLINE_SWEEP_MS`, `KORTBORD_STREAMS_PER_ADDRESS`,
+    /// `KORTBORD_STREAMS_PER_ADDRESS_ANONYMOUS`, `KORTBORD_STREAMS_PER_PLAYER` and
+    /// `KORTBORD_STREAM_BACKLOG`. A missing
     /// secret gets a random one with a warning: fine for a laptop, wrong for a deployment with several nodes.
     pub fn from_env() -> Result<Settings, String> {
         let port = match env::var("PORT") {
@@ -95,6 +99,25 @@ impl Settings {
             Some(Ok(ms)) => Some(Duration::from_millis(ms)),
             Some(Err(_)) => return Err("KORTBORD_DEADLINE_SWEEP_MS is a number of milliseconds".into()),
         };
+        let mut stream_limits = crate::live::StreamLimits::default();
+        let count = |name: &str| -> Result<Option<usize>, String> {
+            match env::var(name) {
+                Err(_) => Ok(None),
+                Ok(v) => v.parse().map(Some).map_err(|_| format!("{name} is a number of streams or events: {v}")),
+            }
+        };
+        if let Some(n) = count("KORTBORD_STREAMS_PER_ADDRESS")? {
+            stream_limits.per_address = n;
+        }
+        if let Some(n) = count("KORTBORD_STREAMS_PER_ADDRESS_ANONYMOUS")? {
+            stream_limits.anonymous_per_address = n;
+        }
+        if let Some(n) = count("KORTBORD_STREAMS_PER_PLAYER")? {
+            stream_limits.per_player = n;
+        }
+        if let Some(n) = count("KORTBORD_STREAM_BACKLOG")? {
+            stream_limits.backlog = n as i64;
+        }
         Ok(Settings {
             host: env::var("HOST").unwrap_or_else(|_| "127.0.0.1".into()),
             port,
@@ -110,6 +133,7 @@ impl Settings {
             token_renew_window_secs,
             cors,
             deadline_sweep,
+            stream_limits,
         })
     }
 }

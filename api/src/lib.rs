@@ -68,7 +68,7 @@ impl Application {
             metrics,
             limiter: ratelimit::RateLimiter::new(settings.rate_limits),
             db_wait,
-            hub: live::Hub::new(&settings.database_url, settings.pool_size as usize),
+            hub: live::Hub::new(&settings.database_url, settings.pool_size as usize, settings.stream_limits),
         });
         let keys = web::Data::new(
             Keys::new(&settings.jwt_secret, settings.token_ttl_secs)

@@ -5,6 +5,7 @@
 //! someone streams. A stream then reads its match's new events as the event feed does.
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
@@ -22,14 +23,66 @@ const LISTEN_EVERY: Duration = Duration::from_millis(5);
 /// How often the listening connection is asked whether it is still alive.
 const PING_EVERY: Duration = Duration::from_secs(5);
 
+/// How many streams one client may hold open on a node, and how far back a new stream reads
+/// (`KORTBORD_STREAMS_PER_ADDRESS`, `KORTBORD_STREAMS_PER_ADDRESS_ANONYMOUS`,
+/// `KORTBORD_STREAMS_PER_PLAYER`, `KORTBORD_STREAM_BACKLOG`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StreamLimits {
+    /// Streams open from one client address, with or without tokens (a household or an office
+    /// behind one address shares it).
+    pub per_address: usize,
+    /// Of those, streams without a token: a spectator costs the node as much as a player and
+    /// proves nothing, so fewer.
+    pub anonymous_per_address: usize,
+    /// Streams open with one player's token, from any address: a player watches the matches they
+    /// sit at, on a phone or two.
+    pub per_player: usize,
+    /// The most past events a new stream sends before the live ones: one that asks for more
+    /// (from the start of a long match, or a stale `Last-Event-ID`) is told where the rest is.
+    pub backlog: i64,
+    /// What a refused stream is told to wait, in seconds (`Retry-After`).
+    pub retry_after: u64,
+}
+
+impl Default for StreamLimits {
+    fn default() -> StreamLimits {
+        StreamLimits { per_address: 256, anonymous_per_address: 32, per_player: 16, backlog: 1000, retry_after: 5 }
+    }
+}
+
+/// Why a stream was not opened: the cap it would pass.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refused {
+    Address(usize),
+    Anonymous(usize),
+    Player(usize),
+}
+
+/// Streams open per client address (all, and without a token) and per player.
+#[derive(Default)]
+struct Counts {
+    addresses: HashMap<IpAddr, (usize, usize)>,
+    players: HashMap<Uuid, usize>,
+}
+
+/// An open stream's place under the caps; dropping it frees the place.
+pub struct Admission {
+    hub: Arc<Hub>,
+    address: IpAddr,
+    player: Option<Uuid>,
+}
+
 /// The matches streamed on this node, each with the newest version heard of.
 pub struct Hub {
     database_url: String,
     streams: Mutex<HashMap<Uuid, watch::Sender<i64>>>,
     open: AtomicUsize,
     listening: AtomicBool,
-    /// Turns to read a match's events for a stream: as many as the pool has connections.
+    /// Turns to read a match's events for a stream: half the pool's connections, so that moves
+    /// and reads keep the other half however many streams open or wake at once.
     pub reads: Semaphore,
+    pub limits: StreamLimits,
+    counts: Mutex<Counts>,
 }
 
 /// An open stream's claim on its match's news; dropping it closes the claim.
@@ -40,14 +93,43 @@ pub struct Subscription {
 }
 
 impl Hub {
-    pub fn new(database_url: &str, connections: usize) -> Arc<Hub> {
+    pub fn new(database_url: &str, connections: usize, limits: StreamLimits) -> Arc<Hub> {
         Arc::new(Hub {
             database_url: database_url.to_string(),
             streams: Mutex::new(HashMap::new()),
             open: AtomicUsize::new(0),
             listening: AtomicBool::new(false),
-            reads: Semaphore::new(connections.max(1)),
+            reads: Semaphore::new((connections / 2).max(1)),
+            limits,
+            counts: Mutex::new(Counts::default()),
         })
+    }
+
+    /// A place for one more stream from `address` (with `player`'s token, if any), or the cap it
+    /// would pass. Checked before the stream costs anything.
+    pub fn admit(self: &Arc<Hub>, address: IpAddr, player: Option<Uuid>) -> Result<Admission, Refused> {
+        let limits = self.limits;
+        let mut counts = self.counts.lock().expect("hub lock");
+        let (all, anonymous) = counts.addresses.get(&address).copied().unwrap_or((0, 0));
+        match player {
+            None if anonymous >= limits.anonymous_per_address => {
+                return Err(Refused::Anonymous(limits.anonymous_per_address))
+            }
+            Some(p) if counts.players.get(&p).copied().unwrap_or(0) >= limits.per_player => {
+                return Err(Refused::Player(limits.per_player))
+            }
+            _ => {}
+        }
+        if all >= limits.per_address {
+            return Err(Refused::Address(limits.per_address));
+        }
+        let entry = counts.addresses.entry(address).or_insert((0, 0));
+        entry.0 += 1;
+        entry.1 += usize::from(player.is_none());
+        if let Some(p) = player {
+            *counts.players.entry(p).or_insert(0) += 1;
+        }
+        Ok(Admission { hub: self.clone(), address, player })
     }
 
     /// How many streams are open on this node.
@@ -88,6 +170,27 @@ impl Hub {
     fn wake_all(&self) {
         for news in self.streams.lock().expect("hub lock").values() {
             news.send_modify(|_| {});
+        }
+    }
+}
+
+impl Drop for Admission {
+    fn drop(&mut self) {
+        let mut counts = self.hub.counts.lock().expect("hub lock");
+        if let Some(entry) = counts.addresses.get_mut(&self.address) {
+            entry.0 = entry.0.saturating_sub(1);
+            entry.1 = entry.1.saturating_sub(usize::from(self.player.is_none()));
+            if entry.0 == 0 {
+                counts.addresses.remove(&self.address);
+            }
+        }
+        if let Some(p) = self.player {
+            if let Some(n) = counts.players.get_mut(&p) {
+                *n = n.saturating_sub(1);
+                if *n == 0 {
+                    counts.players.remove(&p);
+                }
+            }
         }
     }
 }
@@ -154,5 +257,29 @@ fn listen(url: &str, hub: Weak<Hub>) {
             }
             std::thread::sleep(LISTEN_EVERY);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn streams_are_capped_per_address_and_player_and_freed_when_closed() {
+        let limits =
+            StreamLimits { per_address: 4, anonymous_per_address: 2, per_player: 2, backlog: 10, retry_after: 1 };
+        let hub = Hub::new("postgres://nowhere/x", 8, limits);
+        let (a, b) = (IpAddr::from([10, 0, 0, 1]), IpAddr::from([10, 0, 0, 2]));
+        let (p, q) = (Uuid::new_v4(), Uuid::new_v4());
+        let anon: Vec<_> = (0..2).map(|_| hub.admit(a, None).unwrap()).collect();
+        assert_eq!(hub.admit(a, None).err(), Some(Refused::Anonymous(2)));
+        let mine: Vec<_> = (0..2).map(|_| hub.admit(a, Some(p)).unwrap()).collect();
+        assert_eq!(hub.admit(b, Some(p)).err(), Some(Refused::Player(2)), "a player's cap holds on any address");
+        assert_eq!(hub.admit(a, Some(q)).err(), Some(Refused::Address(4)));
+        assert!(hub.admit(b, None).is_ok(), "another address has its own");
+        drop(anon);
+        drop(mine);
+        assert!(hub.admit(a, Some(q)).is_ok());
+        assert!(hub.counts.lock().unwrap().addresses.is_empty(), "nothing kept for closed streams");
     }
 }

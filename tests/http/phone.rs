@@ -349,3 +349,89 @@ async fn a_swedish_problems_detail_is_in_swedish() {
     r.assert_problem(422, "rule-violation");
     assert_eq!(r.body["detail"], r.body["explanation"]["sv"]);
 }
+
+type Body =
+    std::pin::Pin<Box<dyn futures_util::Stream<Item = Result<actix_web::web::Bytes, awc::error::PayloadError>>>>;
+
+/// Opens `/v1/matches/{id}/stream`: the open body, or the refusal read whole.
+async fn open_stream(app: &TestApp, id: &str, token: Option<&str>) -> Result<Body, (u16, String, Value)> {
+    let mut request = app
+        .client
+        .get(format!("{}/v1/matches/{id}/stream", app.address))
+        .insert_header(("Accept", "text/event-stream"));
+    if let Some(token) = token {
+        request = request.insert_header(("Authorization", format!("Bearer {token}")));
+    }
+    let mut response = request.send().await.expect("the service answers");
+    if response.status().as_u16() == 200 {
+        return Ok(Box::pin(response));
+    }
+    let retry = response.headers().get("retry-after").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
+    let body = response.body().await.unwrap_or_default();
+    Err((response.status().as_u16(), retry, serde_json::from_slice(&body).unwrap_or(Value::Null)))
+}
+
+/// Open streams are capped per client address (fewer without a token) and per player; past a
+/// cap the answer is a 429 problem with `Retry-After`, and a closed stream frees its place.
+#[actix_web::test]
+async fn open_streams_are_capped_per_address_and_player() {
+    let app = kortbord_e2e::spawn_app_configured(|s| {
+        s.stream_limits = api::live::StreamLimits {
+            per_address: 3,
+            anonymous_per_address: 2,
+            per_player: 1,
+            backlog: 1000,
+            retry_after: 7,
+        };
+    })
+    .await;
+    let (ada, id) = plump(&app).await;
+    let (bo, _) = app.guest("Bo").await;
+    let first = open_stream(&app, &id, None).await.expect("a spectator's stream");
+    let _second = open_stream(&app, &id, None).await.expect("a second one");
+    let (status, retry, body) = open_stream(&app, &id, None).await.err().expect("a third without a token is refused");
+    assert_eq!((status, retry.as_str()), (429, "7"), "{body}");
+    assert_eq!(body["code"], "too-many-streams");
+    assert!(body["detail"].as_str().unwrap().contains("without a token"), "{body}");
+    let _ada = open_stream(&app, &id, Some(&ada)).await.expect("with a token, within the address's cap");
+    let (status, _, body) = open_stream(&app, &id, Some(&bo)).await.err().expect("the address's cap");
+    assert_eq!((status, body["code"].as_str()), (429, Some("too-many-streams")));
+    let (status, _, body) = open_stream(&app, &id, Some(&ada)).await.err().expect("one stream a player");
+    assert_eq!((status, body["code"].as_str()), (429, Some("too-many-streams")));
+    assert!(body["detail"].as_str().unwrap().contains("player"), "{body}");
+    // (A closed stream frees its place when the node notices, at its next keep-alive at the
+    // latest: `live::tests` checks the freeing.)
+    drop(first);
+}
+
+/// A new stream reads a bounded backlog: asked to start further back, it says what it left out
+/// and where to read it, then goes on from there.
+#[actix_web::test]
+async fn a_new_stream_reads_a_bounded_backlog() {
+    use futures_util::StreamExt;
+    let app = kortbord_e2e::spawn_app_configured(|s| s.stream_limits.backlog = 5).await;
+    let (token, id) = plump(&app).await;
+    for _ in 0..3 {
+        let command = app.legal_moves(&token, &id, 0).await[0].clone();
+        assert_eq!(app.play(&token, &id, 0, &command).await.status.as_u16(), 200);
+    }
+    let version = app.view(&token, &id, None).await["version"].as_i64().unwrap();
+    assert!(version > 6, "{version}");
+    let mut body = open_stream(&app, &id, Some(&token)).await.expect("the stream opens");
+    let mut text = String::new();
+    while text.matches("\nid: ").count() < 6 {
+        let chunk = actix_web::rt::time::timeout(Duration::from_secs(10), body.next()).await.unwrap().unwrap().unwrap();
+        text.push_str(std::str::from_utf8(&chunk).unwrap());
+    }
+    let messages: Vec<&str> = text.split("\n\n").filter(|m| m.contains("id: ")).collect();
+    let skipped = messages[0];
+    assert!(skipped.starts_with("event: skipped\n"), "{text}");
+    assert!(skipped.contains(&format!("\nid: {}\n", version - 5)), "{text}");
+    let data: Value = serde_json::from_str(skipped.split("data: ").nth(1).unwrap()).unwrap();
+    assert_eq!(data, json!({ "from": 1, "to": version - 5, "events": format!("/v1/matches/{id}/events?since=0") }));
+    let ids: Vec<i64> = messages[1..6]
+        .iter()
+        .map(|m| m.lines().find_map(|l| l.strip_prefix("id: ")).unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(ids, ((version - 4)..=version).collect::<Vec<_>>());
+}

@@ -62,6 +62,16 @@ pub async fn spawn_app_without_sweep() -> TestApp {
     start(settings, db_name, true)
 }
 
+/// `spawn_app` with its settings changed by `change` first.
+pub async fn spawn_app_configured(change: impl FnOnce(&mut api::config::Settings)) -> TestApp {
+    let db_name = format!("kortbord_test_{}", uuid::Uuid::new_v4().simple());
+    let unlimited = api::ratelimit::Limit { per_second: 1e6, burst: 1e6 };
+    let mut settings =
+        settings(&db_name, api::ratelimit::Limits { moves: unlimited, creations: unlimited, tokens: unlimited });
+    change(&mut settings);
+    start(settings, db_name, true)
+}
+
 pub async fn spawn_app_with(rate_limits: api::ratelimit::Limits) -> TestApp {
     let db_name = format!("kortbord_test_{}", uuid::Uuid::new_v4().simple());
     start_node(db_name, rate_limits, true).await
@@ -114,6 +124,7 @@ pub fn settings(db_name: &str, rate_limits: api::ratelimit::Limits) -> api::conf
         token_renew_window_secs: api::auth::RENEW_WINDOW_SECS,
         cors: api::http::Cors::parse("*").expect("a valid setting"),
         deadline_sweep: Some(Duration::from_millis(200)),
+        stream_limits: api::live::StreamLimits::default(),
     }
 }
 

@@ -4,7 +4,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Duration;
 
-use actix_web::http::header;
+use actix_web::http::{header, StatusCode};
 use actix_web::web::Bytes;
 use actix_web::{get, web, HttpRequest, HttpResponse};
 use engine::game::Viewer;
@@ -15,7 +15,7 @@ use uuid::Uuid;
 use super::viewer_of;
 use crate::auth::Caller;
 use crate::commands::{load_with, with_db_in_turn};
-use crate::live::Subscription;
+use crate::live::{Admission, Refused, Subscription};
 use crate::matches::MatchPhase;
 use crate::problem::{ApiError, Problem};
 use crate::state::AppState;
@@ -44,12 +44,30 @@ pub struct StreamQuery {
 #[derive(ToSchema)]
 #[allow(dead_code)] // a schema only
 pub struct StreamMessage {
+    /// Absent for an event. `skipped`: the stream was asked to start further back than it
+    /// reads (`KORTBORD_STREAM_BACKLOG` events, 1,000 by default); `data` is then a
+    /// `StreamSkipped`, and the events it names are read from `GET …/events`.
+    #[schema(pattern = "^skipped$")]
+    event: Option<String>,
     /// The event's `seq`, what `Last-Event-ID` resumes after.
     #[schema(pattern = "^[0-9]+$")]
     id: String,
-    /// The event as an `EventOut` in JSON, redacted for the caller.
+    /// The event as an `EventOut` in JSON, redacted for the caller (a `StreamSkipped` in a
+    /// `skipped` message).
     #[schema(content_media_type = "application/json")]
     data: String,
+}
+
+/// The events a new stream did not send, being further back than it reads: read them from
+/// `events` (a page at a time) if they are wanted; the stream goes on after `to`.
+#[derive(serde::Serialize, ToSchema)]
+pub struct StreamSkipped {
+    /// The first event not sent.
+    pub from: i64,
+    /// The last event not sent; the stream's next event is the one after it.
+    pub to: i64,
+    /// Where to read them: `GET /v1/matches/{id}/events?since=…`.
+    pub events: String,
 }
 
 /// The match live
@@ -59,6 +77,12 @@ pub struct StreamMessage {
 /// on whichever node it was made. Each message's `id` is the event's `seq` and its `data` an
 /// `EventOut`, redacted for the caller as in `GET …/events`. A comment line every 15 seconds
 /// keeps idle connections open; the stream ends after the match's last event.
+///
+/// A new stream sends at most the last 1,000 past events (`KORTBORD_STREAM_BACKLOG`): asked to
+/// start further back, it begins with a `skipped` message naming what it left out and where to
+/// read it. Streams are capped per client address (256, of them 32 without a token) and per
+/// player (16, on any address); past a cap the answer is 429 `too-many-streams` with
+/// `Retry-After`.
 #[utoipa::path(get, path = "/v1/matches/{id}/stream", tag = "history", params(("id" = Uuid, Path), StreamQuery,
         ("Last-Event-ID" = Option<i64>, Header, minimum = 0, description = "the last `seq` received, to resume after it")),
     security((), ("bearer" = [])),
@@ -71,6 +95,10 @@ pub struct StreamMessage {
               (status = 403, description = "the seat asked for is not the caller's",
                body = Problem, content_type = "application/problem+json"),
               (status = 404, description = "no such match", body = Problem, content_type = "application/problem+json"),
+              (status = 429, description = "as many streams are open as the caller may hold (`too-many-streams`): from \
+                                            this address, without a token from it, or with this player's token",
+               body = Problem, content_type = "application/problem+json",
+               headers(("Retry-After" = u64, description = "seconds to wait"))),
               (status = 503, description = "the database cannot be reached",
                body = Problem, content_type = "application/problem+json",
                headers(("Retry-After" = u64, description = "seconds to wait")))))]
@@ -98,31 +126,59 @@ pub async fn stream(
     }
     let since = resume.or(query.since).unwrap_or(0);
     let state = state.into_inner();
+    // Before anything costs: a place under the caps of the caller's address and token.
+    let address = req.peer_addr().map(|a| a.ip()).unwrap_or(std::net::IpAddr::from([0, 0, 0, 0]));
+    let admission = state.hub.admit(address, caller.0.as_ref().map(|p| p.id)).map_err(|cap| {
+        state.metrics.rate_limited.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let detail = match cap {
+            Refused::Address(n) => format!("{n} streams are open from this address, the most it may hold: close one"),
+            Refused::Anonymous(n) => format!(
+                "{n} streams without a token are open from this address, the most it may hold: close one, or send a token"
+            ),
+            Refused::Player(n) => format!("{n} streams are open with this player's token, the most it may hold: close one"),
+        };
+        let mut e = ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too-many-streams", "Too many requests", detail);
+        e.retry_after = Some(state.hub.limits.retry_after);
+        e
+    })?;
     // Heard of before the first read, so that nothing appended in between is missed.
     let subscription = state.hub.subscribe(id);
-    let (viewer, first) = {
+    let backlog = state.hub.limits.backlog;
+    let (viewer, skipped, first) = {
         let (state, hub) = (state.clone(), state.hub.clone());
         let caller_seat = query.seat;
         with_db_in_turn(&state.clone(), &hub.reads, move || {
             let mut conn = state.pool.get()?;
             let loaded = load_with(&mut conn, &state, id)?;
             let (viewer, _) = viewer_of(&loaded, &caller, caller_seat)?;
-            let rows = store::read(&mut conn, id, since, PAGE)?;
+            // A new stream reads at most `backlog` past events; it says what it left out.
+            let start = since.max(loaded.version - backlog);
+            let skipped = (start > since).then(|| StreamSkipped {
+                from: since + 1,
+                to: start,
+                events: format!("/v1/matches/{id}/events?since={since}"),
+            });
+            let rows = store::read(&mut conn, id, start, PAGE)?;
             let more = rows.len() as i64 == PAGE;
-            let (lines, last, over) = lines_of(&loaded, &rows, viewer, since);
-            Ok((viewer, Batch { lines, last, over, more }))
+            let (lines, last, over) = lines_of(&loaded, &rows, viewer, start);
+            Ok((viewer, skipped, Batch { lines, last, over, more }))
         })
         .await?
     };
+    let skipped = skipped.map(|s| {
+        let data = serde_json::to_string(&s).unwrap_or_default();
+        Bytes::from(format!("event: skipped\nid: {}\ndata: {data}\n\n", s.to))
+    });
     let live = Live {
         state,
         id,
         viewer,
         last: first.last,
         over: first.over,
-        queue: std::iter::once(Bytes::from_static(b"retry: 2000\n\n")).chain(first.lines).collect(),
+        queue: std::iter::once(Bytes::from_static(b"retry: 2000\n\n")).chain(skipped).chain(first.lines).collect(),
         subscription,
         look: first.more,
+        _admission: admission,
     };
     let events = futures_util::stream::unfold(live, |mut live| async move {
         let next = live.next().await?;
@@ -175,6 +231,8 @@ struct Live {
     subscription: Subscription,
     /// The match may have moved: read before waiting again.
     look: bool,
+    /// The stream's place under the caps, freed when it closes.
+    _admission: Admission,
 }
 
 impl Live {
