@@ -45,22 +45,23 @@ pub struct StreamQuery {
 #[allow(dead_code)] // a schema only
 pub struct StreamMessage {
     /// Absent for an event. `skipped`: the stream was asked to start further back than it
-    /// reads (`KORTBORD_STREAM_BACKLOG` events, 1,000 by default); `data` is then a
-    /// `StreamSkipped`, and the events it names are read from `GET …/events`.
+    /// reads (`KORTBORD_STREAM_BACKLOG` events, 1,000 by default); `data` is then
+    /// `{"from": <first seq not sent>, "to": <last seq not sent>, "events": "/v1/matches/…/events?since=…"}`,
+    /// where to read them, and `id` is `to`.
     #[schema(pattern = "^skipped$")]
     event: Option<String>,
     /// The event's `seq`, what `Last-Event-ID` resumes after.
     #[schema(pattern = "^[0-9]+$")]
     id: String,
-    /// The event as an `EventOut` in JSON, redacted for the caller (a `StreamSkipped` in a
-    /// `skipped` message).
+    /// The event as an `EventOut` in JSON, redacted for the caller (in a `skipped` message, what
+    /// the stream left out).
     #[schema(content_media_type = "application/json")]
     data: String,
 }
 
 /// The events a new stream did not send, being further back than it reads: read them from
 /// `events` (a page at a time) if they are wanted; the stream goes on after `to`.
-#[derive(serde::Serialize, ToSchema)]
+#[derive(serde::Serialize)]
 pub struct StreamSkipped {
     /// The first event not sent.
     pub from: i64,
