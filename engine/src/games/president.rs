@@ -587,6 +587,8 @@ fn determinize(state: &State, seat: Seat, rng: &mut Rng) -> Option<State> {
     for (s, hand) in deal.climb.hands.iter().enumerate() {
         pool.extend(hand.iter().filter(|&&c| !known(s, c)));
     }
+    // In one order whoever holds them, so that the world depends on what the seat knows alone.
+    pool.sort();
     rng.shuffle(&mut pool);
     let mut world = state.clone();
     let w = world.deals.deal.as_mut()?;
