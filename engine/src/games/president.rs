@@ -799,8 +799,10 @@ impl Rules for President {
     fn secrets(&self, state: &State) -> Vec<(Card, Vec<Seat>)> {
         let Some(deal) = state.deals.live() else { return Vec::new() };
         let mut secrets = Vec::new();
+        // Highest cards first, by seat.
         for (s, hand) in deal.climb.hands.iter().enumerate() {
-            secrets.extend(hand.iter().map(|&c| (c, std::iter::once(s).chain(deal.also_known_by(c, s)).collect())));
+            secrets
+                .extend(hand.iter().rev().map(|&c| (c, std::iter::once(s).chain(deal.also_known_by(c, s)).collect())));
         }
         secrets
     }
