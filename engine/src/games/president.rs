@@ -740,7 +740,7 @@ impl Rules for President {
         let me = viewer.seat_at(state.players);
         let deal = state.deals.deal.as_ref();
         let record = deal.filter(|_| viewer == Viewer::Record);
-        let live = deal.is_some_and(|d| deals::Deal::is_live(d));
+        let live = deal.is_some_and(deals::Deal::is_live);
         let ranking = state.ranking.as_ref();
         Table {
             phase: state.deals.phase(),
