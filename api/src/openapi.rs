@@ -16,7 +16,7 @@ use crate::{matches, problem};
         description = "Rules engine and service for Swedish card games. Every match is an append-only \
 stream of events; a player sees only what they could see at a real table.\n\n\
 Cards are written rank + suit: ranks `2`-`9`, `T`, `J`, `Q`, `K`, `A`; suits `C`, `D`, `H`, `S` \
-(`TD` is the ten of diamonds); a joker is `JK` (Femhundra's, the only one in a playable game), or `JK1` and \
+(`TD` is the ten of diamonds); a joker is `JK` (Femhundra's, and President's in its Trouduc option), or `JK1` and \
 `JK2` in a pack that tells two apart (none yet). The tarot pack adds the 1 of each suit \
 (`1H`), the knight, distinct from the jack (`CH`; the jack is `JH`), the trumps `T1` (the Petit) to \
 `T21`, and the Excuse `EX`; its 2-10, queens and kings use the ordinary codes.\n\n\

@@ -6,6 +6,7 @@ pub mod bidding;
 pub mod bots;
 pub mod cards;
 pub mod catalog;
+pub mod climb;
 pub mod deals;
 pub mod game;
 pub mod games;

@@ -293,7 +293,7 @@ fn only_known_fields_may_be_null() {
 }
 
 /// The API document (CreateMatch's `decks`, the card codes) says which packs hold jokers: only
-/// Femhundra's, one `JK`, but for two players; it used to give `JK1` as the example (issue 36).
+/// Femhundra's, one `JK`, but for two players (President's Trouduc, an option, adds one too); it used to give `JK1` as the example (issue 36).
 #[test]
 fn the_only_joker_of_a_playable_game_is_femhundras_jk() {
     for game in games() {

@@ -58,8 +58,19 @@ async fn no_response_to_a_seat_holds_another_seats_hand_in_any_game() {
                 // A card shown to the whole table (a turned card taken into a hand, a shown dog) is
                 // no secret; what a spectator may see is checked in the engine against `secrets`.
                 let public = cards_in(&json!([spectator_view, spectator_events]));
-                let a_hand: Vec<String> = a_hand.into_iter().filter(|c| !public.contains(c)).collect();
-                let b_hand: Vec<String> = b_hand.into_iter().filter(|c| !public.contains(c)).collect();
+                // A card a seat handed to the other itself (President's exchange) is known to it
+                // in the other's hand.
+                let gave = |events: &Value, seat: u64| -> Vec<String> {
+                    let given = events.as_array().unwrap().iter().filter(|e| {
+                        e["data"]["type"] == "cards_given" && e["data"]["from"] == seat && e["game"] == "president"
+                    });
+                    given.flat_map(|e| cards_in(&e["data"]["cards"])).collect()
+                };
+                let (a_gave, b_gave) = (gave(&a_events, 0), gave(&b_events, 1));
+                let a_hand: Vec<String> =
+                    a_hand.into_iter().filter(|c| !public.contains(c) && !b_gave.contains(c)).collect();
+                let b_hand: Vec<String> =
+                    b_hand.into_iter().filter(|c| !public.contains(c) && !a_gave.contains(c)).collect();
                 for (who, seen, secret) in [
                     ("Ada's view", &a_view, &b_hand),
                     ("Ada's events", &a_events, &b_hand),

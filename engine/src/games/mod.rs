@@ -14,6 +14,7 @@ pub mod japansk_whist;
 pub mod norrlandsknack;
 pub mod plump;
 pub mod polskt_pass;
+pub mod president;
 pub mod priffe;
 pub mod rodskagg;
 pub mod spader;
@@ -43,5 +44,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(trettioett::Trettioett),
         erase(rodskagg::Rodskagg),
         erase(femhundra::Femhundra),
+        erase(president::President),
     ]
 }

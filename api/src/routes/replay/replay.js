@@ -136,6 +136,11 @@
   // Values the tables name (phases, contracts, bids, choices), in both languages; the key is the
   // value with `_` read as `-`. A value not here is shown as it is sent.
   const WORDS = {
+    // President's titles
+    president: ["president", "president"],
+    "vice-president": ["vicepresident", "vice-president"],
+    citizen: ["medborgare", "citizen"],
+    last: ["sist", "last"],
     // phases
     "waiting-for-deal": ["väntar på given", "waiting for the deal"],
     "deal-over": ["given är slut", "the deal is over"],
@@ -371,7 +376,11 @@
     card_drawn: (d) => t(`${seatName(d.seat)} drar ${cardName(d.card)} ur talongen.`, `${seatName(d.seat)} draws ${cardName(d.card)} from the stock.`),
     card_placed: (d) => t(`${seatName(d.seat)} lägger ${cardName(d.card)} på sin hög.`, `${seatName(d.seat)} puts ${cardName(d.card)} on their pile.`),
     card_turned_up: (d) => t(`${seatName(d.seat)} vänder upp ${cardName(d.card)}.`, `${seatName(d.seat)} turns up ${cardName(d.card)}.`),
-    cards_given: (d) => t(`${seatName(d.seat)} lämnar kort.`, `${seatName(d.seat)} gives cards.`),
+    cards_given: (d) => (d.from !== undefined
+      ? t(`${seatName(d.from)} ger ${seatName(d.to)} ${Array.isArray(d.cards) ? cardNames(d.cards) : "kort"}.`, `${seatName(d.from)} gives ${seatName(d.to)} ${Array.isArray(d.cards) ? cardNames(d.cards) : "cards"}.`)
+      : t(`${seatName(d.seat)} lämnar kort.`, `${seatName(d.seat)} gives cards.`)),
+    cards_played: (d) => t(`${seatName(d.seat)} lägger ${cardNames(d.cards)}${d.went_out ? " och är ute" : ""}.`, `${seatName(d.seat)} lays ${cardNames(d.cards)}${d.went_out ? " and is out" : ""}.`),
+    table_cleared: (d) => t(`Alla andra passade: bordet rensas, ${seatName(d.leader)} spelar ut.`, `Everyone else passed: the table is cleared, ${seatName(d.leader)} leads.`),
     cards_kept: (d) => t(`${seatName(d.seat)} behåller sina kort.`, `${seatName(d.seat)} keeps their cards.`),
     cards_thrown: (d) => t(`${seatName(d.seat)} kastar sina sista kort dolda.`, `${seatName(d.seat)} throws their last cards face down.`),
     cards_thrown_in: (d) => t(`${seatName(d.seat)} kastar in sina kort.`, `${seatName(d.seat)} throws their cards in.`),

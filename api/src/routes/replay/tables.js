@@ -487,6 +487,43 @@ window.KortbordTables = (function () {
     },
   });
 
+  // President: the plays on the table since it was last cleared (the one to beat last), each
+  // seat's title from the last deal and place out, the order of play, the exchange.
+  register("president", {
+    seat(table, seat, ui) {
+      const out = [];
+      const title = (table.titles || [])[seat];
+      if (title) out.push(ui.el("div", { class: "extra" }, ui.word(title)));
+      const place = (table.out || []).indexOf(seat);
+      if (place >= 0) out.push(ui.el("div", { class: "extra" }, ui.t(`ute som nummer ${place + 1}`, `out in place ${place + 1}`)));
+      return out;
+    },
+    centre(table, ui) {
+      const out = [];
+      (table.plays || []).forEach((p, i) => {
+        const last = i === table.plays.length - 1;
+        const label = `${ui.seat(p.seat)}${last ? ui.t(" (att slå)", " (to beat)") : ""}`;
+        out.push(ui.cards(p.cards, { small: true, label, from: `table.plays.${i}.cards` }));
+      });
+      if (table.plays && !table.plays.length && table.phase === "playing") out.push(ui.el("div", { class: "extra" }, ui.t("Bordet är tomt", "The table is clear")));
+      return out;
+    },
+    facts(table, ui) {
+      const rows = [];
+      if (Array.isArray(table.order)) rows.push([ui.t("Spelordning", "Order of play"), ui.seats(table.order)]);
+      if (table.to_play != null && table.phase === "playing") rows.push([ui.t("Tur", "To play"), ui.seat(table.to_play)]);
+      if (table.passes) rows.push([ui.t("Pass i rad", "Passes in a row"), String(table.passes)]);
+      if (table.cleared_count != null) rows.push([ui.t("Kort ur spel", "Cards out of play"), String(table.cleared_count)]);
+      (table.exchanges || []).forEach((x, i) => {
+        const label = ui.t(`${ui.seat(x.from)} ger ${ui.seat(x.to)}`, `${ui.seat(x.from)} gives ${ui.seat(x.to)}`);
+        rows.push([label, Array.isArray(x.cards) ? ui.cards(x.cards, { small: true, from: `table.exchanges.${i}.cards` }) : ui.backs(x.count, {})]);
+      });
+      if (table.options && table.options.trouduc) rows.push([ui.t("Variant", "Variant"), "Trouduc"]);
+      if (table.options && table.options.target != null) rows.push([ui.t("Mål", "Target"), String(table.options.target)]);
+      return rows;
+    },
+  });
+
   const omitted = (game) => Object.assign({}, OMIT, get(game).omit || {});
 
   return { register, get, common, omitted, FIELDS, SEAT_FIGURES };
