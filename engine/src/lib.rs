@@ -9,6 +9,7 @@ pub mod catalog;
 pub mod deals;
 pub mod game;
 pub mod games;
+pub mod layout;
 pub mod ledger;
 pub mod random;
 pub mod rules;

@@ -65,6 +65,7 @@ SETUPS = {
     "trettioett": (2, {"lives": 2}),
     "rodskagg": (3, {"max_deals": 2}),
     "femhundra": (3, {}),
+    "fan-tan": (3, {"free": True}),
 }
 SERVICE_EVENTS = {"MatchSeatJoinedEvent", "MatchTurnTimedOutEvent", "MatchBotMovedEvent"}
 

@@ -4,6 +4,7 @@ use crate::game::{erase, Game};
 
 pub mod bondtolva;
 pub mod braus;
+pub mod fan_tan;
 pub mod femhundra;
 pub mod femkort;
 pub mod femtio;
@@ -43,5 +44,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(trettioett::Trettioett),
         erase(rodskagg::Rodskagg),
         erase(femhundra::Femhundra),
+        erase(fan_tan::FanTan),
     ]
 }
