@@ -9,7 +9,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use engine::bots::{self, Level};
 use engine::game::{Rules, Status};
 use engine::games::{
-    bondtolva::Bondtolva, braus::Braus, femhundra::Femhundra, femkort::Femkort, femtio::Femtio,
+    bondtolva::Bondtolva, braus::Braus, fan_tan::FanTan, femhundra::Femhundra, femkort::Femkort, femtio::Femtio,
     fyrmanswhist::Fyrmanswhist, fyrtioett::Fyrtioett, gurka::Gurka, japansk_whist::JapanskWhist,
     norrlandsknack::Norrlandsknack, plump::Plump, polskt_pass::PolsktPass, president::President, priffe::Priffe,
     rodskagg::Rodskagg, spader::Spader, svangknack::Svangknack, tarot::Tarot, trettioett::Trettioett, whist::Whist,
@@ -147,6 +147,7 @@ fn bench_bots(c: &mut Criterion) {
     bench_strong(c, &Svangknack, &mut tails);
     bench_strong(c, &PolsktPass, &mut tails);
     bench_strong(c, &President, &mut tails);
+    bench_strong(c, &FanTan, &mut tails);
     print_tails(tails);
 }
 

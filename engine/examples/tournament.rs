@@ -5,7 +5,7 @@
 //!     cargo run --release -p kortbord-engine --example tournament -- plump strong random 1000
 //!
 //! Arguments: game, level under test, opposing level, matches, then optionally `--players N`,
-//! `--seed S`, `--threads T`. In a partnership game with fixed sides (Spader, Fyrmanswhist,
+//! `--seed S`, `--threads T`, `--options JSON` (the match's options, e.g. `'{"free":true}'`). In a partnership game with fixed sides (Spader, Fyrmanswhist,
 //! Whist, Fyrtioett) the tested level holds one side, seats s and s + 2; elsewhere (Priffe too,
 //! whose partners change between sittings, and Tarot, whose called partner changes every deal)
 //! it holds one seat against the others. Seats rotate
@@ -25,9 +25,17 @@ struct Result {
     decisions: u64,
 }
 
-fn play(game: &'static dyn engine::game::Game, players: usize, test: Level, other: Level, n: u64, seed: u64) -> Result {
+fn play(
+    game: &'static dyn engine::game::Game,
+    options: &Value,
+    players: usize,
+    test: Level,
+    other: Level,
+    n: u64,
+    seed: u64,
+) -> Result {
     let partners = matches!(game.id(), "spader" | "fyrmanswhist" | "whist" | "braus" | "femhundra" | "fyrtioett");
-    let mut m = game.setup(players, &Value::Null).expect("setup");
+    let mut m = game.setup(players, &game.normalize_options(options).expect("options")).expect("setup");
     let first = (n as usize) % if partners { 2 } else { players };
     let tested: Vec<usize> = if partners { vec![first, first + 2] } else { vec![first] };
     let mut rng = Rng::new(seed ^ n.wrapping_mul(0x9E37_79B9_7F4A_7C15));
@@ -81,6 +89,12 @@ fn main() {
         flag("--players").map_or(*game.player_counts().start().max(&4).min(game.player_counts().end()), |p| p as usize);
     let seed = flag("--seed").unwrap_or(1);
     let threads = flag("--threads").unwrap_or(1).max(1);
+    let options: Value = args
+        .iter()
+        .position(|a| a == "--options")
+        .and_then(|i| args.get(i + 1))
+        .map_or(Value::Null, |o| serde_json::from_str(o).expect("--options takes a JSON object"));
+    let options = &options;
     let start = Instant::now();
     let results: Vec<Result> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
@@ -88,7 +102,7 @@ fn main() {
                 s.spawn(move || {
                     (t..matches)
                         .step_by(threads as usize)
-                        .map(|n| play(game, players, test, other, n, seed))
+                        .map(|n| play(game, options, players, test, other, n, seed))
                         .collect::<Vec<_>>()
                 })
             })
@@ -103,7 +117,7 @@ fn main() {
     let decisions: u64 = results.iter().map(|r| r.decisions).sum();
     let secs = start.elapsed().as_secs_f64();
     println!(
-        "{} {players} players: {} vs {}, {} matches: win rate {:.1} % ± {:.1}, mean score difference {:+.1} ± {:.1} (95 % CI); {decisions} {} decisions, {:.2} ms each incl. the others' moves, {secs:.0} s",
+        "{} {options} {players} players: {} vs {}, {} matches: win rate {:.1} % ± {:.1}, mean score difference {:+.1} ± {:.1} (95 % CI); {decisions} {} decisions, {:.2} ms each incl. the others' moves, {secs:.0} s",
         game.id(),
         test.name(),
         other.name(),

@@ -10,6 +10,7 @@ pub mod climb;
 pub mod deals;
 pub mod game;
 pub mod games;
+pub mod layout;
 pub mod ledger;
 pub mod random;
 pub mod rules;

@@ -94,6 +94,8 @@ mod derived {
         "Account",
         "Payment",
         "Ledger",
+        // the layout toolkit
+        "LayoutRow",
     ];
 
     /// One game's shapes, named for the document, with every schema they refer to.

@@ -4,7 +4,7 @@ use engine::bots::{self, Level};
 use engine::cards::Card;
 use engine::game::{Rules, Status};
 use engine::games::{
-    bondtolva::Bondtolva, braus::Braus, femhundra::Femhundra, femkort::Femkort, femtio::Femtio,
+    bondtolva::Bondtolva, braus::Braus, fan_tan::FanTan, femhundra::Femhundra, femkort::Femkort, femtio::Femtio,
     fyrmanswhist::Fyrmanswhist, fyrtioett::Fyrtioett, gurka::Gurka, japansk_whist::JapanskWhist,
     norrlandsknack::Norrlandsknack, plump::Plump, polskt_pass::PolsktPass, president::President, priffe::Priffe,
     rodskagg::Rodskagg, spader::Spader, svangknack::Svangknack, tarot::Tarot, trettioett::Trettioett, whist::Whist,
@@ -103,6 +103,7 @@ fn strong_bot_cannot_read_hidden_cards() {
     compare(&Svangknack);
     compare(&PolsktPass);
     compare(&President);
+    compare(&FanTan);
 }
 
 /// Plays one whole match: `strong_seats` at strong, the others at `other`; the strong seat's (or

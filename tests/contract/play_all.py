@@ -66,6 +66,7 @@ SETUPS = {
     "rodskagg": (3, {"max_deals": 2}),
     "femhundra": (3, {}),
     "president": (3, {"target": 2}),
+    "fan-tan": (3, {"free": True}),
 }
 SERVICE_EVENTS = {"MatchSeatJoinedEvent", "MatchTurnTimedOutEvent", "MatchBotMovedEvent"}
 

@@ -62,6 +62,7 @@ const creations: { [G in Game]: Of<Schemas["CreateMatch"], G> } = {
   rodskagg: { game: "rodskagg", seats: seats(3), options: { max_deals: 2 } },
   femhundra: { game: "femhundra", seats: seats(3), options: {} },
   president: { game: "president", seats: seats(3), options: { target: 2 } },
+  "fan-tan": { game: "fan-tan", seats: seats(3), options: { free: true } },
 };
 
 function fail(message: string): never {

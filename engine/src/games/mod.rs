@@ -4,6 +4,7 @@ use crate::game::{erase, Game};
 
 pub mod bondtolva;
 pub mod braus;
+pub mod fan_tan;
 pub mod femhundra;
 pub mod femkort;
 pub mod femtio;
@@ -45,5 +46,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(rodskagg::Rodskagg),
         erase(femhundra::Femhundra),
         erase(president::President),
+        erase(fan_tan::FanTan),
     ]
 }

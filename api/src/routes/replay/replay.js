@@ -401,6 +401,7 @@
     knocked: (d) => t(`${seatName(d.seat)} knackar.`, `${seatName(d.seat)} knocks.`),
     knocker_alone: (d) => t(`${seatName(d.seat)} knackade och ingen gick med.`, `${seatName(d.seat)} knocked and nobody joined.`),
     la_vola_announced: (d) => t(`${seatName(d.seat)} bjuder la vola.`, `${seatName(d.seat)} announces la vola.`),
+    laid: (d) => t(`${seatName(d.seat)} lägger ${cardNames(d.cards)}.`, `${seatName(d.seat)} lays ${cardNames(d.cards)}.`),
     lead_passed: (d) => t(`${seatName(d.seat)} lämnar över utspelet.`, `${seatName(d.seat)} passes the lead.`),
     lurat: (d) => t(`${seatName(d.seat)} lurar (passar).`, `${seatName(d.seat)} says lurat (passes).`),
     marriage_declared: (d) => t(`${seatName(d.seat)} visar mariage i ${suitWord(d.suit)}: ${cardNames(d.cards)}.`, `${seatName(d.seat)} declares a marriage in ${suitWord(d.suit)}: ${cardNames(d.cards)}.`),

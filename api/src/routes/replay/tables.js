@@ -523,6 +523,27 @@ window.KortbordTables = (function () {
       return rows;
     },
   });
+  // Fan tan: the layout's rows, one a suit, built out from the sevens (or up from any card in
+  // the free variant); how often each seat has passed.
+  register("fan-tan", {
+    centre(table, ui) {
+      const rows = Array.isArray(table.layout) ? table.layout : [];
+      if (!rows.length) return [ui.el("div", { class: "extra" }, ui.t("Inga kort utlagda än", "No cards laid yet"))];
+      return [ui.el("div", { class: "extra" }, ui.t("Raderna på bordet", "The rows on the table"))].concat(
+        rows.map((r, i) => ui.cards(r.cards, { small: true, label: ui.suit(r.suit), from: `table.layout.${i}.cards` })));
+    },
+    seat(table, seat, ui) {
+      const passes = (table.passes || [])[seat];
+      return passes ? [ui.el("div", { class: "extra" }, `${ui.t("pass", "passes")}: ${passes}`)] : [];
+    },
+    facts(table, ui) {
+      const rows = [];
+      if (table.options && table.options.free) rows.push([ui.t("Spelsätt", "Variant"), ui.t("fri fan tan", "free fan tan")]);
+      if (table.to_play != null && table.phase === "playing") rows.push([ui.t("Tur", "To play"), ui.seat(table.to_play)]);
+      if (table.winner != null) rows.push([ui.t("Först ut", "First out"), ui.seat(table.winner)]);
+      return rows;
+    },
+  });
 
   const omitted = (game) => Object.assign({}, OMIT, get(game).omit || {});
 

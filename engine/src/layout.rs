@@ -1,0 +1,292 @@
+//! An open table layout of rows, one row a suit, each row a run of consecutive ranks laid face
+//! up and built on at its ends: Fan tan's rows (a seven, then down to the ace and up to the
+//! king), the free variant's piles (any card, then up and round from the king to the ace), and
+//! the like for games to come (Jazz's sixth deal). The layout is public; it knows nothing of
+//! turns or hands, only which cards fit now, where they go and what lies there.
+//!
+//! Ranks are counted from the ace as one (`ace_low`: A = 1, 2-10, J = 11, Q = 12, K = 13), as
+//! building games count them.
+
+use serde::Serialize;
+
+use crate::cards::{Card, Rank, Suit};
+
+/// How the rows of a layout start and grow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// A row starts with the card of this rank (counted from the ace as one) and grows one card
+    /// at a time down to the ace and up to the king (Fan tan: 7).
+    Outward { start: u8 },
+    /// A row starts with any card of its suit and grows upward only, the king followed by the
+    /// ace, until the suit is complete (fri fan tan).
+    Round,
+}
+
+/// One suit's row: the card it started with and how far it has grown each way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Row {
+    pub suit: Suit,
+    /// The rank it started with, counted from the ace as one.
+    pub first: u8,
+    /// Cards laid below the first (Outward only).
+    pub below: u8,
+    /// Cards laid above the first (round the king in a Round layout).
+    pub above: u8,
+}
+
+impl Row {
+    pub fn len(&self) -> usize {
+        usize::from(1 + self.below + self.above)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// Every card of the suit is laid.
+    pub fn is_complete(&self) -> bool {
+        self.len() == 13
+    }
+
+    /// The row's cards in the order they lie, from its low end to its high end.
+    pub fn cards(&self) -> Vec<Card> {
+        let low = i32::from(self.first) - i32::from(self.below);
+        (0..self.len() as i32).map(|i| card_at(self.suit, (low - 1 + i).rem_euclid(13) as u8 + 1)).collect()
+    }
+}
+
+/// A row as a table shows it.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LayoutRow {
+    pub suit: Suit,
+    /// The cards laid, from the row's low end to its high end (in a round row, from the card it
+    /// started with upward).
+    pub cards: Vec<Card>,
+}
+
+/// A card's rank counted from the ace as one: A = 1, 2-10, J = 11, Q = 12, K = 13 (0 for a card
+/// without a rank).
+pub fn ace_low(card: Card) -> u8 {
+    card.rank().map_or(0, |r| if r == Rank::ACE { 1 } else { r.value() })
+}
+
+/// The card of `suit` whose rank counted from the ace as one is `n` (1-13).
+pub fn card_at(suit: Suit, n: u8) -> Card {
+    let value = if n == 1 { 14 } else { n };
+    Card::new(Rank::new(value).expect("a rank from 1 to 13"), suit)
+}
+
+/// The layout: its shape and the rows laid so far, in the order they were started.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    shape: Shape,
+    rows: Vec<Row>,
+}
+
+impl Layout {
+    pub fn new(shape: Shape) -> Layout {
+        Layout { shape, rows: Vec::new() }
+    }
+
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    pub fn row(&self, suit: Suit) -> Option<&Row> {
+        self.rows.iter().find(|r| r.suit == suit)
+    }
+
+    pub fn rows(&self) -> &[Row] {
+        &self.rows
+    }
+
+    /// The card that extends `suit`'s row upward, if it can grow that way.
+    pub fn next_up(&self, suit: Suit) -> Option<Card> {
+        let row = self.row(suit).filter(|r| !r.is_complete())?;
+        let n = row.first + row.above + 1;
+        match self.shape {
+            Shape::Outward { .. } => (n <= 13).then(|| card_at(suit, n)),
+            Shape::Round => Some(card_at(suit, (n - 1) % 13 + 1)),
+        }
+    }
+
+    /// The card that extends `suit`'s row downward, if it can grow that way.
+    pub fn next_down(&self, suit: Suit) -> Option<Card> {
+        let row = self.row(suit)?;
+        match self.shape {
+            Shape::Outward { .. } => (row.first > row.below + 1).then(|| card_at(suit, row.first - row.below - 1)),
+            Shape::Round => None,
+        }
+    }
+
+    /// Whether `card` may be laid now: it starts its suit's row, or extends it at an end.
+    pub fn fits(&self, card: Card) -> bool {
+        let Some(suit) = card.suit() else { return false };
+        match (self.row(suit), self.shape) {
+            (None, Shape::Outward { start }) => ace_low(card) == start,
+            (None, Shape::Round) => ace_low(card) > 0,
+            (Some(_), _) => self.next_up(suit) == Some(card) || self.next_down(suit) == Some(card),
+        }
+    }
+
+    /// Every card that may be laid now (in an Outward layout the starting cards of the suits not
+    /// started; in a Round one, which any card may start, only the rows' next cards).
+    pub fn openings(&self) -> Vec<Card> {
+        Suit::ALL
+            .into_iter()
+            .flat_map(|suit| match (self.row(suit), self.shape) {
+                (None, Shape::Outward { start }) => vec![card_at(suit, start)],
+                (None, Shape::Round) => Vec::new(),
+                (Some(_), _) => self.next_down(suit).into_iter().chain(self.next_up(suit)).collect(),
+            })
+            .collect()
+    }
+
+    /// Lays `card`, which must fit ([`Layout::fits`]; a replayed event always does).
+    pub fn lay(&mut self, card: Card) {
+        debug_assert!(self.fits(card), "{card} does not fit the layout");
+        let Some(suit) = card.suit() else { return };
+        if self.next_up(suit) == Some(card) {
+            self.rows.iter_mut().filter(|r| r.suit == suit).for_each(|r| r.above += 1);
+        } else if self.next_down(suit) == Some(card) {
+            self.rows.iter_mut().filter(|r| r.suit == suit).for_each(|r| r.below += 1);
+        } else if self.row(suit).is_none() {
+            self.rows.push(Row { suit, first: ace_low(card), below: 0, above: 0 });
+        }
+    }
+
+    /// Whether `run` may be laid now card by card, each fitting once the ones before lie: a
+    /// card that fits, then the cards that follow it upward in its suit.
+    pub fn fits_run(&self, run: &[Card]) -> bool {
+        let Some(suit) = run.first().and_then(|c| c.suit()) else { return false };
+        let mut after = self.clone();
+        run.iter().enumerate().all(|(i, &c)| {
+            let ok = after.fits(c) && (i == 0 || Some(c) == after.next_up(suit));
+            if ok {
+                after.lay(c);
+            }
+            ok
+        })
+    }
+
+    /// The runs from `hand` that may be laid now, each a card that fits followed by as many of
+    /// the cards above it in turn as the hand holds (a run of one included): at most `longest`
+    /// cards a run.
+    pub fn runs(&self, hand: &[Card], longest: usize) -> Vec<Vec<Card>> {
+        let mut runs = Vec::new();
+        for &c in hand.iter().filter(|&&c| self.fits(c)) {
+            let mut after = self.clone();
+            let mut run = vec![c];
+            after.lay(c);
+            runs.push(run.clone());
+            while run.len() < longest {
+                match after.next_up(c.suit().expect("fits")).filter(|n| hand.contains(n)) {
+                    Some(n) => {
+                        after.lay(n);
+                        run.push(n);
+                        runs.push(run.clone());
+                    }
+                    None => break,
+                }
+            }
+        }
+        runs
+    }
+
+    /// Every card laid.
+    pub fn cards(&self) -> Vec<Card> {
+        self.rows.iter().flat_map(Row::cards).collect()
+    }
+
+    pub fn len(&self) -> usize {
+        self.rows.iter().map(Row::len).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// The rows as a table shows them, in suit order.
+    pub fn view(&self) -> Vec<LayoutRow> {
+        Suit::ALL
+            .into_iter()
+            .filter_map(|s| self.row(s))
+            .map(|r| LayoutRow { suit: r.suit, cards: r.cards() })
+            .collect()
+    }
+
+    /// The books: one row a suit, none longer than its suit, each grown only as its shape
+    /// allows.
+    pub fn check(&self) -> Result<(), String> {
+        for (i, r) in self.rows.iter().enumerate() {
+            crate::ensure!(!self.rows[..i].iter().any(|o| o.suit == r.suit), "two rows of {:?}", r.suit);
+            crate::ensure!(r.len() <= 13, "the {:?} row holds {} cards", r.suit, r.len());
+            match self.shape {
+                Shape::Outward { start } => crate::ensure!(
+                    r.first == start && r.below < start && usize::from(r.above) <= 13 - usize::from(start),
+                    "the {:?} row grew past its ends",
+                    r.suit
+                ),
+                Shape::Round => crate::ensure!(r.below == 0, "the {:?} row grew downward", r.suit),
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::{card, cards};
+
+    #[test]
+    fn sevens_grow_down_to_the_ace_and_up_to_the_king() {
+        let mut l = Layout::new(Shape::Outward { start: 7 });
+        assert_eq!(l.openings(), cards("7C 7D 7H 7S"));
+        assert!(!l.fits(card("8H")));
+        l.lay(card("7H"));
+        assert_eq!(l.openings(), cards("7C 7D 6H 8H 7S"));
+        for c in cards("6H 5H 4H 3H 2H AH") {
+            l.lay(c);
+        }
+        assert_eq!(l.next_down(Suit::Hearts), None);
+        for c in cards("8H 9H TH JH QH KH") {
+            l.lay(c);
+        }
+        assert!(l.row(Suit::Hearts).unwrap().is_complete());
+        assert_eq!(l.next_up(Suit::Hearts), None);
+        assert_eq!(l.view()[0].cards, cards("AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH"));
+        assert_eq!(l.len(), 13);
+        assert!(l.check().is_ok());
+    }
+
+    #[test]
+    fn a_round_row_starts_anywhere_and_turns_the_corner_at_the_king() {
+        let mut l = Layout::new(Shape::Round);
+        assert!(l.openings().is_empty());
+        assert!(l.fits(card("QS")));
+        assert!(l.fits_run(&cards("QS KS AS 2S")));
+        assert!(!l.fits_run(&cards("QS AS")));
+        assert_eq!(
+            l.runs(&cards("QS KS AS 3S 9D"), 13),
+            vec![
+                cards("QS"),
+                cards("QS KS"),
+                cards("QS KS AS"),
+                cards("KS"),
+                cards("KS AS"),
+                cards("AS"),
+                cards("3S"),
+                cards("9D")
+            ]
+        );
+        for c in cards("QS KS AS") {
+            l.lay(c);
+        }
+        assert_eq!(l.openings(), cards("2S"));
+        assert!(!l.fits(card("JS")));
+        assert_eq!(l.view()[0].cards, cards("QS KS AS"));
+        assert!(l.check().is_ok());
+    }
+}
