@@ -12,7 +12,7 @@ use engine::games::{
     bondtolva::Bondtolva, braus::Braus, fan_tan::FanTan, femhundra::Femhundra, femkort::Femkort, femtio::Femtio,
     fyrmanswhist::Fyrmanswhist, fyrtioett::Fyrtioett, gurka::Gurka, japansk_whist::JapanskWhist,
     norrlandsknack::Norrlandsknack, plump::Plump, polskt_pass::PolsktPass, priffe::Priffe, rodskagg::Rodskagg,
-    spader::Spader, svangknack::Svangknack, tarot::Tarot, trettioett::Trettioett,
+    snipp_snapp_snorum::SnippSnappSnorum, spader::Spader, svangknack::Svangknack, tarot::Tarot, trettioett::Trettioett,
     whist::Whist,
 };
 use engine::random::Rng;
@@ -148,6 +148,7 @@ fn bench_bots(c: &mut Criterion) {
     bench_strong(c, &Svangknack, &mut tails);
     bench_strong(c, &PolsktPass, &mut tails);
     bench_strong(c, &FanTan, &mut tails);
+    bench_strong(c, &SnippSnappSnorum, &mut tails);
     print_tails(tails);
 }
 

@@ -66,6 +66,7 @@ SETUPS = {
     "rodskagg": (3, {"max_deals": 2}),
     "femhundra": (3, {}),
     "fan-tan": (3, {"free": True}),
+    "snipp-snapp-snorum": (2, {"jig": True}),
 }
 SERVICE_EVENTS = {"MatchSeatJoinedEvent", "MatchTurnTimedOutEvent", "MatchBotMovedEvent"}
 

@@ -62,6 +62,7 @@ const creations: { [G in Game]: Of<Schemas["CreateMatch"], G> } = {
   rodskagg: { game: "rodskagg", seats: seats(3), options: { max_deals: 2 } },
   femhundra: { game: "femhundra", seats: seats(3), options: {} },
   "fan-tan": { game: "fan-tan", seats: seats(3), options: { free: true } },
+  "snipp-snapp-snorum": { game: "snipp-snapp-snorum", seats: seats(2), options: { jig: true } },
 };
 
 function fail(message: string): never {

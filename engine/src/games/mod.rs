@@ -17,6 +17,7 @@ pub mod plump;
 pub mod polskt_pass;
 pub mod priffe;
 pub mod rodskagg;
+pub mod snipp_snapp_snorum;
 pub mod spader;
 pub mod svangknack;
 pub mod tarot;
@@ -45,5 +46,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(rodskagg::Rodskagg),
         erase(femhundra::Femhundra),
         erase(fan_tan::FanTan),
+        erase(snipp_snapp_snorum::SnippSnappSnorum),
     ]
 }
