@@ -12,7 +12,8 @@ use engine::games::{
     bondtolva::Bondtolva, braus::Braus, fan_tan::FanTan, femhundra::Femhundra, femkort::Femkort, femtio::Femtio,
     fyrmanswhist::Fyrmanswhist, fyrtioett::Fyrtioett, gurka::Gurka, japansk_whist::JapanskWhist,
     norrlandsknack::Norrlandsknack, plump::Plump, polskt_pass::PolsktPass, president::President, priffe::Priffe,
-    rodskagg::Rodskagg, spader::Spader, svangknack::Svangknack, tarot::Tarot, trettioett::Trettioett, whist::Whist,
+    rodskagg::Rodskagg, snipp_snapp_snorum::SnippSnappSnorum, spader::Spader, svangknack::Svangknack, tarot::Tarot,
+    trettioett::Trettioett, whist::Whist,
 };
 use engine::random::Rng;
 
@@ -148,6 +149,7 @@ fn bench_bots(c: &mut Criterion) {
     bench_strong(c, &PolsktPass, &mut tails);
     bench_strong(c, &President, &mut tails);
     bench_strong(c, &FanTan, &mut tails);
+    bench_strong(c, &SnippSnappSnorum, &mut tails);
     print_tails(tails);
 }
 

@@ -67,6 +67,7 @@ SETUPS = {
     "femhundra": (3, {}),
     "president": (3, {"target": 2}),
     "fan-tan": (3, {"free": True}),
+    "snipp-snapp-snorum": (2, {"jig": True}),
 }
 SERVICE_EVENTS = {"MatchSeatJoinedEvent", "MatchTurnTimedOutEvent", "MatchBotMovedEvent"}
 

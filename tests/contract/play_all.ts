@@ -63,6 +63,7 @@ const creations: { [G in Game]: Of<Schemas["CreateMatch"], G> } = {
   femhundra: { game: "femhundra", seats: seats(3), options: {} },
   president: { game: "president", seats: seats(3), options: { target: 2 } },
   "fan-tan": { game: "fan-tan", seats: seats(3), options: { free: true } },
+  "snipp-snapp-snorum": { game: "snipp-snapp-snorum", seats: seats(2), options: { jig: true } },
 };
 
 function fail(message: string): never {

@@ -18,6 +18,7 @@ pub mod polskt_pass;
 pub mod president;
 pub mod priffe;
 pub mod rodskagg;
+pub mod snipp_snapp_snorum;
 pub mod spader;
 pub mod svangknack;
 pub mod tarot;
@@ -47,5 +48,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(femhundra::Femhundra),
         erase(president::President),
         erase(fan_tan::FanTan),
+        erase(snipp_snapp_snorum::SnippSnappSnorum),
     ]
 }

@@ -302,6 +302,8 @@
     "highest-trump": ["högsta trumfen", "the highest trump"],
     "all-passed": ["alla passade", "everyone passed"],
     "highest-card": ["högsta kortet", "the highest card"],
+    leading: ["utspel", "leading"],
+    following: ["val av kort", "choosing a card"],
     "laid-as-trick": ["lagt som stick", "laid as a trick"],
     "excuse-completes-slam": ["Ursäkten fullbordar slam", "the Excuse completes the slam"],
     "blanked-lead": ["utspelet var dolt", "the lead was blanked"],
@@ -401,7 +403,11 @@
     knocked: (d) => t(`${seatName(d.seat)} knackar.`, `${seatName(d.seat)} knocks.`),
     knocker_alone: (d) => t(`${seatName(d.seat)} knackade och ingen gick med.`, `${seatName(d.seat)} knocked and nobody joined.`),
     la_vola_announced: (d) => t(`${seatName(d.seat)} bjuder la vola.`, `${seatName(d.seat)} announces la vola.`),
-    laid: (d) => t(`${seatName(d.seat)} lägger ${cardNames(d.cards)}.`, `${seatName(d.seat)} lays ${cardNames(d.cards)}.`),
+    laid: (d) => {
+      const calls = Array.isArray(d.calls) && d.calls.length ? `: ”${d.calls.join("”, ”")}”` : "";
+      return t(`${seatName(d.seat)} lägger ${cardNames(d.cards)}${calls}.`, `${seatName(d.seat)} lays ${cardNames(d.cards)}${calls.replace(/”/g, '"')}.`);
+    },
+    sequence_closed: (d) => t(`Följden läggs undan; ${seatName(d.leader)} spelar ut.`, `The sequence is put aside; ${seatName(d.leader)} leads.`),
     lead_passed: (d) => t(`${seatName(d.seat)} lämnar över utspelet.`, `${seatName(d.seat)} passes the lead.`),
     lurat: (d) => t(`${seatName(d.seat)} lurar (passar).`, `${seatName(d.seat)} says lurat (passes).`),
     marriage_declared: (d) => t(`${seatName(d.seat)} visar mariage i ${suitWord(d.suit)}: ${cardNames(d.cards)}.`, `${seatName(d.seat)} declares a marriage in ${suitWord(d.suit)}: ${cardNames(d.cards)}.`),

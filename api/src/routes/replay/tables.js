@@ -545,6 +545,21 @@ window.KortbordTables = (function () {
     },
   });
 
+  // Snipp snapp snorum: the sequence on the table is the pile; how often each seat stood over.
+  register("snipp-snapp-snorum", {
+    seat(table, seat, ui) {
+      const stood = (table.stood_over || [])[seat];
+      return stood ? [ui.el("div", { class: "extra" }, `${ui.t("stod över", "stood over")}: ${stood}`)] : [];
+    },
+    facts(table, ui) {
+      const rows = [];
+      if (table.options && table.options.jig) rows.push([ui.t("Spelsätt", "Variant"), "jig"]);
+      if (table.to_play != null && table.phase !== "finished" && table.phase !== "deal-over") rows.push([ui.t("Tur", "To play"), ui.seat(table.to_play)]);
+      if (table.winner != null) rows.push([ui.t("Först ut", "First out"), ui.seat(table.winner)]);
+      return rows;
+    },
+  });
+
   const omitted = (game) => Object.assign({}, OMIT, get(game).omit || {});
 
   return { register, get, common, omitted, FIELDS, SEAT_FIGURES };
