@@ -12,7 +12,7 @@ use engine::games::{
     bondtolva::Bondtolva, braus::Braus, femhundra::Femhundra, femkort::Femkort, femtio::Femtio,
     fyrmanswhist::Fyrmanswhist, fyrtioett::Fyrtioett, gurka::Gurka, japansk_whist::JapanskWhist,
     norrlandsknack::Norrlandsknack, plump::Plump, polskt_pass::PolsktPass, priffe::Priffe, rodskagg::Rodskagg,
-    spader::Spader, svangknack::Svangknack, tarot::Tarot, trettioett::Trettioett, whist::Whist,
+    spader::Spader, svangknack::Svangknack, tarot::Tarot, trettioett::Trettioett, vandatta::Vandatta, whist::Whist,
 };
 use engine::random::Rng;
 
@@ -146,6 +146,7 @@ fn bench_bots(c: &mut Criterion) {
     bench_strong(c, &Tarot, &mut tails);
     bench_strong(c, &Svangknack, &mut tails);
     bench_strong(c, &PolsktPass, &mut tails);
+    bench_strong(c, &Vandatta, &mut tails);
     print_tails(tails);
 }
 

@@ -10,6 +10,7 @@ pub mod deals;
 pub mod game;
 pub mod games;
 pub mod ledger;
+pub mod pile;
 pub mod random;
 pub mod rules;
 pub mod schema;

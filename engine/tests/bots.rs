@@ -7,7 +7,7 @@ use engine::games::{
     bondtolva::Bondtolva, braus::Braus, femhundra::Femhundra, femkort::Femkort, femtio::Femtio,
     fyrmanswhist::Fyrmanswhist, fyrtioett::Fyrtioett, gurka::Gurka, japansk_whist::JapanskWhist,
     norrlandsknack::Norrlandsknack, plump::Plump, polskt_pass::PolsktPass, priffe::Priffe, rodskagg::Rodskagg,
-    spader::Spader, svangknack::Svangknack, tarot::Tarot, trettioett::Trettioett, whist::Whist,
+    spader::Spader, svangknack::Svangknack, tarot::Tarot, trettioett::Trettioett, vandatta::Vandatta, whist::Whist,
 };
 use engine::random::Rng;
 
@@ -102,6 +102,7 @@ fn strong_bot_cannot_read_hidden_cards() {
     compare(&Tarot);
     compare(&Svangknack);
     compare(&PolsktPass);
+    compare(&Vandatta);
 }
 
 /// Plays one whole match: `strong_seats` at strong, the others at `other`; the strong seat's (or

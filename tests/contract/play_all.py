@@ -65,6 +65,7 @@ SETUPS = {
     "trettioett": (2, {"lives": 2}),
     "rodskagg": (3, {"max_deals": 2}),
     "femhundra": (3, {}),
+    "vandatta": (5, {"limit": 20}),
 }
 SERVICE_EVENTS = {"MatchSeatJoinedEvent", "MatchTurnTimedOutEvent", "MatchBotMovedEvent"}
 

@@ -61,6 +61,7 @@ const creations: { [G in Game]: Of<Schemas["CreateMatch"], G> } = {
   trettioett: { game: "trettioett", seats: seats(2), options: { lives: 2 } },
   rodskagg: { game: "rodskagg", seats: seats(3), options: { max_deals: 2 } },
   femhundra: { game: "femhundra", seats: seats(3), options: {} },
+  vandatta: { game: "vandatta", seats: seats(5), options: { limit: 20 } },
 };
 
 function fail(message: string): never {

@@ -20,6 +20,7 @@ pub mod spader;
 pub mod svangknack;
 pub mod tarot;
 pub mod trettioett;
+pub mod vandatta;
 pub mod whist;
 
 pub fn all() -> Vec<Box<dyn Game>> {
@@ -43,5 +44,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(trettioett::Trettioett),
         erase(rodskagg::Rodskagg),
         erase(femhundra::Femhundra),
+        erase(vandatta::Vandatta),
     ]
 }
