@@ -18,3 +18,4 @@ mod probe;
 mod replay_page;
 mod security;
 mod stream;
+mod talon;

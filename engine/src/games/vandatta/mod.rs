@@ -156,6 +156,12 @@ struct Deal {
     forgot: Vec<bool>,
     /// Passes in a row with nothing left to draw: a round of them blocks the deal.
     idle: usize,
+    /// The suit that counted when the player to move began drawing this turn.
+    drew_on: Option<Suit>,
+    /// By seat, what its hand has shown it lacks since it last drew a card unseen: the suits (by
+    /// `Suit as usize`) and, last, eights. A turn begun by drawing shows it held nothing of the
+    /// suit that counted, nor an eight, as far as a player who lays what goes (the bots) goes.
+    lacks: Vec<[bool; 5]>,
     result: Option<DealResult>,
 }
 
@@ -177,6 +183,11 @@ impl Deal {
     }
 
     fn start_turn(&mut self, seat: Seat) {
+        if let Some(suit) = self.drew_on.take() {
+            let lacks = &mut self.lacks[self.to_play];
+            lacks[suit as usize] = true;
+            lacks[4] = true;
+        }
         self.to_play = seat;
         self.draws = 0;
         if std::mem::take(&mut self.forgot[seat]) {
@@ -657,6 +668,8 @@ fn evolve(state: &mut State, event: &Event) {
                 owed: Vec::new(),
                 forgot: vec![false; hands.len()],
                 idle: 0,
+                drew_on: None,
+                lacks: vec![[false; 5]; hands.len()],
                 result: None,
             };
             if is(*upcard, Rank::ACE) {
@@ -702,6 +715,10 @@ fn evolve(state: &mut State, event: &Event) {
                     deal.hands[*seat].push(*card);
                     sort_hand(&mut deal.hands[*seat]);
                     deal.idle = 0;
+                    deal.lacks[*seat] = [false; 5];
+                    if *reason == DrawReason::Turn && deal.draws == 0 {
+                        deal.drew_on = Some(deal.suit);
+                    }
                     match reason {
                         DrawReason::Turn => deal.draws += 1,
                         _ => {
@@ -990,7 +1007,8 @@ fn basic_choice(deal: &Deal, seat: Seat) -> Command {
 }
 
 /// The deal as `seat` knows it on its turn: its own hand and the pile; the other hands and the
-/// talon dealt afresh, at their sizes, from the cards it cannot see.
+/// talon dealt afresh, at their sizes, from the cards it cannot see, no hand given what it has
+/// shown it lacks.
 fn determinize(state: &State, seat: Seat, rng: &mut Rng) -> Option<State> {
     let deal = state.deals.live()?;
     if deal.to_play != seat {
@@ -1003,7 +1021,10 @@ fn determinize(state: &State, seat: Seat, rng: &mut Rng) -> Option<State> {
     let others: Vec<Seat> = (0..state.players).filter(|&s| s != seat && deal.playing[s]).collect();
     let mut sizes: Vec<usize> = others.iter().map(|&s| deal.hands[s].len()).collect();
     sizes.push(deal.piles.talon.len());
-    let mut dealt = bots::redeal_where(&pool, &sizes, |_, _| true, rng).into_iter();
+    let lacks = |p: usize, c: Card| {
+        others.get(p).is_some_and(|&s| deal.lacks[s][suit(c) as usize] || (is(c, Rank::EIGHT) && deal.lacks[s][4]))
+    };
+    let mut dealt = bots::redeal_where(&pool, &sizes, |p, c| !lacks(p, c), rng).into_iter();
     let mut world = state.clone();
     let w = world.deals.live_mut()?;
     for &s in &others {
@@ -1168,29 +1189,49 @@ impl Rules for Vandatta {
         bots::Levels::ALL
     }
 
-    /// Each play once: an eight's named suit only (none names the suit under it, which a named
-    /// one does as well), "one left" always said, one order per set of cards and top card.
+    /// The plays worth weighing, each once: an eight's named suit only (none names the suit under
+    /// it, which a named one does as well), "one left" always said, one order per set of cards
+    /// and top card; eights only when nothing else goes, and no draw while a card goes. A deal's
+    /// end swings by tens of points on the talon's order, so a search over every move drowns the
+    /// few points between them (strong lost to basic every match over 20 when it could draw or
+    /// lay an eight at will).
     fn bot_candidates(&self, state: &State, seat: Seat) -> Vec<Command> {
+        let Some(deal) = state.deals.acting(seat) else { return Vec::new() };
+        let moves = self.legal_moves(state, seat);
+        let plain = |m: &Command| matches!(m, Command::Play { cards, .. } if !is(cards[0], Rank::EIGHT));
+        let any_plain = moves.iter().any(plain);
         let mut seen = Vec::new();
-        let mut moves = self.legal_moves(state, seat);
-        moves.retain(|m| match m {
-            Command::Play { cards, suit, one_left } => {
-                let leaves_one = state.deals.acting(seat).is_some_and(|d| d.hands[seat].len() == cards.len() + 1);
-                let mut set = cards.clone();
-                set.sort();
-                let key = (set, cards.last().copied(), *suit);
-                let named = suit.is_some() || !is(cards[0], Rank::EIGHT);
-                let fresh = !seen.contains(&key);
-                seen.push(key);
-                named && *one_left == leaves_one && fresh
-            }
-            _ => true,
-        });
-        moves
+        let mut kept: Vec<Command> = moves
+            .into_iter()
+            .filter(|m| match m {
+                Command::Play { cards, suit, one_left } => {
+                    let mut set = cards.clone();
+                    set.sort();
+                    let key = (set, cards.last().copied(), *suit);
+                    let leaves_one = deal.hands[seat].len() == cards.len() + 1;
+                    let wanted = *one_left == leaves_one && (plain(m) || (!any_plain && suit.is_some()));
+                    let fresh = wanted && !seen.contains(&key);
+                    if fresh {
+                        seen.push(key);
+                    }
+                    fresh
+                }
+                _ => true,
+            })
+            .collect();
+        if kept.iter().any(|m| matches!(m, Command::Play { .. })) {
+            kept.retain(|m| matches!(m, Command::Play { .. }));
+        }
+        kept
+    }
+
+    /// The basic move, unless the search finds better beyond doubt.
+    fn strong_anchor(&self, state: &State, seat: Seat) -> Option<Command> {
+        Some(basic_choice(state.deals.acting(seat)?, seat))
     }
 
     fn strong_budget(&self) -> bots::Budget {
-        bots::Budget { playouts: 240, min_samples: 4, max_samples: 24 }
+        bots::Budget { playouts: 480, min_samples: 8, max_samples: 48 }
     }
 
     fn basic_move(&self, state: &State, seat: Seat, _rng: &mut Rng) -> Option<Command> {
