@@ -13,7 +13,7 @@ use engine::games::{
     fyrmanswhist::Fyrmanswhist, fyrtioett::Fyrtioett, gurka::Gurka, japansk_whist::JapanskWhist,
     norrlandsknack::Norrlandsknack, plump::Plump, polskt_pass::PolsktPass, president::President, priffe::Priffe,
     rodskagg::Rodskagg, snipp_snapp_snorum::SnippSnappSnorum, spader::Spader, svangknack::Svangknack, tarot::Tarot,
-    trettioett::Trettioett, whist::Whist,
+    trettioett::Trettioett, vandatta::Vandatta, whist::Whist,
 };
 use engine::random::Rng;
 
@@ -150,6 +150,7 @@ fn bench_bots(c: &mut Criterion) {
     bench_strong(c, &President, &mut tails);
     bench_strong(c, &FanTan, &mut tails);
     bench_strong(c, &SnippSnappSnorum, &mut tails);
+    bench_strong(c, &Vandatta, &mut tails);
     print_tails(tails);
 }
 

@@ -104,24 +104,46 @@ pub fn strong<R: Rules>(rules: &R, state: &R::State, seat: Seat, seed: u64, budg
     };
     let samples = (budget.playouts / moves.len()).clamp(budget.min_samples, budget.max_samples);
     let mut totals = vec![0f64; moves.len()];
+    let anchor = rules.strong_anchor(state, seat).and_then(|a| moves.iter().position(|m| *m == a));
+    // Per move, the sum of squares of its edge over the anchor in each world, for the anchor's test.
+    let mut edges = vec![0f64; moves.len()];
+    let mut worlds = 0usize;
     let mut world = Some(first);
     for _ in 0..samples {
         let Some(w) = world.take().or_else(|| rules.determinize(state, seat, &mut rng)) else { break };
         let deal = rules.deal_number(&w);
         // The same playout seed for every move: the moves are compared on the same luck.
         let playout_seed = rng.next_u64();
+        let mut values = vec![0f64; moves.len()];
         for (k, m) in moves.iter().enumerate() {
             let mut after = w.clone();
             if !step(rules, &mut after, seat, m) {
                 totals[k] = f64::MIN / 2.0;
+                values[k] = f64::MIN / 2.0;
                 continue;
             }
             playout(rules, &mut after, deal, &mut Rng::new(playout_seed));
-            totals[k] += rules.standing(&after, seat);
+            values[k] = rules.standing(&after, seat);
+            totals[k] += values[k];
+        }
+        if let Some(a) = anchor {
+            worlds += 1;
+            for k in 0..moves.len() {
+                edges[k] += (values[k] - values[a]).powi(2);
+            }
         }
     }
     // The first of the best, so ties go the same way on every platform.
     let best = (0..moves.len()).fold(0, |b, k| if totals[k] > totals[b] { k } else { b });
+    if let Some(a) = anchor.filter(|_| worlds > 1) {
+        // The best move's mean edge over the anchor must pass two standard errors of it.
+        let n = worlds as f64;
+        let mean = (totals[best] - totals[a]) / n;
+        let variance = (edges[best] / n - mean * mean).max(0.0) * n / (n - 1.0);
+        if mean <= 2.0 * (variance / n).sqrt() {
+            return Some(moves.swap_remove(a));
+        }
+    }
     Some(moves.swap_remove(best))
 }
 

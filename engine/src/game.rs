@@ -223,6 +223,15 @@ pub trait Rules: Send + Sync + 'static {
         (!moves.is_empty()).then(|| moves[(seed % moves.len() as u64) as usize].clone())
     }
 
+    /// The move a strong bot keeps unless its search finds a better one beyond doubt (a paired
+    /// mean advantage over it of more than two standard errors): for a game whose deals swing so
+    /// much on luck that the best move's edge drowns in a search of tens of worlds (Vändåtta).
+    /// `None` (the default): the search's best move, however slight its edge.
+    fn strong_anchor(&self, state: &Self::State, seat: Seat) -> Option<Self::Command> {
+        let _ = (state, seat);
+        None
+    }
+
     /// The moves a strong bot weighs: the legal moves unless the game prunes them (a long list of
     /// bids, say) to the sensible ones.
     fn bot_candidates(&self, state: &Self::State, seat: Seat) -> Vec<Self::Command> {

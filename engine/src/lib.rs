@@ -12,6 +12,7 @@ pub mod game;
 pub mod games;
 pub mod layout;
 pub mod ledger;
+pub mod pile;
 pub mod random;
 pub mod rules;
 pub mod schema;

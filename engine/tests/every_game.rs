@@ -383,3 +383,51 @@ fn a_seats_record_shows_every_card_it_saw_at_the_table() {
         assert_eq!(listed, keeping_back.contains(game.id()), "{name}: docs/api.md's History and the record disagree");
     }
 }
+
+/// A game that shuffles a talon anew within a deal (Vändåtta's pile turned into a new talon)
+/// does so in random play at every player count, two packs included, with every check on; and
+/// a match that did replays from its log to the same state, its shuffles counted alike.
+#[test]
+fn talons_shuffled_anew_within_a_deal_are_played_at_every_player_count() {
+    let mut games_that_reshuffle = Vec::new();
+    for game in games() {
+        let most = *game.player_counts().end();
+        let probe = (0..2).map(|seed| play_match(game, most, &Value::Null, seed, Checks::NONE).unwrap());
+        if probe.map(|r| r.reshuffles).sum::<u32>() == 0 {
+            continue;
+        }
+        games_that_reshuffle.push(game.id());
+        for players in game.player_counts() {
+            let options = game.normalize_options(&Value::Null).unwrap();
+            let report = (0..8)
+                .map(|seed| play_match(game, players, &options, 100 + seed, Checks::ALL).unwrap())
+                .find(|r| r.reshuffles > 0)
+                .unwrap_or_else(|| panic!("{} with {players} players: no talon shuffled anew in 8 matches", game.id()));
+            let mut m = game.setup(players, &options).unwrap();
+            let mut again = game.setup(players, &options).unwrap();
+            for e in &report.log {
+                m.apply(e).unwrap();
+                again.apply(e).unwrap();
+            }
+            assert_eq!(m.shuffles(), report.deals + report.reshuffles, "{} {players}", game.id());
+            assert_eq!(m.deal_number(), report.deals, "a talon shuffled anew is no new deal");
+            assert_eq!(m.view(Viewer::Record), again.view(Viewer::Record));
+        }
+    }
+    assert!(games_that_reshuffle.contains(&"vandatta"), "{games_that_reshuffle:?}");
+}
+
+/// A game played with two packs (Vändåtta from five players) deals them, each card twice, at
+/// those player counts only.
+#[test]
+fn two_packs_hold_each_card_twice() {
+    let vandatta = engine::game("vandatta").unwrap();
+    for players in vandatta.player_counts() {
+        let m = vandatta.setup(players, &Value::Null).unwrap();
+        let Status::NeedsDeck { composition } = m.status() else { panic!("no deal due") };
+        let copies = if players >= 5 { 2 } else { 1 };
+        assert_eq!(composition.len(), 52 * copies, "{players} players");
+        let nine = "9H".parse::<Card>().unwrap();
+        assert_eq!(composition.iter().filter(|&&c| c == nine).count(), copies);
+    }
+}

@@ -1,5 +1,11 @@
 //! A player sees only what they could see at a real table: for every playable game, two people
 //! at one table (bots in the other seats) never see each other's hand in any response.
+//!
+//! Copies count: with two packs (Vändåtta from five players) a card's code may be shown as often
+//! as there are copies the viewer may know of, so a public 9♥ on the pile is no leak while the
+//! other 9♥ is in the other person's hand, but a response showing that hidden copy too is.
+
+use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
 
@@ -11,6 +17,67 @@ fn this_deal(page: &Value, deal: &Value) -> Value {
     Value::Array(page["events"].as_array().unwrap().iter().filter(|e| &e["deal"] == deal).cloned().collect())
 }
 
+/// How many copies of each card the game's pack holds at a table of `players`.
+fn copies(game: &dyn engine::game::Game, players: usize) -> BTreeMap<String, usize> {
+    let m = game.setup(players, &Value::Null).unwrap();
+    let mut copies = BTreeMap::new();
+    for card in m.status().to_shuffle().unwrap_or_default() {
+        *copies.entry(card.to_string()).or_insert(0) += 1;
+    }
+    copies
+}
+
+/// The player counts checked: the fewest, and the fewest whose pack holds a card twice.
+fn player_counts(game: &dyn engine::game::Game) -> Vec<usize> {
+    let mut counts = vec![*game.player_counts().start()];
+    if let Some(two) = game.player_counts().find(|&n| copies(game, n).values().any(|&c| c > 1)) {
+        if !counts.contains(&two) {
+            counts.push(two);
+        }
+    }
+    counts
+}
+
+/// Each card of `hand` (the other person's) with how many of its copies the viewer may be shown
+/// in one piece of a response: the pack's copies less those hidden in that hand. A copy of the
+/// hand may be public (a card seen picked up): the public copies are counted as the hand's only
+/// where the pack has too few others, `public` being the most a spectator's piece shows.
+fn allowed(hand: &[String], public: &[Vec<String>], copies: &BTreeMap<String, usize>) -> BTreeMap<String, usize> {
+    let mut out = BTreeMap::new();
+    for card in hand {
+        let pack = copies.get(card).copied().unwrap_or(1);
+        let held = hand.iter().filter(|c| *c == card).count();
+        let shown = public.iter().map(|p| p.iter().filter(|c| *c == card).count()).max().unwrap_or(0);
+        let hidden = held.min(pack.saturating_sub(shown));
+        if hidden > 0 {
+            out.insert(card.clone(), pack - hidden);
+        }
+    }
+    out
+}
+
+/// The first card a piece shows more often than `allowed` lets it.
+fn shown_too_often(piece: &[String], allowed: &BTreeMap<String, usize>) -> Option<(String, usize, usize)> {
+    allowed.iter().find_map(|(card, &may)| {
+        let seen = piece.iter().filter(|c| *c == card).count();
+        (seen > may).then(|| (card.clone(), seen, may))
+    })
+}
+
+/// A response in the pieces that are each one view of the table: the view, each event, the
+/// legal moves (each card once, as several moves may lay the same card).
+fn pieces(view: &Value, events: &Value, moves: Option<&Value>) -> Vec<Vec<String>> {
+    let mut out = vec![cards_in(view)];
+    out.extend(events.as_array().unwrap().iter().map(cards_in));
+    if let Some(moves) = moves {
+        let mut named = cards_in(moves);
+        named.sort();
+        named.dedup();
+        out.push(named);
+    }
+    out
+}
+
 #[actix_web::test]
 async fn no_response_to_a_seat_holds_another_seats_hand_in_any_game() {
     let app = spawn_app().await;
@@ -18,99 +85,109 @@ async fn no_response_to_a_seat_holds_another_seats_hand_in_any_game() {
     let (bo, _) = app.guest("Bo").await;
     let mut rng = engine::random::Rng::new(7);
     for game in engine::playable() {
-        let players = *game.player_counts().start();
-        let seats: Vec<Value> = (0..players)
-            .map(|s| match s {
-                0 => json!({"kind": "me"}),
-                1 => json!({"kind": "open"}),
-                _ => json!({"kind": "bot"}),
-            })
-            .collect();
-        let hand_of = |view: &Value| -> Vec<String> { cards_in(&view["table"]["hand"]) };
-        let mut checked = 0;
-        // A match can end within a few moves (a Trettioett deal won at once on 31): another
-        // one is played until enough steps were checked.
-        for _match in 0..5 {
-            if checked > 10 {
+        for players in player_counts(game.as_ref()) {
+            let copies = copies(game.as_ref(), players);
+            scan(&app, &ada, &bo, game.id(), players, &copies, &mut rng).await;
+        }
+    }
+}
+
+async fn scan(
+    app: &kortbord_e2e::TestApp,
+    ada: &str,
+    bo: &str,
+    game: &str,
+    players: usize,
+    copies: &BTreeMap<String, usize>,
+    rng: &mut engine::random::Rng,
+) {
+    let seats: Vec<Value> = (0..players)
+        .map(|s| match s {
+            0 => json!({"kind": "me"}),
+            1 => json!({"kind": "open"}),
+            _ => json!({"kind": "bot"}),
+        })
+        .collect();
+    let hand_of = |view: &Value| -> Vec<String> { cards_in(&view["table"]["hand"]) };
+    let mut checked = 0;
+    // A match can end within a few moves (a Trettioett deal won at once on 31): another
+    // one is played until enough steps were checked.
+    for _match in 0..5 {
+        if checked > 10 {
+            break;
+        }
+        let created = app.create_match(ada, json!({ "game": game, "seats": seats })).await;
+        let id = created["id"].as_str().unwrap().to_string();
+        let joined = app.post(&format!("/v1/matches/{id}/seats/1/join")).token(bo).send().await;
+        assert_eq!(joined.status.as_u16(), 200, "{}", joined.body);
+        for _ in 0..150 {
+            let a_view = app.view(ada, &id, Some(0)).await;
+            if a_view["phase"] == "finished" {
                 break;
             }
-            let created = app.create_match(&ada, json!({ "game": game.id(), "seats": seats })).await;
-            let id = created["id"].as_str().unwrap().to_string();
-            let joined = app.post(&format!("/v1/matches/{id}/seats/1/join")).token(&bo).send().await;
-            assert_eq!(joined.status.as_u16(), 200, "{}", joined.body);
-            for _ in 0..150 {
-                let a_view = app.view(&ada, &id, Some(0)).await;
-                if a_view["phase"] == "finished" {
-                    break;
-                }
-                let b_view = app.view(&bo, &id, Some(1)).await;
-                let (a_hand, b_hand) = (hand_of(&a_view), hand_of(&b_view));
-                let deal = a_view["deal_number"].clone();
-                let a_events =
-                    this_deal(&app.get(&format!("/v1/matches/{id}/events")).token(&ada).send().await.body, &deal);
-                let b_events =
-                    this_deal(&app.get(&format!("/v1/matches/{id}/events")).token(&bo).send().await.body, &deal);
-                let spectator_view = app.get(&format!("/v1/matches/{id}")).send().await.body;
-                let spectator_events =
-                    this_deal(&app.get(&format!("/v1/matches/{id}/events")).send().await.body, &deal);
-                let a_moves = Value::Array(app.legal_moves(&ada, &id, 0).await);
-                let b_moves = Value::Array(app.legal_moves(&bo, &id, 1).await);
-                // A card shown to the whole table (a turned card taken into a hand, a shown dog) is
-                // no secret; what a spectator may see is checked in the engine against `secrets`.
-                let public = cards_in(&json!([spectator_view, spectator_events]));
-                // A card a seat handed to the other itself (President's exchange) is known to it
-                // in the other's hand.
-                let gave = |events: &Value, seat: u64| -> Vec<String> {
-                    let given = events.as_array().unwrap().iter().filter(|e| {
-                        e["data"]["type"] == "cards_given" && e["data"]["from"] == seat && e["game"] == "president"
-                    });
-                    given.flat_map(|e| cards_in(&e["data"]["cards"])).collect()
-                };
-                let (a_gave, b_gave) = (gave(&a_events, 0), gave(&b_events, 1));
-                let a_hand: Vec<String> =
-                    a_hand.into_iter().filter(|c| !public.contains(c) && !b_gave.contains(c)).collect();
-                let b_hand: Vec<String> =
-                    b_hand.into_iter().filter(|c| !public.contains(c) && !a_gave.contains(c)).collect();
-                for (who, seen, secret) in [
-                    ("Ada's view", &a_view, &b_hand),
-                    ("Ada's events", &a_events, &b_hand),
-                    ("Ada's legal moves", &a_moves, &b_hand),
-                    ("Bo's view", &b_view, &a_hand),
-                    ("Bo's events", &b_events, &a_hand),
-                    ("Bo's legal moves", &b_moves, &a_hand),
-                ] {
-                    let shown = cards_in(seen);
-                    for card in secret {
-                        assert!(!shown.contains(card), "{}: {who} shows {card}", game.id());
+            let b_view = app.view(bo, &id, Some(1)).await;
+            let (a_hand, b_hand) = (hand_of(&a_view), hand_of(&b_view));
+            let deal = a_view["deal_number"].clone();
+            let a_events = this_deal(&app.get(&format!("/v1/matches/{id}/events")).token(ada).send().await.body, &deal);
+            let b_events = this_deal(&app.get(&format!("/v1/matches/{id}/events")).token(bo).send().await.body, &deal);
+            let spectator_view = app.get(&format!("/v1/matches/{id}")).send().await.body;
+            let spectator_events = this_deal(&app.get(&format!("/v1/matches/{id}/events")).send().await.body, &deal);
+            let a_moves = Value::Array(app.legal_moves(ada, &id, 0).await);
+            let b_moves = Value::Array(app.legal_moves(bo, &id, 1).await);
+            // A card shown to the whole table (a turned card taken into a hand, a shown dog) is
+            // no secret; what a spectator may see is checked in the engine against `secrets`.
+            let public = pieces(&spectator_view, &spectator_events, None);
+            // A card a seat handed to the other itself (President's exchange) is known to it
+            // in the other's hand.
+            let gave = |events: &Value, seat: u64| -> Vec<String> {
+                let given = events.as_array().unwrap().iter().filter(|e| {
+                    e["data"]["type"] == "cards_given" && e["data"]["from"] == seat && e["game"] == "president"
+                });
+                given.flat_map(|e| cards_in(&e["data"]["cards"])).collect()
+            };
+            let (a_gave, b_gave) = (gave(&a_events, 0), gave(&b_events, 1));
+            let unknown = |hand: &[String], given: &[String]| -> Vec<String> {
+                hand.iter().filter(|c| !given.contains(c)).cloned().collect()
+            };
+            let (a_unknown, b_unknown) = (unknown(&a_hand, &b_gave), unknown(&b_hand, &a_gave));
+            let (a_secret, b_secret) = (allowed(&a_unknown, &public, copies), allowed(&b_unknown, &public, copies));
+            for (who, seen, secret) in [
+                ("Ada's response", pieces(&a_view, &a_events, Some(&a_moves)), &b_secret),
+                ("Bo's response", pieces(&b_view, &b_events, Some(&b_moves)), &a_secret),
+            ] {
+                for piece in &seen {
+                    if let Some((card, times, may)) = shown_too_often(piece, secret) {
+                        panic!("{game} with {players} players: {who} shows {card} {times} time(s), {may} allowed");
                     }
                 }
-                checked += 1;
-                // Whoever of the two is to act moves; bots have already moved.
-                let seat = a_view["to_act"].as_array().unwrap().iter().filter_map(Value::as_u64).find(|s| *s <= 1);
-                let Some(seat) = seat.map(|s| s as usize) else { panic!("{}: nobody to act: {a_view}", game.id()) };
-                let (token, moves) = if seat == 0 { (&ada, &a_moves) } else { (&bo, &b_moves) };
-                let moves = moves.as_array().unwrap();
-                let r = app.play(token, &id, seat, &moves[rng.below(moves.len())]).await;
-                assert_eq!(r.status.as_u16(), 200, "{}: {}", game.id(), r.body);
-                if r.body["match"]["deal_number"] == deal {
-                    // A move may make another seat's card public (the last bottom card chosen in
-                    // Fyrmanswhist shows the others'): what a spectator now sees is no secret.
-                    let spectator_after = json!([
-                        app.get(&format!("/v1/matches/{id}")).send().await.body,
-                        this_deal(&app.get(&format!("/v1/matches/{id}/events")).send().await.body, &deal),
-                    ]);
-                    let public_after = cards_in(&spectator_after);
-                    let other_hand = if seat == 0 { &b_hand } else { &a_hand };
-                    let other_hand: Vec<&String> = other_hand.iter().filter(|c| !public_after.contains(c)).collect();
-                    let answer = json!([this_deal(&r.body, &deal), r.body["match"]]);
-                    for card in other_hand {
-                        assert!(!cards_in(&answer).contains(card), "{}: a move's answer shows {card}", game.id());
+            }
+            checked += 1;
+            // Whoever of the two is to act moves; bots have already moved.
+            let seat = a_view["to_act"].as_array().unwrap().iter().filter_map(Value::as_u64).find(|s| *s <= 1);
+            let Some(seat) = seat.map(|s| s as usize) else { panic!("{game}: nobody to act: {a_view}") };
+            let (token, moves) = if seat == 0 { (ada, &a_moves) } else { (bo, &b_moves) };
+            let moves = moves.as_array().unwrap();
+            let r = app.play(token, &id, seat, &moves[rng.below(moves.len())]).await;
+            assert_eq!(r.status.as_u16(), 200, "{game}: {}", r.body);
+            if r.body["match"]["deal_number"] == deal {
+                // A move may make another seat's card public (the last bottom card chosen in
+                // Fyrmanswhist shows the others'): what a spectator now sees is no secret.
+                let public_after = pieces(
+                    &app.get(&format!("/v1/matches/{id}")).send().await.body,
+                    &this_deal(&app.get(&format!("/v1/matches/{id}/events")).send().await.body, &deal),
+                    None,
+                );
+                let other_hand = if seat == 0 { &b_unknown } else { &a_unknown };
+                let secret = allowed(other_hand, &public_after, copies);
+                for piece in pieces(&r.body["match"], &this_deal(&r.body, &deal), None) {
+                    if let Some((card, times, may)) = shown_too_often(&piece, &secret) {
+                        panic!("{game} with {players} players: a move's answer shows {card} {times} time(s), {may} allowed");
                     }
                 }
             }
         }
-        assert!(checked > 10, "{}: only {checked} steps checked", game.id());
     }
+    assert!(checked > 10, "{game} with {players} players: only {checked} steps checked");
 }
 
 #[actix_web::test]

@@ -19,3 +19,4 @@ mod probe;
 mod replay_page;
 mod security;
 mod stream;
+mod talon;

@@ -29,6 +29,9 @@ BASE, OUT, CHROMIUM = sys.argv[1], sys.argv[2], sys.argv[3]
 failures = []
 # Pot games played by three, where more is on the table than by two.
 POT_GAMES = {"gurka", "femkort", "trettioett", "norrlandsknack"}
+# Games drawn at set table sizes: Vändåtta by two (one pack) and by five (two packs, each card
+# twice: a pile and a hand may show the same card).
+SIZES = {"vandatta": [2, 5]}
 
 
 def check(ok, what):
@@ -432,7 +435,7 @@ def main():
     for g in games:
         if only and g["id"] not in only:
             continue
-        sizes = sorted({g["min_players"], g["max_players"]}) if g["id"] == "tarot" else [max(g["min_players"], 3) if g["max_players"] >= 3 and g["id"] in POT_GAMES else g["min_players"]]
+        sizes = SIZES[g["id"]] if g["id"] in SIZES else sorted({g["min_players"], g["max_players"]}) if g["id"] == "tarot" else [max(g["min_players"], 3) if g["max_players"] >= 3 and g["id"] in POT_GAMES else g["min_players"]]
         words = words_of(f"{g.get('name_sv', '')} {g.get('name_en', '')} {g['id']}")
         for players in sizes:
             started = time.time()

@@ -23,6 +23,7 @@ pub mod spader;
 pub mod svangknack;
 pub mod tarot;
 pub mod trettioett;
+pub mod vandatta;
 pub mod whist;
 
 pub fn all() -> Vec<Box<dyn Game>> {
@@ -49,5 +50,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(president::President),
         erase(fan_tan::FanTan),
         erase(snipp_snapp_snorum::SnippSnappSnorum),
+        erase(vandatta::Vandatta),
     ]
 }

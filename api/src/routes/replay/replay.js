@@ -151,6 +151,7 @@
     bidding: ["budgivning", "bidding"],
     cutting: ["kuttning", "the cut"],
     drawing: ["dra ett kort", "drawing"],
+    shuffling: ["ny talong blandas", "shuffling a new talon"],
     discarding: ["lägga bort", "discarding"],
     arranging: ["lägga högarna", "arranging the piles"],
     declaring: ["mariage kan visas", "declaring a marriage"],
@@ -357,7 +358,10 @@
     card_blanked: (d) => t(`${seatName(d.seat)} lägger ett kort dolt.`, `${seatName(d.seat)} blanks a card, face down.`),
     stake_paid: () => t("Insatsen läggs i potten.", "The stake goes into the pot."),
     stakes_paid: () => t("Insatserna läggs i potten.", "The stakes go into the pot."),
-    deal_scored: (d) => t("Given räknas", "The deal is scored") + (Array.isArray(d.points) ? `: ${d.points.join(", ")}.` : "."),
+    deal_scored: (d) => {
+      const points = d.points || (d.result && d.result.points);
+      return t("Given räknas", "The deal is scored") + (Array.isArray(points) ? `: ${points.join(", ")}.` : ".");
+    },
     deal_ended: () => t("Given är slut.", "The deal is over."),
     deal_settled: () => t("Given görs upp.", "The deal is settled."),
     deal_cancelled: (d) => t(`Given görs om: ${reason(d.reason)}.`, `The deal is cancelled: ${reason(d.reason)}.`),
@@ -434,6 +438,16 @@
     talon_ran_out: () => t("Talongen tog slut.", "The talon ran out."),
     target_tied: () => t("Lika vid målet.", "A tie at the target."),
     thirty_one_shown: (d) => t(`${seatName(d.seat)} visar 31.`, `${seatName(d.seat)} shows 31.`),
+    played: (d) => t(`${seatName(d.seat)} lägger ${cardNames(d.cards)}` + (d.named ? `; ${suitWord(d.named)} gäller` : "") + (d.one_left ? ` och säger "ett kvar".` : "."),
+      `${seatName(d.seat)} lays ${cardNames(d.cards)}` + (d.named ? `; ${suitWord(d.named)} count` : "") + (d.one_left ? ` and says "one left".` : ".")),
+    drew: (d) => {
+      const why = { ace: ["för ett ess", "for an ace"], upcard: ["för det uppvända esset", "for the ace turned up"], penalty: ["för ett glömt \"ett kvar\"", "for a forgotten \"one left\""] }[d.reason];
+      const card = d.card ? cardName(d.card) : t("ett kort", "a card");
+      return t(`${seatName(d.seat)} drar ${card} ur talongen${why ? ` ${why[0]}` : ""}.`, `${seatName(d.seat)} draws ${card} from the talon${why ? ` ${why[1]}` : ""}.`);
+    },
+    talon_shuffled: (d) => t(`Högen utom det översta kortet blandas till en ny talong (${(d.talon || []).length || d.talon_count} kort).`,
+      `The pile less its top card is shuffled into a new talon (${(d.talon || []).length || d.talon_count} cards).`),
+    draws_lapsed: () => t("Inget finns att dra: dragningarna förfaller.", "Nothing is left to draw: the draws owed lapse."),
     took_from_pile: (d) => t(`${seatName(d.seat)} tar ${cardName(d.card)} från högen.`, `${seatName(d.seat)} takes ${cardName(d.card)} from the pile.`),
     trick_set_aside: () => t("Sticket läggs undan.", "The trick is set aside."),
     trost_declared: (d) => t(`${seatName(d.seat)} säger tröst.`, `${seatName(d.seat)} declares trost.`),

@@ -276,6 +276,36 @@ window.KortbordTables = (function () {
     },
   });
 
+  // Vändåtta: the pile with the suit that counts, the talon, draws this turn, "one left"
+  // forgotten, talons shuffled anew, who went out and the minus points.
+  register("vandatta", {
+    omit: {
+      pile_top: "the pile's top card: the last of the pile drawn",
+      result: "the hands left at the end: the hands drawn at each seat, counted in the facts",
+    },
+    seat(table, seat, ui) {
+      const out = [];
+      if (Array.isArray(table.out) && table.out[seat]) out.push(ui.el("div", { class: "extra" }, ui.t("Utslagen", "Out of the match")));
+      if ((table.forgot_one_left || [])[seat]) out.push(ui.el("div", { class: "extra" }, ui.t("glömde säga \"ett kvar\": drar ett kort", "forgot to say \"one left\": draws a card")));
+      const r = table.result;
+      if (r && Array.isArray(r.points) && r.winner !== seat) out.push(ui.el("div", { class: "extra value", "data-value": r.points[seat] }, `${ui.t("Givens poäng", "The deal's points")}: ${r.points[seat]}`));
+      return out;
+    },
+    facts(table, ui) {
+      const rows = [];
+      if (table.suit) rows.push([ui.t("Färg som gäller", "Suit that counts"), ui.suit(table.suit)]);
+      if (table.to_play != null && table.phase === "playing") rows.push([ui.t("Tur", "To play"), ui.seat(table.to_play)]);
+      if (table.draws) rows.push([ui.t("Dragna kort i turen", "Cards drawn this turn"), String(table.draws)]);
+      if (table.pile_size != null) rows.push([ui.t("Kort i högen", "Cards in the pile"), String(table.pile_size)]);
+      if (table.reshuffles) rows.push([ui.t("Ny talong blandad", "New talon shuffled"), String(table.reshuffles)]);
+      const r = table.result;
+      if (r) rows.push([ui.t("Gick ut", "Went out"), r.winner == null ? ui.t("ingen: given låstes", "nobody: the deal was blocked") : ui.seat(r.winner)]);
+      if (r && Array.isArray(r.eliminated) && r.eliminated.length) rows.push([ui.t("Slogs ut", "Eliminated"), list(ui, r.eliminated)]);
+      if (table.options && table.options.limit != null) rows.push([ui.t("Gräns", "Limit"), `-${table.options.limit}`]);
+      return rows;
+    },
+  });
+
   // Femtio: each hand is a pile arranged face down, turned one card a trick.
   register("femtio", {
     omit: { arranged: "the piles as arranged, played cards too: the hands are what is left of them" },
