@@ -151,6 +151,8 @@
     bidding: ["budgivning", "bidding"],
     cutting: ["kuttning", "the cut"],
     drawing: ["dra ett kort", "drawing"],
+    leading: ["utspel", "leading"],
+    following: ["lägga på", "following"],
     shuffling: ["ny talong blandas", "shuffling a new talon"],
     discarding: ["lägga bort", "discarding"],
     arranging: ["lägga högarna", "arranging the piles"],
