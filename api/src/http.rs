@@ -150,7 +150,7 @@ pub fn acceptable(req: &actix_web::dev::ServiceRequest) -> bool {
     } else if path.starts_with("/v1/matches/") && path.ends_with("/export") {
         &["application/x-ndjson", "application/json", "application/problem+json"]
     } else if path.starts_with("/v1/matches/") && path.ends_with("/stream") {
-        &["text/event-stream", "application/problem+json"]
+        &["text/event-stream", "application/x-ndjson", "application/problem+json"]
     } else {
         &["application/json", "application/problem+json"]
     };

@@ -43,7 +43,7 @@ Errors are `application/problem+json` with a stable `code`; a refused move names
         match_routes::CreateMatch, match_routes::LegalMoves, moves::MoveRequest, moves::MoveResult, moves::DryRun,
         moves::MoveOutcome, history::EventPage, history::DealRecord, history::ReplayStep,
         lists::MatchList, lists::MatchSummary, lists::PlayerFilter, lists::ListStatus,
-        checks::DealToCheck, checks::MadeMove, checks::DealChecked, checks::Broken, moves::Include,
+        stream::StreamView, checks::DealToCheck, checks::MadeMove, checks::DealChecked, checks::Broken, moves::Include,
     )),
     modifiers(&Bearer, &ExtractorProblems, &RequestRules, &GameTypes, &Examples),
     tags(

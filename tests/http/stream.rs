@@ -154,3 +154,103 @@ async fn a_stream_resumes_after_the_last_event_id_and_ends_with_the_match() {
     let r = app.get(&format!("/v1/matches/{id}/stream")).header("Accept", "application/json").send().await;
     r.assert_problem(406, "not-acceptable");
 }
+
+/// A stream's raw text, read until `done` says it holds what is wanted.
+async fn read_until(
+    body: &mut std::pin::Pin<
+        Box<dyn futures_util::Stream<Item = Result<actix_web::web::Bytes, awc::error::PayloadError>>>,
+    >,
+    text: &mut String,
+    done: impl Fn(&str) -> bool,
+) {
+    while !done(text) {
+        let chunk = actix_web::rt::time::timeout(Duration::from_secs(10), body.next())
+            .await
+            .unwrap_or_else(|_| panic!("no more in time; so far: {text}"))
+            .expect("the stream goes on")
+            .expect("the stream reads");
+        text.push_str(std::str::from_utf8(&chunk).unwrap());
+    }
+}
+
+async fn open_raw(
+    app: &TestApp,
+    id: &str,
+    token: &str,
+    accept: &str,
+    query: &str,
+) -> (
+    String,
+    std::pin::Pin<Box<dyn futures_util::Stream<Item = Result<actix_web::web::Bytes, awc::error::PayloadError>>>>,
+) {
+    let response = app
+        .client
+        .get(format!("{}/v1/matches/{id}/stream{query}", app.address))
+        .insert_header(("Accept", accept))
+        .insert_header(("Authorization", format!("Bearer {token}")))
+        .send()
+        .await
+        .expect("the stream opens");
+    assert_eq!(response.status().as_u16(), 200);
+    let content_type = response.headers().get("content-type").unwrap().to_str().unwrap().to_string();
+    (content_type, Box::pin(response))
+}
+
+/// With `view=table` the stream sends the caller's table after the events that bring it up to
+/// the match's version (when it opens and after each move), so an app never refetches the match;
+/// the same stream reads as ndjson for clients without an EventSource (issue 44).
+#[actix_web::test]
+async fn a_stream_sends_the_callers_table_after_each_moves_events_as_sse_or_ndjson() {
+    let app = spawn_app().await;
+    let (ada, _) = app.guest("Ada").await;
+    let created = app
+        .create_match(&ada, json!({ "game": "plump", "seats": [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}] }))
+        .await;
+    let id = created["id"].as_str().unwrap().to_string();
+
+    let (content_type, mut sse) = open_raw(&app, &id, &ada, "text/event-stream", "?view=table").await;
+    assert_eq!(content_type, "text/event-stream");
+    let (content_type, mut ndjson) = open_raw(&app, &id, &ada, "application/x-ndjson", "?view=table").await;
+    assert_eq!(content_type, "application/x-ndjson");
+    let (_, mut plain) = open_raw(&app, &id, &ada, "application/x-ndjson", "").await;
+    let (mut sse_text, mut nd_text, mut plain_text) = (String::new(), String::new(), String::new());
+
+    for round in 0..3 {
+        let view = app.view(&ada, &id, None).await;
+        let states = round + 1;
+        // As many states as rounds, the last one whole.
+        let whole = |t: &str, mark: &str, end: &str| {
+            t.matches(mark).count() >= states && t.rsplit(mark).next().is_some_and(|rest| rest.contains(end))
+        };
+        read_until(&mut sse, &mut sse_text, |t| whole(t, "event: state\n", "\n\n")).await;
+        read_until(&mut ndjson, &mut nd_text, |t| whole(t, "{\"state\":", "\n")).await;
+        // Server-Sent Events: the events with their ids, then the table as Ada sees it.
+        let last_state = sse_text.rsplit("event: state\n").next().unwrap();
+        let data = last_state.lines().find_map(|l| l.strip_prefix("data: ")).unwrap();
+        let table: Value = serde_json::from_str(data).unwrap();
+        assert_eq!(table, view, "round {round}: the state is the match as GET shows it");
+        let before_state = sse_text.rsplit_once("event: state\n").unwrap().0;
+        let last_id = before_state.lines().filter_map(|l| l.strip_prefix("id: ")).next_back().unwrap();
+        assert_eq!(last_id, view["version"].to_string(), "the state follows the events up to its version");
+        // Newline-delimited JSON: an event a line, then the table.
+        let lines: Vec<Value> =
+            nd_text.lines().filter(|l| !l.is_empty()).map(|l| serde_json::from_str(l).expect("a JSON line")).collect();
+        let last = lines.iter().rposition(|l| l.get("state").is_some()).unwrap();
+        assert_eq!(lines[last]["state"], view);
+        assert_eq!(lines[last - 1]["seq"], view["version"]);
+        assert_eq!(lines.iter().filter(|l| l.get("seq").is_some()).count() as i64, view["version"].as_i64().unwrap());
+
+        let moves = app.legal_moves(&ada, &id, 0).await;
+        assert_eq!(app.play(&ada, &id, 0, &moves[0]).await.status.as_u16(), 200);
+    }
+    // Without `view=table`, events only.
+    let version = app.view(&ada, &id, None).await["version"].as_i64().unwrap();
+    read_until(&mut plain, &mut plain_text, |t| {
+        t.lines().filter(|l| l.starts_with("{\"game\"")).count() as i64 >= version
+    })
+    .await;
+    assert!(!plain_text.contains("\"state\""), "{plain_text}");
+    // A stream that names no format it can send is refused before it opens.
+    let r = app.get(&format!("/v1/matches/{id}/stream?view=chairs")).send().await;
+    r.assert_problem(400, "invalid-query");
+}
