@@ -186,6 +186,14 @@ async fn a_match_created_to_end_when_a_player_leaves_ends_abandoned_by_their_sea
     let last = log.last().unwrap();
     assert_eq!((last["type"].as_str(), last["data"]["seat"].as_u64()), (Some("match.abandoned"), Some(1)));
     assert_ended(&app.view(&ada, &id, None).await, "abandoned", Some(1));
+    // The deal was cut short: its cards stay hidden, its record closed, its export no record.
+    app.get(&format!("/v1/matches/{id}/deals/1")).send().await.assert_problem(409, "deal-in-progress");
+    let export = app.get(&format!("/v1/matches/{id}/export")).send().await;
+    assert_eq!(export.status.as_u16(), 200);
+    let spectators = app.get(&format!("/v1/matches/{id}/events?since=0")).send().await.body["events"].clone();
+    let exported = export.body.as_str().expect("ndjson lines").to_string();
+    let lines: Vec<Value> = exported.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(Value::from(lines), spectators, "the export is the spectator's feed, not the deal's record");
     let finished = app.get("/v1/matches?player=me&phase=finished").token(&ada).send().await;
     assert_eq!(finished.body["matches"][0]["ended"], json!({"reason": "abandoned", "seat": 1}));
     // Neither the creation option nor anything else takes a value it does not know.

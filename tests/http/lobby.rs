@@ -91,6 +91,8 @@ async fn a_private_match_is_joined_with_its_invitation_code_and_never_listed_to_
     // A seat needs the code: none, another match's or a wrong one is refused and changes nothing.
     let join = format!("/v1/matches/{private}/seats/1/join");
     app.post(&join).token(&bo).send().await.assert_problem(403, "invalid-invitation");
+    let long = "A".repeat(65);
+    app.post(&format!("{join}?invitation={long}")).token(&bo).send().await.assert_problem(400, "invalid-query");
     let other = another["invitation"].as_str().unwrap();
     app.post(&format!("{join}?invitation={other}")).token(&bo).send().await.assert_problem(403, "invalid-invitation");
     let sv = app.post(&format!("{join}?invitation=0000")).token(&bo).header("Accept-Language", "sv").send().await;

@@ -252,7 +252,13 @@ pub async fn join(
 ) -> Result<HttpResponse, ApiError> {
     rate_limit(&req, &state, &player, Action::Move)?;
     let (id, seat) = path.into_inner();
-    let after: Arc<_> = commands::join(&state.into_inner(), id, &player, seat, query.into_inner().invitation).await?;
+    let invitation = query.into_inner().invitation;
+    // As the document bounds it, so that a request outside the schema is refused whatever match
+    // it names (a public match ignores the code).
+    if invitation.as_ref().is_some_and(|code| code.chars().count() > 64) {
+        return Err(ApiError::bad_request("invalid-query", "an invitation code is at most 64 characters"));
+    }
+    let after: Arc<_> = commands::join(&state.into_inner(), id, &player, seat, invitation).await?;
     let view = view_for(&after, Viewer::Seat(seat), &player);
     Ok(Reply::new(StatusCode::OK, &view)?.viewed_at(after.version, Viewer::Seat(seat)).into_response())
 }
