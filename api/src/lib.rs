@@ -127,6 +127,7 @@ impl Application {
                 .service(routes::history::deal_replay)
                 .service(routes::history::export)
                 .service(routes::stream::stream)
+                .service(routes::stream::my_stream)
                 // The replay viewer's page and assets (not API operations: not in the document).
                 .service(routes::replay::asset)
                 .service(routes::replay::page)

@@ -33,7 +33,7 @@ Errors are `application/problem+json` with a stable `code`; a refused move names
         match_routes::create_match, lists::list_matches, match_routes::get_match, match_routes::join, match_routes::leave,
         match_routes::cancel, match_routes::abort, match_routes::legal_moves,
         moves::make_move,
-        history::match_events, history::deal_record, history::deal_replay, history::export, stream::stream,
+        history::match_events, history::deal_record, history::deal_replay, history::export, stream::stream, stream::my_stream,
     ),
     components(schemas(
         problem::Problem, engine::bots::Level, matches::ServiceEvent, matches::MatchPhase, matches::SeatOut, matches::SeatKind, matches::MatchView,

@@ -306,6 +306,38 @@ pub struct ListedMatch {
     pub updated_at: DateTime<Utc>,
 }
 
+/// A player's match, and whether it changed after the time asked about.
+#[derive(Debug, Clone, QueryableByName)]
+pub struct PlayersMatch {
+    #[diesel(embed)]
+    pub listed: ListedMatch,
+    #[diesel(sql_type = diesel::sql_types::Bool)]
+    pub changed: bool,
+}
+
+/// The matches `player` sits in that are not over, and those that changed after `since` (all
+/// changed, without it), the most recently changed `limit` of them.
+pub fn players_matches(
+    conn: &mut PgConn,
+    player: Uuid,
+    since: Option<DateTime<Utc>>,
+    limit: i64,
+) -> QueryResult<Vec<PlayersMatch>> {
+    use diesel::sql_types::{Int8, Jsonb, Nullable, Timestamptz};
+    diesel::sql_query(
+        "SELECT stream_id, game, phase, version, open_seats, seats, to_act, outcome, created_at, updated_at,
+                ($2::timestamptz IS NULL OR updated_at > $2) AS changed
+           FROM matches
+          WHERE players @> $1 AND (phase <> 'finished' OR updated_at > $2)
+          ORDER BY updated_at DESC
+          LIMIT $3",
+    )
+    .bind::<Jsonb, _>(serde_json::json!([player.to_string()]))
+    .bind::<Nullable<Timestamptz>, _>(since)
+    .bind::<Int8, _>(limit)
+    .load(conn)
+}
+
 /// Matches newest first, as `filter` says.
 pub fn list(conn: &mut PgConn, filter: &ListFilter) -> QueryResult<Vec<ListedMatch>> {
     use diesel::sql_types::{Bool, Int8, Jsonb, Nullable, Text, Timestamptz, Uuid as SqlUuid};

@@ -181,7 +181,7 @@ pub async fn list_matches(
     Ok(response.json(MatchList { matches, next }))
 }
 
-fn summary(row: ListedMatch, me: Option<Uuid>) -> MatchSummary {
+pub(crate) fn summary(row: ListedMatch, me: Option<Uuid>) -> MatchSummary {
     let seats: Vec<SeatOut> = serde_json::from_value(row.seats).unwrap_or_default();
     let your_seats = seats.iter().filter(|s| me.is_some() && s.player_id == me).map(|s| s.seat).collect();
     MatchSummary {

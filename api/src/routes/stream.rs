@@ -211,19 +211,7 @@ pub async fn stream(
     let state = state.into_inner();
     // Before anything costs: a place under the caps of the caller's address and token.
     let address = req.peer_addr().map(|a| a.ip()).unwrap_or(std::net::IpAddr::from([0, 0, 0, 0]));
-    let admission = state.hub.admit(address, caller.0.as_ref().map(|p| p.id)).map_err(|cap| {
-        state.metrics.rate_limited.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let detail = match cap {
-            Refused::Address(n) => format!("{n} streams are open from this address, the most it may hold: close one"),
-            Refused::Anonymous(n) => format!(
-                "{n} streams without a token are open from this address, the most it may hold: close one, or send a token"
-            ),
-            Refused::Player(n) => format!("{n} streams are open with this player's token, the most it may hold: close one"),
-        };
-        let mut e = ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too-many-streams", "Too many requests", detail);
-        e.retry_after = Some(state.hub.limits.retry_after);
-        e
-    })?;
+    let admission = state.hub.admit(address, caller.0.as_ref().map(|p| p.id)).map_err(|cap| refused(&state, cap))?;
     // Heard of before the first read, so that nothing appended in between is missed.
     let subscription = state.hub.subscribe(id);
     let backlog = state.hub.limits.backlog;
@@ -277,6 +265,21 @@ pub async fn stream(
         .insert_header((header::CONTENT_ENCODING, "identity"))
         .insert_header(("X-Accel-Buffering", "no"))
         .streaming(events))
+}
+
+/// The 429 for a stream past one of its caps.
+fn refused(state: &AppState, cap: Refused) -> ApiError {
+    state.metrics.rate_limited.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let detail = match cap {
+        Refused::Address(n) => format!("{n} streams are open from this address, the most it may hold: close one"),
+        Refused::Anonymous(n) => format!(
+            "{n} streams without a token are open from this address, the most it may hold: close one, or send a token"
+        ),
+        Refused::Player(n) => format!("{n} streams are open with this player's token, the most it may hold: close one"),
+    };
+    let mut e = ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too-many-streams", "Too many requests", detail);
+    e.retry_after = Some(state.hub.limits.retry_after);
+    e
 }
 
 /// What one read gives: messages, the last seq they cover, and whether the match is over.
@@ -389,6 +392,194 @@ impl Live {
                     actix_web::rt::time::sleep(Duration::from_millis(500)).await;
                     return Some(self.shown.format.waiting());
                 }
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------- a player's own stream
+
+/// How far before a resumed stream's `Last-Event-ID` it looks again: a change is stamped with
+/// its time when it is made, and one made just before another may commit just after it.
+const OVERLAP: chrono::TimeDelta = chrono::TimeDelta::seconds(5);
+/// The most matches one read of a player's stream sends: the most recently changed.
+const PLAYER_PAGE: i64 = 200;
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct MyStreamQuery {
+    /// Resume after this message `id` (as `Last-Event-ID`, which wins when both are sent).
+    #[param(minimum = 0)]
+    pub since: Option<i64>,
+}
+
+/// One message of a player's stream (see `StreamMessage`): `id` is the time of the change in
+/// microseconds, what `Last-Event-ID` resumes after; `data` a `MatchSummary`.
+#[derive(ToSchema)]
+#[allow(dead_code)] // a schema only
+pub struct MyStreamMessage {
+    #[schema(pattern = "^[0-9]+$")]
+    id: String,
+    /// The match as lists show it (a `MatchSummary`), in JSON.
+    #[schema(content_media_type = "application/json")]
+    data: String,
+}
+
+/// Your matches live
+///
+/// Server-Sent Events (or, with `Accept: application/x-ndjson`, one JSON document a line) for
+/// the caller across their matches: a message whenever one of them changes, on any node: a seat
+/// taken, the first deal dealt, a move (yours, another player's, a bot's: `to_act` says whose
+/// turn it is, `your_seats` which seats are yours), the match over (`outcome`, `ended`), and a
+/// match the caller creates or joins. Each message's `data` is the match as lists show it (a
+/// `MatchSummary`) and its `id` the time of the change in microseconds.
+///
+/// A new stream starts with every match of the caller's that is not over; one resumed with
+/// `Last-Event-ID` (or `since`) sends instead the matches that changed since, looking 5 seconds
+/// further back than the id (a change made just before another may be stored just after it), so
+/// a message may come twice: a match's `version` tells the newer. At most the 200 most recently
+/// changed matches a read. A keep-alive every 15 seconds; the stream counts against the caps of
+/// the match streams.
+#[utoipa::path(get, path = "/v1/me/stream", tag = "matches", params(MyStreamQuery,
+        ("Last-Event-ID" = Option<i64>, Header, minimum = 0, description = "the last message `id` received, to resume after it")),
+    security(("bearer" = [])),
+    responses((status = 200, description = "an event stream; each message's data is a `MatchSummary` (as \
+                                            `application/x-ndjson`, one `MatchSummary` a line)",
+               content((MyStreamMessage = "text/event-stream"), (String = "application/x-ndjson"))),
+              (status = 400, description = "a malformed query or Last-Event-ID",
+               body = Problem, content_type = "application/problem+json"),
+              (status = 429, description = "as many streams are open as the caller may hold (`too-many-streams`)",
+               body = Problem, content_type = "application/problem+json",
+               headers(("Retry-After" = u64, description = "seconds to wait"))),
+              (status = 503, description = "the database cannot be reached",
+               body = Problem, content_type = "application/problem+json",
+               headers(("Retry-After" = u64, description = "seconds to wait")))))]
+#[get("/v1/me/stream")]
+pub async fn my_stream(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    player: crate::auth::Player,
+    query: web::Query<MyStreamQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let resume =
+        match req.headers().get("Last-Event-ID") {
+            None => None,
+            Some(v) => {
+                Some(v.to_str().ok().and_then(|v| v.trim().parse::<i64>().ok()).filter(|n| *n >= 0).ok_or_else(
+                    || ApiError::bad_request("invalid-since", "Last-Event-ID is a message id, 0 or more"),
+                )?)
+            }
+        };
+    if query.since.is_some_and(|n| n < 0) {
+        return Err(ApiError::bad_request("invalid-since", "since is a message id, 0 or more"));
+    }
+    let since = resume.or(query.since).map(|micros| {
+        chrono::DateTime::from_timestamp_micros(micros).unwrap_or(chrono::DateTime::<chrono::Utc>::MAX_UTC) - OVERLAP
+    });
+    let format = Format::of(&req);
+    let state = state.into_inner();
+    let address = req.peer_addr().map(|a| a.ip()).unwrap_or(std::net::IpAddr::from([0, 0, 0, 0]));
+    let admission = state.hub.admit(address, Some(player.id)).map_err(|cap| refused(&state, cap))?;
+    // Heard of before the first read, so that nothing appended in between is missed.
+    let subscription = state.hub.subscribe_player(player.id);
+    let retry = (format == Format::EventStream).then(|| Bytes::from_static(b"retry: 2000\n\n"));
+    let live = PlayerLive {
+        state,
+        player: player.id,
+        format,
+        since,
+        sent: std::collections::HashMap::new(),
+        watched: std::collections::HashSet::new(),
+        queue: retry.into_iter().collect(),
+        subscription,
+        look: true,
+        _admission: admission,
+    };
+    let messages = futures_util::stream::unfold(live, |mut live| async move {
+        let next = live.next().await?;
+        Some((Ok::<_, actix_web::Error>(next), live))
+    });
+    Ok(HttpResponse::Ok()
+        .content_type(match format {
+            Format::EventStream => "text/event-stream",
+            Format::Ndjson => "application/x-ndjson",
+        })
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .insert_header((header::CONTENT_ENCODING, "identity"))
+        .insert_header(("X-Accel-Buffering", "no"))
+        .streaming(messages))
+}
+
+/// An open player stream.
+struct PlayerLive {
+    state: Arc<AppState>,
+    player: Uuid,
+    format: Format,
+    /// Matches changed after this time are news (none: every match not over is).
+    since: Option<chrono::DateTime<chrono::Utc>>,
+    /// The version of each match last sent (or known when the stream opened).
+    sent: std::collections::HashMap<Uuid, i64>,
+    /// The matches whose appends wake this stream.
+    watched: std::collections::HashSet<Uuid>,
+    queue: VecDeque<Bytes>,
+    subscription: crate::live::PlayerSubscription,
+    look: bool,
+    _admission: Admission,
+}
+
+impl PlayerLive {
+    async fn next(&mut self) -> Option<Bytes> {
+        loop {
+            if let Some(line) = self.queue.pop_front() {
+                return Some(line);
+            }
+            if !std::mem::take(&mut self.look) {
+                match actix_web::rt::time::timeout(KEEP_ALIVE, self.subscription.news.changed()).await {
+                    Err(_) => return Some(self.format.keep_alive()),
+                    Ok(Err(_)) => return None,
+                    Ok(Ok(())) => {}
+                }
+            }
+            self.subscription.news.borrow_and_update();
+            let (state, player, since) = (self.state.clone(), self.player, self.since);
+            let read = with_db_in_turn(&state.clone(), &self.state.hub.reads, move || {
+                Ok(store::players_matches(&mut state.pool.get()?, player, since, PLAYER_PAGE)?)
+            })
+            .await;
+            let mut rows = match read {
+                Ok(rows) => rows,
+                Err(_) => {
+                    actix_web::rt::time::sleep(Duration::from_millis(500)).await;
+                    self.look = true;
+                    return Some(self.format.waiting());
+                }
+            };
+            rows.reverse();
+            let mut watched = std::collections::HashSet::new();
+            let mut newest = None;
+            for row in rows {
+                let id = row.listed.stream_id;
+                newest = newest.max(Some(row.listed.updated_at));
+                if row.listed.phase != "finished" {
+                    watched.insert(id);
+                }
+                let known = self.sent.insert(id, row.listed.version).unwrap_or(0);
+                if row.changed && row.listed.version > known {
+                    let micros = row.listed.updated_at.timestamp_micros();
+                    let data =
+                        serde_json::to_string(&super::lists::summary(row.listed, Some(player))).unwrap_or_default();
+                    self.queue.push_back(self.format.event(micros, &data));
+                }
+            }
+            if let Some(newest) = newest {
+                self.since = Some(self.since.map_or(newest - OVERLAP, |s| s.max(newest - OVERLAP)));
+            }
+            if watched != self.watched {
+                // A match not watched before may have moved before it was: read once more.
+                self.look = !watched.is_subset(&self.watched);
+                self.subscription.watch(watched.clone());
+                self.watched = watched;
             }
         }
     }
