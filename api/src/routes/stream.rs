@@ -564,8 +564,13 @@ impl PlayerLive {
                 if row.listed.phase != "finished" {
                     watched.insert(id);
                 }
-                let known = self.sent.insert(id, row.listed.version).unwrap_or(0);
-                if row.changed && row.listed.version > known {
+                // A match seen before is news when its version moved, however late the change
+                // was stored; one not seen yet, when it changed after the stream's start.
+                let news = match self.sent.insert(id, row.listed.version) {
+                    Some(known) => row.listed.version > known,
+                    None => row.changed,
+                };
+                if news {
                     let micros = row.listed.updated_at.timestamp_micros();
                     let data =
                         serde_json::to_string(&super::lists::summary(row.listed, Some(player))).unwrap_or_default();
