@@ -346,6 +346,9 @@ fn decide(
             return Err(CommandError::Stale { current: after.version, expected });
         }
     }
+    if after.ended.is_some() {
+        return Err(CommandError::Other(match_ended()));
+    }
     if !after.is_full() {
         return Err(CommandError::NotStarted);
     }
@@ -411,6 +414,9 @@ pub struct NewMatch {
     pub lang: engine::rules::Lang,
     /// Seconds a person has for each turn.
     pub turn_seconds: Option<u32>,
+    /// Never in the lobby; seats are taken with an invitation code.
+    pub private: bool,
+    pub when_a_player_leaves: Option<crate::matches::WhenAPlayerLeaves>,
 }
 
 pub struct Created {
@@ -488,6 +494,9 @@ pub async fn create_match(
         decks: new.decks,
         created_by: creator.id,
         turn_seconds: new.turn_seconds,
+        private: new.private,
+        invitation: new.private.then(invitation_code),
+        when_a_player_leaves: new.when_a_player_leaves,
     };
     let (state, creator) = (state.clone(), creator.id);
     with_db(&state.clone(), move || {
@@ -548,21 +557,138 @@ pub async fn join(
     match_id: Uuid,
     player: &Player,
     seat: usize,
+    invitation: Option<String>,
 ) -> Result<Arc<Loaded>, ApiError> {
-    let (state, player) = (state.clone(), player.clone());
-    with_db(&state.clone(), move || {
-        let mut conn = state.pool.get()?;
-        let mut after = Loaded::clone(&*load_with(&mut conn, &state, match_id)?);
+    let player_id = player.id;
+    let name = player.name.clone();
+    change(state, match_id, player, move |after| {
+        if after.ended.is_some() {
+            return Err(match_ended());
+        }
         match after.seats.get(seat) {
             None => return Err(no_such_seat(after.seats.len())),
             Some(Occupant::Open) => {}
             Some(_) => return Err(ApiError::conflict("seat-taken", format!("seat {seat} is already taken"))),
         }
+        // The creator and the players already seated were invited, or did the inviting.
+        let invited = after.created_by == player_id || !after.seats_of(player_id).is_empty();
+        if let (Some(code), false) = (&after.invitation, invited) {
+            if !invitation.as_deref().is_some_and(|sent| same_code(sent, code)) {
+                return Err(ApiError::forbidden(
+                    "invalid-invitation",
+                    "this match is private: its seats are taken with the invitation code its creator was given \
+                     (?invitation=<code>), and none or another was sent",
+                ));
+            }
+        }
+        Ok(ServiceEvent::SeatJoined { seat, player_id, name })
+    })
+    .await
+}
+
+/// Cancels a match that waits for players, for its creator.
+pub async fn cancel(state: &Arc<AppState>, match_id: Uuid, player: &Player) -> Result<Arc<Loaded>, ApiError> {
+    let player_id = player.id;
+    change(state, match_id, player, move |after| {
+        if after.created_by != player_id {
+            return Err(ApiError::forbidden("not-creator", "only the player who created the match may cancel it"));
+        }
+        if after.ended.is_some() || after.table.status().is_finished() {
+            return Err(match_ended());
+        }
+        if after.is_full() {
+            return Err(ApiError::conflict(
+                "match-started",
+                "every seat is taken and the match is being played: a seated player may abort it until a \
+                 person has moved, or leave their seat",
+            ));
+        }
+        Ok(ServiceEvent::Cancelled { player_id })
+    })
+    .await
+}
+
+/// Calls off a match that no person has moved in yet, for a player seated in it.
+pub async fn abort(
+    state: &Arc<AppState>,
+    match_id: Uuid,
+    player: &Player,
+    seat: Option<usize>,
+) -> Result<Arc<Loaded>, ApiError> {
+    let player_id = player.id;
+    let player_for_seat = player.clone();
+    change(state, match_id, player, move |after| {
+        let held = after.seats_of(player_id);
+        let seat = match seat {
+            Some(_) => acting_seat(after, &player_for_seat, seat)?,
+            None => {
+                *held.first().ok_or_else(|| ApiError::forbidden("not-your-seat", "you hold no seat in this match"))?
+            }
+        };
+        if after.ended.is_some() || after.table.status().is_finished() {
+            return Err(match_ended());
+        }
+        if after.person_moved {
+            return Err(ApiError::conflict(
+                "match-started",
+                "a person has made a move: the match can no longer be aborted; leave your seat instead",
+            ));
+        }
+        Ok(ServiceEvent::Aborted { seat, player_id })
+    })
+    .await
+}
+
+/// A player leaves their seat in a running match: its bot plays on, or the match ends, as the
+/// match was created to do (and it ends when nobody else would be left to play).
+pub async fn leave(
+    state: &Arc<AppState>,
+    match_id: Uuid,
+    player: &Player,
+    seat: usize,
+) -> Result<Arc<Loaded>, ApiError> {
+    let player_for_seat = player.clone();
+    change(state, match_id, player, move |after| {
+        let seat = acting_seat(after, &player_for_seat, Some(seat))?;
+        if after.ended.is_some() || after.table.status().is_finished() {
+            return Err(match_ended());
+        }
+        if !after.is_full() {
+            return Err(ApiError::conflict(
+                "match-not-started",
+                "the match waits for players: abort it (any seated player) or cancel it (its creator) instead",
+            ));
+        }
+        let player_id = player_for_seat.id;
+        let people_left =
+            after.seats.iter().enumerate().filter(|(s, o)| *s != seat && matches!(o, Occupant::Player { .. })).count();
+        Ok(match after.when_a_player_leaves {
+            crate::matches::WhenAPlayerLeaves::Bot if people_left > 0 => {
+                ServiceEvent::SeatLeft { seat, player_id, level: crate::matches::BotLevel::default() }
+            }
+            // A table of bots only would play on inside this request, for nobody.
+            _ => ServiceEvent::Abandoned { seat, player_id },
+        })
+    })
+    .await
+}
+
+/// Records the service event `decide` makes of the match as it stands (then deals and bots'
+/// moves, as after any move) at the version it was decided on, on behalf of `player`.
+async fn change(
+    state: &Arc<AppState>,
+    match_id: Uuid,
+    player: &Player,
+    decide: impl FnOnce(&Loaded) -> Result<ServiceEvent, ApiError> + Send + 'static,
+) -> Result<Arc<Loaded>, ApiError> {
+    let (state, actor) = (state.clone(), player.id.to_string());
+    with_db(&state.clone(), move || {
+        let mut conn = state.pool.get()?;
+        let mut after = Loaded::clone(&*load_with(&mut conn, &state, match_id)?);
+        let event = serde_json::to_value(decide(&after)?).map_err(ApiError::internal)?;
         let before = after.version;
-        let joined = ServiceEvent::SeatJoined { seat, player_id: player.id, name: player.name.clone() };
-        let joined = serde_json::to_value(&joined).map_err(ApiError::internal)?;
         let mut events = Vec::new();
-        after.record(vec![joined], &player.id.to_string(), &mut events).map_err(ApiError::internal)?;
+        after.record(vec![event], &actor, &mut events).map_err(ApiError::internal)?;
         after.advance(&mut events)?;
         after.version = before + events.len() as i64;
         match store::append(&mut conn, match_id, before, &events, None, None, &summary_after(&after, &events)) {
@@ -578,6 +704,30 @@ pub async fn join(
         Ok(after)
     })
     .await
+}
+
+fn match_ended() -> ApiError {
+    ApiError::conflict("match-ended", "the match is over: nothing more can be done in it")
+}
+
+/// A private match's invitation code: 16 characters of Crockford's base32 (80 random bits),
+/// easy to read out or type on a phone, and never guessed within any rate limit.
+fn invitation_code() -> String {
+    const ALPHABET: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+    (0..16).map(|_| ALPHABET[rand::random_range(0..32)] as char).collect()
+}
+
+/// Whether `sent` is the invitation `code`, in time that does not tell how much of it matched.
+/// Case and Crockford's look-alikes (`O` for 0, `I` and `L` for 1) are forgiven, as people type.
+fn same_code(sent: &str, code: &str) -> bool {
+    let normal = |c: char| match c.to_ascii_uppercase() {
+        'O' => '0',
+        'I' | 'L' => '1',
+        c => c,
+    };
+    let sent: Vec<char> = sent.chars().map(normal).collect();
+    let code: Vec<char> = code.chars().collect();
+    sent.len() == code.len() && sent.iter().zip(&code).fold(0u32, |diff, (a, b)| diff | (*a as u32 ^ *b as u32)) == 0
 }
 
 /// The summary of `after`, the match once `events` are appended (they carry the time the last
@@ -649,6 +799,50 @@ pub async fn sweep_deadlines(state: &Arc<AppState>) -> Result<usize, ApiError> {
     Ok(played)
 }
 
+/// Ends the matches that have waited for players longer than `waiting` (`match.expired`), so
+/// that they leave the lobby. Every node sweeps; the event is appended at the version the match
+/// was found at, so of two nodes that find the same match one records it, and a player who took a
+/// seat in the meantime wins over the sweep (the next one looks again).
+pub async fn sweep_waiting(state: &Arc<AppState>, waiting: std::time::Duration) -> Result<usize, ApiError> {
+    let seconds = waiting.as_secs();
+    let due = {
+        let state = state.clone();
+        with_db(&state.clone(), move || Ok(store::waiting_too_long(&mut state.pool.get()?, seconds, 32)?)).await?
+    };
+    let mut expired = 0;
+    for id in due {
+        let state = state.clone();
+        let done = with_db(&state.clone(), move || {
+            let mut conn = state.pool.get()?;
+            let mut after = Loaded::clone(&*load_with(&mut conn, &state, id)?);
+            let deadline = after.created_at + chrono::Duration::seconds(seconds as i64);
+            if after.phase() != crate::matches::MatchPhase::Waiting || deadline > chrono::Utc::now() {
+                return Ok(false);
+            }
+            let event = ServiceEvent::Expired { deadline: deadline.to_rfc3339() };
+            let event = serde_json::to_value(&event).map_err(ApiError::internal)?;
+            let before = after.version;
+            let mut events = Vec::new();
+            after.record(vec![event], crate::matches::SERVICE_ACTOR, &mut events).map_err(ApiError::internal)?;
+            after.version = before + events.len() as i64;
+            match store::append(&mut conn, id, before, &events, None, None, &summary_after(&after, &events)) {
+                Ok(()) => state.metrics.appended(events.len()),
+                Err(AppendError::Conflict) => return Ok(false),
+                Err(AppendError::Db(e)) => return Err(e.into()),
+            }
+            state.cache.put(Arc::new(after));
+            Ok(true)
+        })
+        .await;
+        match done {
+            Ok(true) => expired += 1,
+            Ok(false) => {}
+            Err(e) => tracing::warn!(match_id = %id, error = %e, "could not expire a waiting match"),
+        }
+    }
+    Ok(expired)
+}
+
 /// Plays a match's overdue turn, if it still is overdue; otherwise remembers that nothing is due
 /// at this version (the match waits for players, is over, or a person is to act in time).
 async fn play_overdue(state: &Arc<AppState>, id: Uuid) -> Result<bool, ApiError> {
@@ -659,7 +853,7 @@ async fn play_overdue(state: &Arc<AppState>, id: Uuid) -> Result<bool, ApiError>
         let now = chrono::Utc::now();
         let (seats, deadline) = match loaded.turn_deadline() {
             None => {
-                let over = loaded.table.status().is_finished();
+                let over = loaded.phase() == crate::matches::MatchPhase::Finished;
                 store::turns_idle(&mut conn, id, loaded.version, over)?;
                 return Ok(false);
             }

@@ -34,6 +34,9 @@ pub struct Settings {
     pub deadline_sweep: Option<Duration>,
     /// Caps on open event streams, and how far back a new one reads.
     pub stream_limits: crate::live::StreamLimits,
+    /// How long a match waits for players before it expires from the lobby
+    /// (`KORTBORD_WAITING_TTL_SECS`, a day); swept with the turn deadlines.
+    pub waiting_ttl: Duration,
 }
 
 impl Settings {
@@ -118,6 +121,11 @@ impl Settings {
         if let Some(n) = count("KORTBORD_STREAM_BACKLOG")? {
             stream_limits.backlog = n as i64;
         }
+        let waiting_ttl = match env::var("KORTBORD_WAITING_TTL_SECS").ok().map(|v| v.parse::<u64>()) {
+            None => Duration::from_secs(24 * 3600),
+            Some(Ok(secs)) if secs > 0 => Duration::from_secs(secs),
+            Some(_) => return Err("KORTBORD_WAITING_TTL_SECS is a number of seconds, 1 or more".into()),
+        };
         Ok(Settings {
             host: env::var("HOST").unwrap_or_else(|_| "127.0.0.1".into()),
             port,
@@ -134,6 +142,7 @@ impl Settings {
             cors,
             deadline_sweep,
             stream_limits,
+            waiting_ttl,
         })
     }
 }

@@ -149,8 +149,8 @@ pub fn acceptable(req: &actix_web::dev::ServiceRequest) -> bool {
         &["text/plain"]
     } else if path.starts_with("/v1/matches/") && path.ends_with("/export") {
         &["application/x-ndjson", "application/json", "application/problem+json"]
-    } else if path.starts_with("/v1/matches/") && path.ends_with("/stream") {
-        &["text/event-stream", "application/problem+json"]
+    } else if (path.starts_with("/v1/matches/") && path.ends_with("/stream")) || path == "/v1/me/stream" {
+        &["text/event-stream", "application/x-ndjson", "application/problem+json"]
     } else {
         &["application/json", "application/problem+json"]
     };

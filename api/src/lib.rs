@@ -119,11 +119,15 @@ impl Application {
                 .service(routes::matches::create_match)
                 .service(routes::lists::list_matches)
                 .service(routes::matches::join)
+                .service(routes::matches::leave)
+                .service(routes::matches::cancel)
+                .service(routes::matches::abort)
                 .service(routes::history::match_events)
                 .service(routes::history::deal_record)
                 .service(routes::history::deal_replay)
                 .service(routes::history::export)
                 .service(routes::stream::stream)
+                .service(routes::stream::my_stream)
                 // The replay viewer's page and assets (not API operations: not in the document).
                 .service(routes::replay::asset)
                 .service(routes::replay::page)
@@ -146,11 +150,15 @@ impl Application {
             }
         });
         if let Some(every) = settings.deadline_sweep {
+            let waiting_ttl = settings.waiting_ttl;
             actix_web::rt::spawn(async move {
                 loop {
                     actix_web::rt::time::sleep(every).await;
                     if let Err(e) = commands::sweep_deadlines(&sweeping).await {
                         tracing::warn!(error = %e, "the sweep for overdue turns failed; it runs again shortly");
+                    }
+                    if let Err(e) = commands::sweep_waiting(&sweeping, waiting_ttl).await {
+                        tracing::warn!(error = %e, "the sweep for expired waiting matches failed; it runs again shortly");
                     }
                 }
             });

@@ -83,6 +83,72 @@ pub struct Hub {
     pub reads: Semaphore,
     pub limits: StreamLimits,
     counts: Mutex<Counts>,
+    /// Players streamed on this node (`GET /v1/me/stream`): each one's news (a count of
+    /// wake-ups) and the matches it watches; and the players watching each match.
+    players: Mutex<PlayerStreams>,
+}
+
+#[derive(Default)]
+struct PlayerStreams {
+    news: HashMap<Uuid, (watch::Sender<u64>, std::collections::HashSet<Uuid>)>,
+    by_match: HashMap<Uuid, std::collections::HashSet<Uuid>>,
+}
+
+impl PlayerStreams {
+    fn wake(&self, player: &Uuid) {
+        if let Some((news, _)) = self.news.get(player) {
+            news.send_modify(|n| *n = n.wrapping_add(1));
+        }
+    }
+}
+
+/// An open player stream's claim on news of the player's matches; dropping it closes the claim.
+pub struct PlayerSubscription {
+    hub: Arc<Hub>,
+    player: Uuid,
+    pub news: watch::Receiver<u64>,
+}
+
+impl PlayerSubscription {
+    /// The player's matches to hear of from now on (besides any the player appends to).
+    pub fn watch(&self, matches: std::collections::HashSet<Uuid>) {
+        let mut players = self.hub.players.lock().expect("hub lock");
+        let PlayerStreams { news, by_match } = &mut *players;
+        let Some((_, watched)) = news.get_mut(&self.player) else { return };
+        for gone in watched.difference(&matches) {
+            if let Some(watchers) = by_match.get_mut(gone) {
+                watchers.remove(&self.player);
+                if watchers.is_empty() {
+                    by_match.remove(gone);
+                }
+            }
+        }
+        for id in &matches {
+            by_match.entry(*id).or_default().insert(self.player);
+        }
+        *watched = matches;
+    }
+}
+
+impl Drop for PlayerSubscription {
+    fn drop(&mut self) {
+        self.hub.open.fetch_sub(1, Ordering::Relaxed);
+        let mut players = self.hub.players.lock().expect("hub lock");
+        let last = players.news.get(&self.player).is_some_and(|(news, _)| news.receiver_count() <= 1);
+        if last {
+            let PlayerStreams { news, by_match } = &mut *players;
+            if let Some((_, watched)) = news.remove(&self.player) {
+                for id in watched {
+                    if let Some(watchers) = by_match.get_mut(&id) {
+                        watchers.remove(&self.player);
+                        if watchers.is_empty() {
+                            by_match.remove(&id);
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// An open stream's claim on its match's news; dropping it closes the claim.
@@ -102,7 +168,30 @@ impl Hub {
             reads: Semaphore::new((connections / 2).max(1)),
             limits,
             counts: Mutex::new(Counts::default()),
+            players: Mutex::new(PlayerStreams::default()),
         })
+    }
+
+    /// Starts hearing of `player`'s matches (and the node's listener, on the first stream).
+    pub fn subscribe_player(self: &Arc<Hub>, player: Uuid) -> PlayerSubscription {
+        self.listen_once();
+        let news = {
+            let mut players = self.players.lock().expect("hub lock");
+            players.news.entry(player).or_insert_with(|| (watch::channel(0).0, Default::default())).0.subscribe()
+        };
+        self.open.fetch_add(1, Ordering::Relaxed);
+        PlayerSubscription { hub: self.clone(), player, news }
+    }
+
+    fn listen_once(self: &Arc<Hub>) {
+        if !self.listening.swap(true, Ordering::AcqRel) {
+            let hub = Arc::downgrade(self);
+            let url = self.database_url.clone();
+            std::thread::Builder::new()
+                .name("kortbord-listen".into())
+                .spawn(move || listen(&url, hub))
+                .expect("a thread for the listener");
+        }
     }
 
     /// A place for one more stream from `address` (with `player`'s token, if any), or the cap it
@@ -139,14 +228,7 @@ impl Hub {
 
     /// Starts hearing of `id`'s appends (and the node's listener, on the first stream).
     pub fn subscribe(self: &Arc<Hub>, id: Uuid) -> Subscription {
-        if !self.listening.swap(true, Ordering::AcqRel) {
-            let hub = Arc::downgrade(self);
-            let url = self.database_url.clone();
-            std::thread::Builder::new()
-                .name("kortbord-listen".into())
-                .spawn(move || listen(&url, hub))
-                .expect("a thread for the listener");
-        }
+        self.listen_once();
         let news = {
             let mut streams = self.streams.lock().expect("hub lock");
             streams.entry(id).or_insert_with(|| watch::channel(0).0).subscribe()
@@ -155,8 +237,18 @@ impl Hub {
         Subscription { hub: self.clone(), id, news }
     }
 
-    /// `id` was appended to, up to `version`.
-    fn moved(&self, id: Uuid, version: i64) {
+    /// `id` was appended to, up to `version`, by `actor` (a player id, when a player made it):
+    /// the players watching the match hear of it, and so does the actor (a match they created
+    /// or joined, which their streams did not know yet).
+    fn moved(&self, id: Uuid, version: i64, actor: Option<Uuid>) {
+        {
+            let players = self.players.lock().expect("hub lock");
+            if !players.news.is_empty() {
+                for player in players.by_match.get(&id).into_iter().flatten().chain(actor.as_ref()) {
+                    players.wake(player);
+                }
+            }
+        }
         if let Some(news) = self.streams.lock().expect("hub lock").get(&id) {
             news.send_if_modified(|known| {
                 let newer = version > *known;
@@ -170,6 +262,10 @@ impl Hub {
     fn wake_all(&self) {
         for news in self.streams.lock().expect("hub lock").values() {
             news.send_modify(|_| {});
+        }
+        let players = self.players.lock().expect("hub lock");
+        for player in players.news.keys() {
+            players.wake(player);
         }
     }
 }
@@ -239,7 +335,8 @@ fn listen(url: &str, hub: Weak<Hub>) {
                         if let (Some(Ok(id)), Some(Ok(version))) =
                             (parts.next().map(Uuid::try_parse), parts.next().map(str::parse::<i64>))
                         {
-                            hub.moved(id, version);
+                            let actor = parts.next().and_then(|a| Uuid::try_parse(a).ok());
+                            hub.moved(id, version, actor);
                         }
                     }
                     Err(e) => {

@@ -53,6 +53,16 @@ pub enum ServiceEvent {
         /// Seconds a person has for each turn; then their bot plays it for them (none: no limit).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         turn_seconds: Option<u32>,
+        /// Never in the lobby: seats are taken with the invitation code (absent: public).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        private: bool,
+        /// The code that takes a seat of a private match. Never shown to anyone but the creator
+        /// (`redact_service_event` drops it).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        invitation: Option<String>,
+        /// What happens when a player leaves a running match (absent: `bot`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        when_a_player_leaves: Option<WhenAPlayerLeaves>,
     },
     #[serde(rename = "match.seat_joined")]
     SeatJoined { seat: usize, player_id: Uuid, name: String },
@@ -75,6 +85,87 @@ pub enum ServiceEvent {
         /// Below 2^53, so that every JSON reader keeps it exact.
         seed: u64,
     },
+    /// The creator cancelled the match while it waited for players: it is over, nobody won.
+    #[serde(rename = "match.cancelled")]
+    Cancelled { player_id: Uuid },
+    /// A seated player called the match off before any person had made a move: it is over,
+    /// nobody won.
+    #[serde(rename = "match.aborted")]
+    Aborted { seat: usize, player_id: Uuid },
+    /// A player left a running match, and a bot at `level` plays their seat from here on.
+    #[serde(rename = "match.seat_left")]
+    SeatLeft { seat: usize, player_id: Uuid, level: BotLevel },
+    /// A player left a running match that ends when a player leaves (or was the last person at
+    /// the table): it is over, nobody won. A fact of the service, not a result of the game.
+    #[serde(rename = "match.abandoned")]
+    Abandoned { seat: usize, player_id: Uuid },
+    /// The match waited for players longer than the service keeps waiting matches: it is over.
+    #[serde(rename = "match.expired")]
+    Expired {
+        /// When its time in the lobby ran out (RFC 3339, server time).
+        #[schema(format = DateTime)]
+        deadline: String,
+    },
+}
+
+/// What happens to a running match when a player leaves their seat.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum WhenAPlayerLeaves {
+    /// A bot (at the strong level) plays the seat from then on, and the match goes on.
+    #[default]
+    Bot,
+    /// The match ends there, abandoned, and nobody wins.
+    End,
+}
+
+/// Why a match ended outside its game's rules: a fact of the service.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum EndReason {
+    /// The creator cancelled it while it waited for players (`match.cancelled`).
+    Cancelled,
+    /// A seated player called it off before any person had moved (`match.aborted`).
+    Aborted,
+    /// A player left it while it was played (`match.abandoned`).
+    Abandoned,
+    /// It waited for players too long (`match.expired`).
+    Expired,
+}
+
+/// How a match that did not end by its rules ended.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
+pub struct Ended {
+    pub reason: EndReason,
+    /// The seat of the player who aborted or left (none for a cancelled or expired match).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<usize>,
+}
+
+impl Ended {
+    /// The outcome the match shows: nobody won, and why it is over.
+    pub fn outcome(&self) -> Outcome {
+        let seat = self.seat.map_or(String::new(), |s| s.to_string());
+        let explanation = match self.reason {
+            EndReason::Cancelled => engine::rules::Text::new(
+                "Skaparen ställde in matchen innan den började.",
+                "The creator cancelled the match before it started.",
+            ),
+            EndReason::Aborted => engine::rules::Text::new(
+                format!("Plats {seat} avbröt matchen innan någon hade gjort ett drag."),
+                format!("Seat {seat} aborted the match before anyone had made a move."),
+            ),
+            EndReason::Abandoned => engine::rules::Text::new(
+                format!("Plats {seat} lämnade matchen, som därmed är avbruten."),
+                format!("The match was abandoned by seat {seat}, who left it."),
+            ),
+            EndReason::Expired => engine::rules::Text::new(
+                "Matchen väntade för länge på spelare och togs bort ur lobbyn.",
+                "The match waited too long for players and expired from the lobby.",
+            ),
+        };
+        Outcome { winners: Vec::new(), explanation }
+    }
 }
 
 pub const SERVICE_ACTOR: &str = "service";
@@ -97,14 +188,34 @@ pub struct Loaded {
     pub turn_seconds: Option<u32>,
     /// When the last event was recorded: a turn's time runs from it.
     pub last_at: chrono::DateTime<chrono::Utc>,
+    /// When the match was created: a waiting match's time in the lobby runs from it.
+    pub created_at: chrono::DateTime<chrono::Utc>,
+    pub created_by: Uuid,
+    pub private: bool,
+    pub invitation: Option<String>,
+    pub when_a_player_leaves: WhenAPlayerLeaves,
+    /// How the match ended, when the service ended it (cancelled, aborted, abandoned, expired).
+    pub ended: Option<Ended>,
+    /// Whether a person has made a move (bots' moves, deals and timed-out turns do not count):
+    /// until then any seated player may abort the match.
+    pub person_moved: bool,
 }
 
 impl Loaded {
     /// Replays a stream from its first event.
     pub fn replay(id: Uuid, events: &[StoredEvent]) -> Result<Loaded, String> {
         let first = events.first().ok_or("empty stream")?;
-        let ServiceEvent::Created { game, options, seats, decks, turn_seconds, .. } =
-            serde_json::from_value(first.data.clone()).map_err(|e| format!("first event is not match.created: {e}"))?
+        let ServiceEvent::Created {
+            game,
+            options,
+            seats,
+            decks,
+            turn_seconds,
+            created_by,
+            private,
+            invitation,
+            when_a_player_leaves,
+        } = serde_json::from_value(first.data.clone()).map_err(|e| format!("first event is not match.created: {e}"))?
         else {
             return Err("first event is not match.created".into());
         };
@@ -120,6 +231,13 @@ impl Loaded {
             table,
             turn_seconds,
             last_at: first.recorded_at,
+            created_at: first.recorded_at,
+            created_by,
+            private,
+            invitation,
+            when_a_player_leaves: when_a_player_leaves.unwrap_or_default(),
+            ended: None,
+            person_moved: false,
         };
         loaded.apply_all(&events[1..])?;
         Ok(loaded)
@@ -130,14 +248,14 @@ impl Loaded {
             if e.seq != self.version + 1 {
                 return Err(format!("stream {} jumps from {} to {}", self.id, self.version, e.seq));
             }
-            self.apply(&e.event_type, &e.data)?;
+            self.apply(&e.event_type, &e.data, &e.actor)?;
             self.version = e.seq;
             self.last_at = e.recorded_at;
         }
         Ok(())
     }
 
-    fn apply(&mut self, event_type: &str, data: &Value) -> Result<(), String> {
+    fn apply(&mut self, event_type: &str, data: &Value, actor: &str) -> Result<(), String> {
         if is_service_event(event_type) {
             match serde_json::from_value(data.clone()).map_err(|e| e.to_string())? {
                 ServiceEvent::SeatJoined { seat, player_id, name } => {
@@ -145,9 +263,22 @@ impl Loaded {
                 }
                 ServiceEvent::TurnTimedOut { .. } | ServiceEvent::BotMoved { .. } => {}
                 ServiceEvent::Created { .. } => return Err("a second match.created".into()),
+                ServiceEvent::Cancelled { .. } => self.ended = Some(Ended { reason: EndReason::Cancelled, seat: None }),
+                ServiceEvent::Aborted { seat, .. } => {
+                    self.ended = Some(Ended { reason: EndReason::Aborted, seat: Some(seat) })
+                }
+                ServiceEvent::SeatLeft { seat, level, .. } => self.seats[seat] = Occupant::Bot { level: Some(level) },
+                ServiceEvent::Abandoned { seat, .. } => {
+                    self.ended = Some(Ended { reason: EndReason::Abandoned, seat: Some(seat) })
+                }
+                ServiceEvent::Expired { .. } => self.ended = Some(Ended { reason: EndReason::Expired, seat: None }),
             }
             Ok(())
         } else {
+            // A person's move is recorded under their player id; bots' and the service's not.
+            if Uuid::try_parse(actor).is_ok() {
+                self.person_moved = true;
+            }
             self.table.apply(data)
         }
     }
@@ -156,7 +287,7 @@ impl Loaded {
     pub fn record(&mut self, events: Vec<Value>, actor: &str, out: &mut Vec<NewEvent>) -> Result<(), String> {
         for data in events {
             let event_type = data.get("type").and_then(Value::as_str).unwrap_or("unknown").to_string();
-            self.apply(&event_type, &data)?;
+            self.apply(&event_type, &data, actor)?;
             // The database keeps microseconds: an answer rebuilt from the log must match.
             let recorded_at = chrono::SubsecRound::trunc_subsecs(chrono::Utc::now(), 6);
             self.last_at = recorded_at;
@@ -191,7 +322,7 @@ impl Loaded {
             })
             .collect();
         let seats: Vec<SeatOut> = self.seats.iter().enumerate().map(|(seat, o)| SeatOut::new(seat, o)).collect();
-        let to_act: Vec<usize> = if self.is_full() { self.table.status().to_act().to_vec() } else { Vec::new() };
+        let to_act = self.to_act();
         crate::store::Summary {
             game: self.game.clone(),
             phase: match self.phase() {
@@ -204,11 +335,33 @@ impl Loaded {
             players: serde_json::json!(players),
             seats: serde_json::to_value(seats).unwrap_or_default(),
             to_act: serde_json::json!(to_act),
-            outcome: match self.table.status() {
-                Status::Finished { outcome } => serde_json::to_value(outcome).ok(),
-                _ => None,
-            },
+            // An outcome the service decided carries why the match ended beside it.
+            outcome: self.outcome().and_then(|o| serde_json::to_value(o).ok()).map(|mut o| {
+                if let (Some(ended), Some(fields)) = (self.ended, o.as_object_mut()) {
+                    fields.insert("ended".into(), json!(ended));
+                }
+                o
+            }),
+            private: self.private,
             at: self.last_at,
+        }
+    }
+
+    /// The seats that may act now: none while seats are open or once the match is over.
+    pub fn to_act(&self) -> Vec<usize> {
+        if self.is_full() && self.ended.is_none() {
+            self.table.status().to_act().to_vec()
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// How the match ended: by its rules, or by the service (nobody won).
+    pub fn outcome(&self) -> Option<Outcome> {
+        match (self.ended, self.table.status()) {
+            (Some(ended), _) => Some(ended.outcome()),
+            (None, Status::Finished { outcome }) => Some(outcome),
+            _ => None,
         }
     }
 
@@ -217,7 +370,9 @@ impl Loaded {
     }
 
     pub fn phase(&self) -> MatchPhase {
-        if !self.is_full() {
+        if self.ended.is_some() {
+            MatchPhase::Finished
+        } else if !self.is_full() {
             MatchPhase::Waiting
         } else if self.table.status().is_finished() {
             MatchPhase::Finished
@@ -230,7 +385,7 @@ impl Loaded {
     /// limits turns and its table is full and playing.
     pub fn turn_deadline(&self) -> Option<(Vec<usize>, chrono::DateTime<chrono::Utc>)> {
         let seconds = self.turn_seconds?;
-        if !self.is_full() {
+        if !self.is_full() || self.ended.is_some() {
             return None;
         }
         let people: Vec<usize> = self
@@ -303,7 +458,7 @@ impl Loaded {
     /// `advance` taking at most `steps` deals and bot moves: what one request may do, however
     /// long the match's options make it.
     pub fn advance_within(&mut self, out: &mut Vec<NewEvent>, steps: usize) -> Result<(), AdvanceError> {
-        if !self.is_full() {
+        if !self.is_full() || self.ended.is_some() {
             return Ok(());
         }
         for _ in 0..steps {
@@ -460,6 +615,17 @@ pub struct MatchView {
     pub turn_deadline: Option<String>,
     pub deal_number: u32,
     pub outcome: Option<Outcome>,
+    /// Why the match is over when the service ended it (cancelled, aborted, abandoned or
+    /// expired; `outcome` then names no winner); null while it is played and when it ended by
+    /// its rules.
+    pub ended: Option<Ended>,
+    /// A private match's invitation code, shown to its creator only: a seat is taken with
+    /// `POST .../seats/{seat}/join?invitation=<code>`. Absent for anyone else and for public
+    /// matches.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub invitation: Option<String>,
+    /// Whether the match is private (never in the lobby; joined with the invitation code).
+    pub private: bool,
     /// The game's own view: the caller's hand, the public table, scores.
     #[schema(schema_with = crate::openapi::table_schema)]
     pub table: Value,
@@ -467,7 +633,6 @@ pub struct MatchView {
 
 impl Loaded {
     pub fn view(&self, viewer: Viewer, your_seats: Vec<usize>) -> MatchView {
-        let status = self.table.status();
         MatchView {
             id: self.id,
             game: self.game.clone(),
@@ -480,13 +645,13 @@ impl Loaded {
                 Viewer::Seat(s) => Some(s),
                 _ => None,
             },
-            to_act: if self.is_full() { status.to_act().to_vec() } else { Vec::new() },
+            to_act: self.to_act(),
             deal_number: self.table.deal_number(),
             turn_deadline: self.turn_deadline().map(|(_, at)| at.to_rfc3339()),
-            outcome: match status {
-                Status::Finished { outcome } => Some(outcome),
-                _ => None,
-            },
+            outcome: self.outcome(),
+            ended: self.ended,
+            invitation: None,
+            private: self.private,
             table: self.table.view(viewer),
         }
     }
@@ -524,6 +689,8 @@ fn redact_service_event(data: &Value) -> Value {
         if let Some(decks) = obj.remove("decks") {
             obj.insert("supplied_decks".into(), json!(decks.as_array().map_or(0, Vec::len)));
         }
+        // A private match's code would let anyone who reads its events take a seat.
+        obj.remove("invitation");
     }
     data
 }
@@ -630,6 +797,9 @@ mod tests {
             decks: Vec::new(),
             created_by: Uuid::nil(),
             turn_seconds: None,
+            private: false,
+            invitation: None,
+            when_a_player_leaves: None,
         };
         let first = StoredEvent {
             seq: 1,
@@ -689,6 +859,9 @@ mod tests {
             decks: Vec::new(),
             created_by: Uuid::nil(),
             turn_seconds: None,
+            private: false,
+            invitation: None,
+            when_a_player_leaves: None,
         };
         let first = StoredEvent {
             seq: 1,

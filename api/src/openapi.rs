@@ -30,18 +30,20 @@ Errors are `application/problem+json` with a stable `code`; a refused move names
     paths(
         health::health, health::ready, health::prometheus,
         auth::guest, auth::renew, auth::me, games::list_games, games::get_game, games::get_rules, games::get_rule, checks::check_deal,
-        match_routes::create_match, lists::list_matches, match_routes::get_match, match_routes::join, match_routes::legal_moves,
+        match_routes::create_match, lists::list_matches, match_routes::get_match, match_routes::join, match_routes::leave,
+        match_routes::cancel, match_routes::abort, match_routes::legal_moves,
         moves::make_move,
-        history::match_events, history::deal_record, history::deal_replay, history::export, stream::stream,
+        history::match_events, history::deal_record, history::deal_replay, history::export, stream::stream, stream::my_stream,
     ),
     components(schemas(
         problem::Problem, engine::bots::Level, matches::ServiceEvent, matches::MatchPhase, matches::SeatOut, matches::SeatKind, matches::MatchView,
+        matches::Ended, matches::EndReason, matches::WhenAPlayerLeaves,
         matches::EventOut,
         auth::GuestRequest, auth::GuestToken, auth::Me, games::GameSummary, games::RuleAnswer, games::SectionRef, games::RelatedRule, match_routes::SeatRequest,
         match_routes::CreateMatch, match_routes::LegalMoves, moves::MoveRequest, moves::MoveResult, moves::DryRun,
         moves::MoveOutcome, history::EventPage, history::DealRecord, history::ReplayStep,
         lists::MatchList, lists::MatchSummary, lists::PlayerFilter, lists::ListStatus,
-        checks::DealToCheck, checks::MadeMove, checks::DealChecked, checks::Broken, moves::Include,
+        stream::StreamView, checks::DealToCheck, checks::MadeMove, checks::DealChecked, checks::Broken, moves::Include,
     )),
     modifiers(&Bearer, &ExtractorProblems, &RequestRules, &GameTypes, &Examples),
     tags(
@@ -154,6 +156,7 @@ fn service_event_variants(
         if name == "MatchCreatedEvent" {
             let properties = variant["properties"].as_object_mut().expect("match.created has properties");
             properties.remove("decks");
+            properties.remove("invitation");
             properties.insert(
                 "supplied_decks".into(),
                 serde_json::json!({
@@ -351,6 +354,9 @@ impl Examples {
             seats,
             decks: vec![deck],
             created_by: Self::player(0),
+            private: false,
+            invitation: None,
+            when_a_player_leaves: None,
             turn_seconds: None,
         };
         let at = Self::at()?;

@@ -64,6 +64,8 @@ pub struct Summary {
     pub to_act: Value,
     /// How the match ended, as the match view's `outcome` (none until it is over).
     pub outcome: Option<Value>,
+    /// Never in the lobby, nor in a list without a token.
+    pub private: bool,
     /// When the last of the events was recorded (and, for a new match, when it was created).
     pub at: DateTime<Utc>,
 }
@@ -135,8 +137,8 @@ pub fn append(
              SELECT $1, $10, $3, $11, $12, $13, $2 + 1, $2 + cardinality($4::bigint[]) WHERE $10 IS NOT NULL
              RETURNING 1
          ), summary AS (
-             INSERT INTO matches (stream_id, game, phase, version, open_seats, players, seats, to_act, created_at, updated_at, outcome)
-             VALUES ($1, $14, $15, $16, $17, $18, $19, $20, $21, $21, $22)
+             INSERT INTO matches (stream_id, game, phase, version, open_seats, players, seats, to_act, created_at, updated_at, outcome, private)
+             VALUES ($1, $14, $15, $16, $17, $18, $19, $20, $21, $21, $22, $23)
              ON CONFLICT (stream_id) DO UPDATE SET
                  phase = EXCLUDED.phase, version = EXCLUDED.version, open_seats = EXCLUDED.open_seats,
                  players = EXCLUDED.players, seats = EXCLUDED.seats, to_act = EXCLUDED.to_act,
@@ -168,6 +170,7 @@ pub fn append(
     .bind::<Jsonb, _>(&summary.to_act)
     .bind::<Timestamptz, _>(summary.at)
     .bind::<Nullable<Jsonb>, _>(summary.outcome.as_ref())
+    .bind::<diesel::sql_types::Bool, _>(summary.private)
     .get_result::<Appended>(conn);
     match result {
         Ok(a) if a.appended == new.len() as i64 => Ok(()),
@@ -265,6 +268,9 @@ impl NewEvent {
 pub struct ListFilter {
     /// Only matches this player holds a seat in.
     pub player: Option<Uuid>,
+    /// Whose list it is: the lobby's public waiting matches are everyone's, and a player sees
+    /// their own matches too (none: a caller without a token sees only the lobby's).
+    pub viewer: Option<Uuid>,
     /// Only matches in this phase (`waiting`, `playing`, `finished`).
     pub phase: Option<&'static str>,
     /// Only matches with an open seat.
@@ -300,6 +306,38 @@ pub struct ListedMatch {
     pub updated_at: DateTime<Utc>,
 }
 
+/// A player's match, and whether it changed after the time asked about.
+#[derive(Debug, Clone, QueryableByName)]
+pub struct PlayersMatch {
+    #[diesel(embed)]
+    pub listed: ListedMatch,
+    #[diesel(sql_type = diesel::sql_types::Bool)]
+    pub changed: bool,
+}
+
+/// The matches `player` sits in that are not over, and those that changed after `since` (all
+/// changed, without it), the most recently changed `limit` of them.
+pub fn players_matches(
+    conn: &mut PgConn,
+    player: Uuid,
+    since: Option<DateTime<Utc>>,
+    limit: i64,
+) -> QueryResult<Vec<PlayersMatch>> {
+    use diesel::sql_types::{Int8, Jsonb, Nullable, Timestamptz};
+    diesel::sql_query(
+        "SELECT stream_id, game, phase, version, open_seats, seats, to_act, outcome, created_at, updated_at,
+                ($2::timestamptz IS NULL OR updated_at > $2) AS changed
+           FROM matches
+          WHERE players @> $1 AND (phase <> 'finished' OR updated_at > $2)
+          ORDER BY updated_at DESC
+          LIMIT $3",
+    )
+    .bind::<Jsonb, _>(serde_json::json!([player.to_string()]))
+    .bind::<Nullable<Timestamptz>, _>(since)
+    .bind::<Int8, _>(limit)
+    .load(conn)
+}
+
 /// Matches newest first, as `filter` says.
 pub fn list(conn: &mut PgConn, filter: &ListFilter) -> QueryResult<Vec<ListedMatch>> {
     use diesel::sql_types::{Bool, Int8, Jsonb, Nullable, Text, Timestamptz, Uuid as SqlUuid};
@@ -307,8 +345,9 @@ pub fn list(conn: &mut PgConn, filter: &ListFilter) -> QueryResult<Vec<ListedMat
         "SELECT stream_id, game, phase, version, open_seats, seats, to_act, outcome, created_at, updated_at
            FROM matches
           WHERE ($1::jsonb IS NULL OR players @> $1)
+            AND ((phase = 'waiting' AND NOT private) OR ($8::jsonb IS NOT NULL AND players @> $8))
             AND ($2::text IS NULL OR phase = $2)
-            AND (NOT $3 OR open_seats > 0)
+            AND (NOT $3 OR (open_seats > 0 AND phase = 'waiting' AND NOT private))
             AND ($4::text IS NULL OR game = $4)
             AND ($5::timestamptz IS NULL OR (created_at, stream_id) < ($5, $6))
           ORDER BY created_at DESC, stream_id DESC
@@ -321,7 +360,23 @@ pub fn list(conn: &mut PgConn, filter: &ListFilter) -> QueryResult<Vec<ListedMat
     .bind::<Nullable<Timestamptz>, _>(filter.before.map(|b| b.0))
     .bind::<Nullable<SqlUuid>, _>(filter.before.map(|b| b.1))
     .bind::<Int8, _>(filter.limit)
+    .bind::<Nullable<Jsonb>, _>(filter.viewer.map(|p| serde_json::json!([p.to_string()])))
     .load(conn)
+}
+
+/// Matches that have waited for players since before `seconds` ago, oldest first, at most
+/// `limit`: the candidates to expire from the lobby.
+pub fn waiting_too_long(conn: &mut PgConn, seconds: u64, limit: i64) -> QueryResult<Vec<Uuid>> {
+    diesel::sql_query(
+        "SELECT stream_id FROM matches
+          WHERE phase = 'waiting' AND created_at <= now() - make_interval(secs => $1)
+          ORDER BY created_at
+          LIMIT $2",
+    )
+    .bind::<diesel::sql_types::Double, _>(seconds as f64)
+    .bind::<diesel::sql_types::Int8, _>(limit)
+    .load::<Overdue>(conn)
+    .map(|rows| rows.into_iter().map(|r| r.stream_id).collect())
 }
 
 /// Matches whose log has no summary row: written before summaries were kept. At most `limit`.
@@ -345,8 +400,8 @@ pub fn unsummarised(conn: &mut PgConn, limit: i64) -> QueryResult<Vec<Uuid>> {
 pub fn summarise(conn: &mut PgConn, stream: Uuid, summary: &Summary, created: DateTime<Utc>) -> QueryResult<()> {
     use diesel::sql_types::{Int4, Int8, Jsonb, Nullable, Text, Timestamptz, Uuid as SqlUuid};
     diesel::sql_query(
-        "INSERT INTO matches (stream_id, game, phase, version, open_seats, players, seats, to_act, created_at, updated_at, outcome)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+        "INSERT INTO matches (stream_id, game, phase, version, open_seats, players, seats, to_act, created_at, updated_at, outcome, private)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
          ON CONFLICT (stream_id) DO UPDATE SET
              phase = EXCLUDED.phase, version = EXCLUDED.version, open_seats = EXCLUDED.open_seats,
              players = EXCLUDED.players, seats = EXCLUDED.seats, to_act = EXCLUDED.to_act,
@@ -364,6 +419,7 @@ pub fn summarise(conn: &mut PgConn, stream: Uuid, summary: &Summary, created: Da
     .bind::<Timestamptz, _>(created)
     .bind::<Timestamptz, _>(summary.at)
     .bind::<Nullable<Jsonb>, _>(summary.outcome.as_ref())
+    .bind::<diesel::sql_types::Bool, _>(summary.private)
     .execute(conn)
     .map(|_| ())
 }

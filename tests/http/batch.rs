@@ -28,6 +28,7 @@ fn append(stream: Uuid, expected: i64, events: &[i64]) -> Append {
         seats: json!([]),
         to_act: json!([]),
         outcome: None,
+        private: false,
         at: chrono::Utc::now(),
     };
     Append { stream, expected, events: events.iter().map(|n| event(*n)).collect(), key: None, answer: None, summary }

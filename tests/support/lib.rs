@@ -88,6 +88,17 @@ impl TestApp {
         )
         .await
     }
+
+    /// `another_node` with its settings changed by `change` first.
+    pub async fn another_node_configured(&self, change: impl FnOnce(&mut api::config::Settings)) -> TestApp {
+        let unlimited = api::ratelimit::Limit { per_second: 1e6, burst: 1e6 };
+        let mut settings = settings(
+            &self.db_name,
+            api::ratelimit::Limits { moves: unlimited, creations: unlimited, tokens: unlimited },
+        );
+        change(&mut settings);
+        start(settings, self.db_name.clone(), false)
+    }
 }
 
 /// The service on a new database of the PostgreSQL server at `server` (a server-level URL, e.g.
@@ -125,6 +136,7 @@ pub fn settings(db_name: &str, rate_limits: api::ratelimit::Limits) -> api::conf
         cors: api::http::Cors::parse("*").expect("a valid setting"),
         deadline_sweep: Some(Duration::from_millis(200)),
         stream_limits: api::live::StreamLimits::default(),
+        waiting_ttl: Duration::from_secs(24 * 3600),
     }
 }
 

@@ -345,7 +345,9 @@ pub async fn export(
     if not_modified(&req, &tag) {
         return Ok(private(HttpResponse::NotModified()).insert_header((header::ETAG, tag)).finish());
     }
-    let over = loaded.phase() == MatchPhase::Finished;
+    // A match the service ended (aborted, abandoned) may stop in the middle of a deal, whose
+    // hidden cards stay hidden: only a match its rules finished is exported as its record.
+    let over = loaded.phase() == MatchPhase::Finished && loaded.ended.is_none();
     let mut body = Vec::with_capacity(rows.len() * 200);
     for e in &rows {
         let line = if over {

@@ -44,7 +44,7 @@ pub struct ListQuery {
     /// Deprecated: the older name of `phase` (`in-progress` is the phase `playing`), kept for
     /// the clients that use it; both may be sent when they agree.
     pub status: Option<ListStatus>,
-    /// `true`: only matches with a free seat (the lobby); a seat is taken with
+    /// `true`: only the lobby (public matches waiting for players, never the caller's private ones); a seat is taken with
     /// `POST /v1/matches/{id}/seats/{seat}/join`, and anyone may watch with `GET /v1/matches/{id}`.
     pub open: Option<bool>,
     /// Only this game's matches (a game id).
@@ -73,6 +73,9 @@ pub struct MatchSummary {
     pub your_seats: Vec<usize>,
     /// How a finished match ended (who won, and why), as in the match itself; null until then.
     pub outcome: Option<engine::game::Outcome>,
+    /// Why the match is over when the service ended it (cancelled, aborted, abandoned, expired),
+    /// as in the match itself; null otherwise.
+    pub ended: Option<crate::matches::Ended>,
     #[schema(format = DateTime)]
     pub created_at: String,
     /// When the last event was recorded.
@@ -93,8 +96,10 @@ pub struct MatchList {
 /// Matches: yours, or the lobby
 ///
 /// Matches newest first, a page at a time (`limit`, and `cursor` from the page before, also sent
-/// as a `Link: <…>; rel="next"` header). `player=me` lists the caller's own matches (a token is
-/// needed), `phase` narrows them to `waiting`, `playing` or `finished` (the match's `phase`;
+/// as a `Link: <…>; rel="next"` header). Without a token the list holds only what the lobby
+/// shows: public matches waiting for players; with one, the caller's own matches too (private
+/// ones, playing or finished), and never other players' matches past the lobby. `player=me`
+/// lists the caller's own matches only (a token is needed), `phase` narrows them to `waiting`, `playing` or `finished` (the match's `phase`;
 /// `status` is its older name, with `in-progress` for `playing`); a finished match's entry says
 /// how it ended (`outcome`); `open=true` is the
 /// lobby: matches with a free seat, to join or to watch, optionally of one `game`.
@@ -143,6 +148,7 @@ pub async fn list_matches(
     };
     let filter = ListFilter {
         player,
+        viewer: me,
         phase: phase.map(|p| match p {
             MatchPhase::Waiting => "waiting",
             MatchPhase::Playing => "playing",
@@ -164,9 +170,7 @@ pub async fn list_matches(
     // A summary written before outcomes were kept: the match itself says how it ended.
     for row in rows.iter_mut().filter(|r| r.phase == "finished" && r.outcome.is_none()) {
         let loaded = crate::commands::load(&state, row.stream_id).await?;
-        if let engine::game::Status::Finished { outcome } = loaded.table.status() {
-            row.outcome = serde_json::to_value(outcome).ok();
-        }
+        row.outcome = loaded.summary().outcome;
     }
     let matches = rows.into_iter().map(|r| summary(r, me)).collect();
     let mut response = HttpResponse::Ok();
@@ -177,7 +181,7 @@ pub async fn list_matches(
     Ok(response.json(MatchList { matches, next }))
 }
 
-fn summary(row: ListedMatch, me: Option<Uuid>) -> MatchSummary {
+pub(crate) fn summary(row: ListedMatch, me: Option<Uuid>) -> MatchSummary {
     let seats: Vec<SeatOut> = serde_json::from_value(row.seats).unwrap_or_default();
     let your_seats = seats.iter().filter(|s| me.is_some() && s.player_id == me).map(|s| s.seat).collect();
     MatchSummary {
@@ -188,6 +192,7 @@ fn summary(row: ListedMatch, me: Option<Uuid>) -> MatchSummary {
         open_seats: row.open_seats.max(0) as u32,
         to_act: serde_json::from_value(row.to_act).unwrap_or_default(),
         your_seats,
+        ended: row.outcome.as_ref().and_then(|o| serde_json::from_value(o.get("ended")?.clone()).ok()),
         outcome: row.outcome.and_then(|o| serde_json::from_value(o).ok()),
         seats,
         created_at: row.created_at.to_rfc3339(),

@@ -70,6 +70,14 @@ pub struct CreateMatch {
     /// Left out: no limit.
     #[schema(minimum = 1, maximum = 604800)]
     pub turn_seconds: Option<u32>,
+    /// `true`: the match is never in the lobby nor in a list without a token, and its open
+    /// seats are taken with the invitation code the answer gives its creator (`invitation`).
+    #[serde(default)]
+    pub private: bool,
+    /// What happens when a player leaves the running match (`POST .../seats/{seat}/leave`):
+    /// `bot` (left out) has a bot play the seat on, `end` ends the match, abandoned, nobody
+    /// winning. Either way the match ends when the last person leaves.
+    pub when_a_player_leaves: Option<crate::matches::WhenAPlayerLeaves>,
 }
 
 /// Creates a match
@@ -126,11 +134,13 @@ pub async fn create_match(
         decks: body.decks,
         lang: lang(&req),
         turn_seconds: body.turn_seconds,
+        private: body.private,
+        when_a_player_leaves: body.when_a_player_leaves,
     };
     let created = commands::create_match(&state.into_inner(), &player, new, key).await?;
     let after = created.after;
-    let mut reply = Reply::new(StatusCode::CREATED, &after.view(viewer, after.seats_of(player.id)))?
-        .viewed_at(after.version, viewer);
+    let mut reply =
+        Reply::new(StatusCode::CREATED, &view_for(&after, viewer, &player))?.viewed_at(after.version, viewer);
     if created.replayed {
         reply = reply.header("Idempotent-Replayed", "true".into());
     }
@@ -174,7 +184,38 @@ pub async fn get_match(
     let id = path.into_inner();
     let loaded = commands::load(&state.into_inner(), id).await?;
     let (viewer, held) = viewer_of(&loaded, &caller, query.seat)?;
-    Ok(viewed(&req, view_tag(loaded.version, viewer), &loaded.view(viewer, held)))
+    let mut view = loaded.view(viewer, held);
+    if caller.0.as_ref().is_some_and(|p| p.id == loaded.created_by) {
+        view.invitation = loaded.invitation.clone();
+    }
+    Ok(viewed(&req, view_tag(loaded.version, viewer), &view))
+}
+
+/// The match as `player` sees it from `viewer`, with the invitation code if they created it.
+fn view_for(after: &crate::matches::Loaded, viewer: Viewer, player: &Player) -> MatchView {
+    let mut view = after.view(viewer, after.seats_of(player.id));
+    if after.created_by == player.id {
+        view.invitation = after.invitation.clone();
+    }
+    view
+}
+
+/// The view of a player who acted on the match: from a seat of theirs, if they still hold one.
+fn seen_by(after: &crate::matches::Loaded, player: &Player, seat: Option<usize>) -> Viewer {
+    let held = after.seats_of(player.id);
+    match seat {
+        Some(s) if held.contains(&s) => Viewer::Seat(s),
+        _ => held.first().map_or(Viewer::Spectator, |&s| Viewer::Seat(s)),
+    }
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct JoinQuery {
+    /// A private match's invitation code, as its creator was given it (case is ignored).
+    #[param(max_length = 64)]
+    pub invitation: Option<String>,
 }
 
 /// Takes an open seat
@@ -182,11 +223,15 @@ pub async fn get_match(
 /// Seats the caller in an open seat. When the last open seat is taken the first deal is dealt,
 /// and bots play until a person is to act.
 #[utoipa::path(post, path = "/v1/matches/{id}/seats/{seat}/join", tag = "matches",
-    params(("id" = Uuid, Path), ("seat" = usize, Path)), security(("bearer" = [])),
+    params(("id" = Uuid, Path), ("seat" = usize, Path), JoinQuery), security(("bearer" = [])),
     responses((status = 200, body = MatchView, headers(("ETag" = String, description = "the match's version"))),
+              (status = 403, description = "a private match, joined without its invitation code or with another \
+                                            (`invalid-invitation`)",
+               body = Problem, content_type = "application/problem+json"),
               (status = 404, description = "no such match, or no such seat at its table (`no-such-seat`)",
                body = Problem, content_type = "application/problem+json"),
-              (status = 409, description = "the seat is taken, or another request changed the match first",
+              (status = 409, description = "the seat is taken, the match is over (`match-ended`), or another request \
+                                            changed the match first",
                body = Problem, content_type = "application/problem+json"),
               (status = 422, description = "the bots would not come to a person's turn within 10,000 moves \
                                             (`bots-unsettled`)",
@@ -203,12 +248,128 @@ pub async fn join(
     state: web::Data<AppState>,
     player: Player,
     path: web::Path<(Uuid, usize)>,
+    query: web::Query<JoinQuery>,
 ) -> Result<HttpResponse, ApiError> {
     rate_limit(&req, &state, &player, Action::Move)?;
     let (id, seat) = path.into_inner();
-    let after: Arc<_> = commands::join(&state.into_inner(), id, &player, seat).await?;
-    let view = after.view(Viewer::Seat(seat), after.seats_of(player.id));
+    let invitation = query.into_inner().invitation;
+    // As the document bounds it, so that a request outside the schema is refused whatever match
+    // it names (a public match ignores the code).
+    if invitation.as_ref().is_some_and(|code| code.chars().count() > 64) {
+        return Err(ApiError::bad_request("invalid-query", "an invitation code is at most 64 characters"));
+    }
+    let after: Arc<_> = commands::join(&state.into_inner(), id, &player, seat, invitation).await?;
+    let view = view_for(&after, Viewer::Seat(seat), &player);
     Ok(Reply::new(StatusCode::OK, &view)?.viewed_at(after.version, Viewer::Seat(seat)).into_response())
+}
+
+/// Cancels a waiting match
+///
+/// The creator cancels a match that still waits for players: it is over (`phase` `finished`,
+/// `ended.reason` `cancelled`, an `outcome` with no winner), out of the lobby, and the log says
+/// so (`match.cancelled`).
+#[utoipa::path(post, path = "/v1/matches/{id}/cancel", tag = "matches",
+    params(("id" = Uuid, Path)), security(("bearer" = [])),
+    responses((status = 200, body = MatchView, headers(("ETag" = String, description = "the match's version"))),
+              (status = 403, description = "the caller did not create the match (`not-creator`)",
+               body = Problem, content_type = "application/problem+json"),
+              (status = 404, description = "no such match", body = Problem, content_type = "application/problem+json"),
+              (status = 409, description = "every seat is taken (`match-started`: abort or leave instead), the match \
+                                            is over (`match-ended`), or another request changed it first",
+               body = Problem, content_type = "application/problem+json"),
+              (status = 429, description = "too many requests from this player",
+               body = Problem, content_type = "application/problem+json",
+               headers(("Retry-After" = u64, description = "seconds to wait"))),
+              (status = 503, description = "the database cannot be reached",
+               body = Problem, content_type = "application/problem+json",
+               headers(("Retry-After" = u64, description = "seconds to wait")))))]
+#[post("/v1/matches/{id}/cancel")]
+pub async fn cancel(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    player: Player,
+    path: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    rate_limit(&req, &state, &player, Action::Move)?;
+    let after = commands::cancel(&state.into_inner(), path.into_inner(), &player).await?;
+    let viewer = seen_by(&after, &player, None);
+    Ok(Reply::new(StatusCode::OK, &view_for(&after, viewer, &player))?.viewed_at(after.version, viewer).into_response())
+}
+
+/// Aborts a match nobody has moved in
+///
+/// A seated player calls off a match before any person has made a move (deals and bots' moves
+/// do not count), waiting or dealt: it is over (`ended.reason` `aborted` with the seat, an
+/// `outcome` with no winner), and the log says so (`match.aborted`).
+#[utoipa::path(post, path = "/v1/matches/{id}/abort", tag = "matches",
+    params(("id" = Uuid, Path), SeatQuery), security(("bearer" = [])),
+    responses((status = 200, body = MatchView, headers(("ETag" = String, description = "the match's version"))),
+              (status = 403, description = "the caller holds no seat here, or not the one named (`not-your-seat`)",
+               body = Problem, content_type = "application/problem+json"),
+              (status = 404, description = "no such match, or no such seat at its table (`no-such-seat`)",
+               body = Problem, content_type = "application/problem+json"),
+              (status = 409, description = "a person has moved (`match-started`: leave instead), the match is over \
+                                            (`match-ended`), or another request changed it first",
+               body = Problem, content_type = "application/problem+json"),
+              (status = 429, description = "too many requests from this player",
+               body = Problem, content_type = "application/problem+json",
+               headers(("Retry-After" = u64, description = "seconds to wait"))),
+              (status = 503, description = "the database cannot be reached",
+               body = Problem, content_type = "application/problem+json",
+               headers(("Retry-After" = u64, description = "seconds to wait")))))]
+#[post("/v1/matches/{id}/abort")]
+pub async fn abort(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    player: Player,
+    path: web::Path<Uuid>,
+    query: web::Query<SeatQuery>,
+) -> Result<HttpResponse, ApiError> {
+    rate_limit(&req, &state, &player, Action::Move)?;
+    let after = commands::abort(&state.into_inner(), path.into_inner(), &player, query.seat).await?;
+    let viewer = seen_by(&after, &player, query.seat);
+    Ok(Reply::new(StatusCode::OK, &view_for(&after, viewer, &player))?.viewed_at(after.version, viewer).into_response())
+}
+
+/// Leaves a seat of a running match
+///
+/// The seat's player resigns it. As the match was created (`when_a_player_leaves`): a bot at
+/// the strong level plays the seat from now on (`match.seat_left`), and plays at once if it is
+/// the seat's turn; or the match ends, abandoned by the seat, nobody winning
+/// (`match.abandoned`, `ended.reason` `abandoned`). It also ends so when the last person leaves.
+/// The answer is the match as the caller still sees it: from another seat of theirs, else as a
+/// spectator.
+#[utoipa::path(post, path = "/v1/matches/{id}/seats/{seat}/leave", tag = "matches",
+    params(("id" = Uuid, Path), ("seat" = usize, Path)), security(("bearer" = [])),
+    responses((status = 200, body = MatchView, headers(("ETag" = String, description = "the match's version"))),
+              (status = 403, description = "the seat is not the caller's (`not-your-seat`)",
+               body = Problem, content_type = "application/problem+json"),
+              (status = 404, description = "no such match, or no such seat at its table (`no-such-seat`)",
+               body = Problem, content_type = "application/problem+json"),
+              (status = 409, description = "the match waits for players (`match-not-started`: abort or cancel it), is \
+                                            over (`match-ended`), or another request changed it first",
+               body = Problem, content_type = "application/problem+json"),
+              (status = 422, description = "the bots would not come to a person's turn within 10,000 moves \
+                                            (`bots-unsettled`)",
+               body = Problem, content_type = "application/problem+json"),
+              (status = 429, description = "too many requests from this player",
+               body = Problem, content_type = "application/problem+json",
+               headers(("Retry-After" = u64, description = "seconds to wait"))),
+              (status = 503, description = "the database cannot be reached",
+               body = Problem, content_type = "application/problem+json",
+               headers(("Retry-After" = u64, description = "seconds to wait")))))]
+#[post("/v1/matches/{id}/seats/{seat}/leave")]
+pub async fn leave(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    player: Player,
+    path: web::Path<(Uuid, usize)>,
+) -> Result<HttpResponse, ApiError> {
+    rate_limit(&req, &state, &player, Action::Move)?;
+    let (id, seat) = path.into_inner();
+    let after = commands::leave(&state.into_inner(), id, &player, seat).await?;
+    let viewer = seen_by(&after, &player, None);
+    Ok(Reply::new(StatusCode::OK, &view_for(&after, viewer, &player))?.viewed_at(after.version, viewer).into_response())
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -249,7 +410,8 @@ pub async fn legal_moves(
     let id = path.into_inner();
     let loaded = commands::load(&state.into_inner(), id).await?;
     let seat = acting_seat(&loaded, &player, query.seat)?;
-    let moves = if loaded.is_full() { loaded.table.legal_moves(seat) } else { Vec::new() };
+    let moves =
+        if loaded.phase() == crate::matches::MatchPhase::Playing { loaded.table.legal_moves(seat) } else { Vec::new() };
     let legal = LegalMoves { game: loaded.game.clone(), seat, version: loaded.version, moves };
     Ok(viewed(&req, view_tag(loaded.version, Viewer::Seat(seat)), &legal))
 }

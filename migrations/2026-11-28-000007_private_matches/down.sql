@@ -1,0 +1,2 @@
+DROP INDEX matches_waiting;
+ALTER TABLE matches DROP COLUMN private;
