@@ -131,6 +131,9 @@ def play(base, match_id, token, deadline, stats):
                 continue
             if status == 200:
                 stats["moves"] += 1
+                # A person's pace, about four moves a second: the match is still being played
+                # when the fault comes, so its stream has events to carry through the failover.
+                time.sleep(0.25)
             elif status not in (409, 412):
                 stats["odd"].append(status)
             break
