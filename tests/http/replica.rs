@@ -7,7 +7,7 @@ use diesel::connection::SimpleConnection;
 use diesel::{Connection, PgConnection};
 use serde_json::json;
 
-use kortbord_e2e::{server_url, spawn_app_configured, with_database, TestApp};
+use kortbord_e2e::{server_url, spawn_app_configured, with_database, Reply, TestApp};
 
 /// A database with the service's tables and nothing in them, dropped with this guard.
 struct FrozenStandby {
@@ -100,4 +100,61 @@ async fn lagging_reads_go_to_the_replica_and_a_client_never_sees_its_own_move_go
     assert_eq!(listed.body["matches"][0]["id"], json!(id), "{}", listed.body);
     let from_replica = c.get(&format!("/v1/matches/{id}/deals/1")).token(&token).send().await;
     assert_eq!(from_replica.body, record.body);
+}
+
+/// The same move under the same key, each time.
+async fn probe_move(app: &TestApp, token: &str, id: &str, version: &str, command: &serde_json::Value) -> Reply {
+    app.post(&format!("/v1/matches/{id}/moves"))
+        .token(token)
+        .header("Idempotency-Key", "read-only-probe")
+        .header("If-Match", &format!("\"{version}\""))
+        .json(&json!({ "seat": 0, "move": command }))
+        .send()
+        .await
+}
+
+/// A primary demoted without a restart (or fenced with `default_transaction_read_only`) keeps
+/// its sessions open, read-only. A move refused there answers 503, not 500, and the connection
+/// is dropped: once the database takes writes again, the move sent again with its key lands
+/// within as many attempts as the pool has connections. (Kept, each of those connections would
+/// refuse every write it was given, for good.)
+#[actix_web::test]
+async fn a_connection_on_a_read_only_server_is_dropped_after_its_write_is_refused() {
+    let app = kortbord_e2e::spawn_app().await;
+    let (token, _) = app.guest("Ada").await;
+    let created = app
+        .create_match(&token, json!({ "game": "plump", "seats": [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}] }))
+        .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let moves = app.legal_moves(&token, &id, 0).await;
+    let version = created["version"].to_string();
+    let mut admin = PgConnection::establish(&with_database(&server_url(), "postgres")).unwrap();
+    let db = &app.db_name;
+    // Every session of the database from now on is read-only; the open ones are ended, so that
+    // the pool's next connections are such sessions.
+    admin
+        .batch_execute(&format!(
+            "ALTER DATABASE \"{db}\" SET default_transaction_read_only = on;
+             SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{db}' AND pid <> pg_backend_pid();"
+        ))
+        .unwrap();
+    let mut refused_read_only = 0;
+    for _ in 0..10 {
+        let r = probe_move(&app, &token, &id, &version, &moves[0]).await;
+        r.assert_problem(503, "service-unavailable");
+        refused_read_only += usize::from(r.body["detail"].as_str().unwrap().contains("read-only"));
+    }
+    assert!(refused_read_only > 0, "no write was refused for the server being read-only");
+    admin.batch_execute(&format!("ALTER DATABASE \"{db}\" RESET default_transaction_read_only")).unwrap();
+    let pool = kortbord_e2e::settings(db, api::ratelimit::Limits::default()).pool_size;
+    let mut landed = None;
+    for attempt in 0..=pool {
+        let r = probe_move(&app, &token, &id, &version, &moves[0]).await;
+        if r.status.as_u16() == 200 {
+            landed = Some(attempt);
+            break;
+        }
+        r.assert_problem(503, "service-unavailable");
+    }
+    assert!(landed.is_some(), "the move never landed: read-only connections stayed in the pool");
 }
