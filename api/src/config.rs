@@ -11,6 +11,9 @@ pub struct Settings {
     pub port: u16,
     /// A PostgreSQL URL naming our database, which is created when missing.
     pub database_url: String,
+    /// A standby's URL (same database name) for the reads that may lag: lists, finished deals'
+    /// records and replays, exports. None: every read goes to `database_url`.
+    pub replica_url: Option<String>,
     pub jwt_secret: String,
     pub token_ttl_secs: u64,
     pub pool_size: u32,
@@ -40,7 +43,7 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// Reads `HOST`, `PORT`, `DATABASE_URL`, `KORTBORD_DB_NAME`, `KORTBORD_JWT_SECRET`,
+    /// Reads `HOST`, `PORT`, `DATABASE_URL`, `KORTBORD_DB_REPLICA_URL`, `KORTBORD_DB_NAME`, `KORTBORD_JWT_SECRET`,
     /// `KORTBORD_TOKEN_TTL_SECS`, `KORTBORD_DB_POOL`, `KORTBORD_DB_CHECKOUT_MS`, `KORTBORD_DB_STATEMENT_MS`,
     /// `KORTBORD_DB_THREADS`, `KORTBORD_DB_BATCH`, `KORTBORD_MOVES_PER_SEC`,
     /// `KORTBORD_MATCHES_PER_SEC`, `KORTBORD_TOKENS_PER_SEC`, `KORTBORD_RENEW_WINDOW_SECS` and
@@ -60,6 +63,9 @@ impl Settings {
             database_of(&database_url).filter(|n| n != "postgres").unwrap_or_else(|| "kortbord".into())
         });
         let database_url = with_database(&database_url, &name);
+        // The standby holds the same databases as the primary: ours is named as there.
+        let replica_url =
+            env::var("KORTBORD_DB_REPLICA_URL").ok().filter(|u| !u.is_empty()).map(|u| with_database(&u, &name));
         let jwt_secret = match env::var("KORTBORD_JWT_SECRET") {
             Ok(s) if s.len() >= 16 => s,
             Ok(_) => return Err("KORTBORD_JWT_SECRET must be at least 16 characters".into()),
@@ -130,6 +136,7 @@ impl Settings {
             host: env::var("HOST").unwrap_or_else(|_| "127.0.0.1".into()),
             port,
             database_url,
+            replica_url,
             jwt_secret,
             token_ttl_secs,
             pool_size,

@@ -46,9 +46,27 @@ impl ManageConnection for Manager {
         Ok(())
     }
 
+    /// Also drops a connection that was just refused a write because its server is read-only
+    /// (`note_read_only`): a primary demoted without a restart, or fenced with
+    /// `default_transaction_read_only`, keeps its sessions, and each would fail every write it
+    /// is given. A new connection finds the writable server (`target_session_attrs=read-write`
+    /// in a multi-host URL); reads only fail that way on the primary's pool, whose writes do.
     fn has_broken(&self, conn: &mut PgConnection) -> bool {
-        self.0.has_broken(conn)
+        READ_ONLY.with(|seen| seen.replace(false)) || self.0.has_broken(conn)
     }
+}
+
+thread_local! {
+    /// Set when a statement on this thread was refused because the server is read-only; the
+    /// connection that ran it is returned to the pool by the same thread (r2d2 checks
+    /// `has_broken` as the connection is dropped), which then discards it.
+    static READ_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// The statement just run on this thread's connection was refused because its server is
+/// read-only (SQLSTATE 25006): the pool must not hand that connection out again.
+pub fn note_read_only() {
+    READ_ONLY.with(|seen| seen.set(true));
 }
 
 pub mod schema {
@@ -133,6 +151,23 @@ pub fn connect_bounded(url: &str, size: u32, checkout: Duration, statement: Dura
     conn.batch_execute(&format!("SET statement_timeout = {}", statement.as_millis()))
         .map_err(|e| format!("cannot set the statement timeout: {e}"))?;
     Ok(pool)
+}
+
+/// The pool for reads that may lag (`KORTBORD_DB_REPLICA_URL`): a standby's. It runs no
+/// migrations and creates nothing (a standby is read-only; the primary's pool does both), and it
+/// is opened without waiting for a connection, so a node starts while the replica is down (those
+/// reads then fall back to the primary, see `AppState::lagging`). It waits at most half the
+/// checkout timeout for a connection, so that the fallback still fits in a request's wait.
+pub fn connect_replica(url: &str, size: u32, checkout: Duration, statement: Duration) -> PgPool {
+    let url = with_connect_timeout(url, checkout);
+    let manager = Manager(ConnectionManager::<PgConnection>::new(url.as_str()));
+    Pool::builder()
+        .max_size(size)
+        .min_idle(Some(0))
+        .connection_timeout(checkout / 2)
+        .test_on_check_out(true)
+        .connection_customizer(Box::new(StatementTimeout(statement)))
+        .build_unchecked(manager)
 }
 
 /// The URL with libpq's `connect_timeout` (whole seconds, at least 2, libpq's own minimum)

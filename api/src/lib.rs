@@ -64,6 +64,14 @@ impl Application {
                 db_wait,
             ),
             pool,
+            replica: settings.replica_url.as_deref().map(|url| {
+                db::connect_replica(
+                    url,
+                    settings.pool_size,
+                    settings.db_checkout_timeout,
+                    settings.db_statement_timeout,
+                )
+            }),
             cache: MatchCache::new(10_000),
             metrics,
             limiter: ratelimit::RateLimiter::new(settings.rate_limits),

@@ -285,6 +285,14 @@ impl From<diesel::result::Error> for ApiError {
                 tracing::warn!(error = %e, "database connection lost");
                 ApiError::unavailable("the database connection was lost; try again shortly")
             }
+            // The server is a standby, or a primary being demoted: a failover is under way. The
+            // connection is dropped (see `db::Manager::has_broken`); a new one finds the new
+            // primary, so the request may be sent again.
+            Error::DatabaseError(DatabaseErrorKind::ReadOnlyTransaction, _) => {
+                tracing::warn!(error = %e, "the database refused a write: it is read-only");
+                crate::db::note_read_only();
+                ApiError::unavailable("the database is read-only right now (a failover?); try again shortly")
+            }
             // The server cancelled a statement that ran past `statement_timeout`: the database
             // is overloaded or stuck, not the request wrong.
             Error::DatabaseError(_, info) if info.message().contains("statement timeout") => {

@@ -11,7 +11,10 @@ use crate::metrics::Metrics;
 use crate::ratelimit::RateLimiter;
 
 pub struct AppState {
+    /// The primary's: every write, and every read a client must see its own writes in.
     pub pool: PgPool,
+    /// A standby's (`KORTBORD_DB_REPLICA_URL`), for reads that may lag; see `lagging`.
+    pub replica: Option<PgPool>,
     /// Reads of newer events and appends, batched across requests.
     pub db: batch::Database,
     pub cache: MatchCache,
@@ -22,4 +25,20 @@ pub struct AppState {
     pub db_wait: Duration,
     /// The matches streamed live on this node, and what the node hears of their appends.
     pub hub: Arc<crate::live::Hub>,
+}
+
+impl AppState {
+    /// A connection for a read that may lag behind the primary: lists, finished deals' records
+    /// and replays, exports. Never for a view after a move, legal moves or the move path (they
+    /// use `pool`, so a client always sees its own moves). A replica that cannot give a
+    /// connection (down, or failing over itself) is skipped for the primary.
+    pub fn lagging(&self) -> Result<crate::db::PgConn, diesel::r2d2::PoolError> {
+        if let Some(replica) = &self.replica {
+            match replica.get() {
+                Ok(conn) => return Ok(conn),
+                Err(e) => tracing::warn!(error = %e, "the replica gives no connection; reading from the primary"),
+            }
+        }
+        self.pool.get()
+    }
 }

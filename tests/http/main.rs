@@ -19,6 +19,7 @@ mod phone;
 mod play;
 mod probe;
 mod replay_page;
+mod replica;
 mod security;
 mod stream;
 mod talon;

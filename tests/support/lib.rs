@@ -101,6 +101,19 @@ impl TestApp {
     }
 }
 
+impl TestApp {
+    /// `another_node` with its settings changed by `change` first.
+    pub async fn another_node_configured(&self, change: impl FnOnce(&mut api::config::Settings)) -> TestApp {
+        let unlimited = api::ratelimit::Limit { per_second: 1e6, burst: 1e6 };
+        let mut settings = settings(
+            &self.db_name,
+            api::ratelimit::Limits { moves: unlimited, creations: unlimited, tokens: unlimited },
+        );
+        change(&mut settings);
+        start(settings, self.db_name.clone(), false)
+    }
+}
+
 /// The service on a new database of the PostgreSQL server at `server` (a server-level URL, e.g.
 /// through a proxy), waiting at most `checkout` for a connection and `statement` for a statement.
 pub async fn spawn_app_via(server: &str, checkout: Duration, statement: Duration) -> TestApp {
@@ -124,6 +137,7 @@ pub fn settings(db_name: &str, rate_limits: api::ratelimit::Limits) -> api::conf
         host: "127.0.0.1".into(),
         port: 0,
         database_url: with_database(&server_url(), db_name),
+        replica_url: None,
         jwt_secret: JWT_SECRET.into(),
         token_ttl_secs: 3600,
         pool_size: 8,

@@ -181,12 +181,21 @@ pub struct ReplayStep {
     pub table: Value,
 }
 
+/// The match and its whole log, for the reads that may lag (records, replays, exports): from the
+/// replica when there is one. A replica behind what this node has already seen (its cache, which
+/// holds every append made through it) is passed over for the primary, so a client that played
+/// through this node finds its own moves; one behind another node's appends may answer as the
+/// match stood a moment ago.
 async fn load_all(state: web::Data<AppState>, id: Uuid) -> Result<(Arc<Loaded>, Vec<StoredEvent>), ApiError> {
     let state = state.into_inner();
     with_db(&state.clone(), move || {
-        let mut conn = state.pool.get()?;
+        let mut conn = state.lagging()?;
         let loaded = load_with(&mut conn, &state, id)?;
-        let rows = store::read(&mut conn, id, 0, loaded.version)?;
+        let mut rows = store::read(&mut conn, id, 0, loaded.version)?;
+        if (rows.len() as i64) < loaded.version {
+            drop(conn);
+            rows = store::read(&mut state.pool.get()?, id, 0, loaded.version)?;
+        }
         Ok((loaded, rows))
     })
     .await

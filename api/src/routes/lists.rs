@@ -162,8 +162,9 @@ pub async fn list_matches(
     };
     let state = state.into_inner();
     let reading = state.clone();
+    // A list may lag: it is read from the replica when there is one.
     let mut rows =
-        crate::commands::with_db(&state.clone(), move || Ok(store::list(&mut reading.pool.get()?, &filter)?)).await?;
+        crate::commands::with_db(&state.clone(), move || Ok(store::list(&mut reading.lagging()?, &filter)?)).await?;
     let more = rows.len() as i64 > limit;
     rows.truncate(limit as usize);
     let next = if more { rows.last().map(|r| cursor(r.created_at, r.stream_id)) } else { None };
