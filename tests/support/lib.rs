@@ -101,19 +101,6 @@ impl TestApp {
     }
 }
 
-impl TestApp {
-    /// `another_node` with its settings changed by `change` first.
-    pub async fn another_node_configured(&self, change: impl FnOnce(&mut api::config::Settings)) -> TestApp {
-        let unlimited = api::ratelimit::Limit { per_second: 1e6, burst: 1e6 };
-        let mut settings = settings(
-            &self.db_name,
-            api::ratelimit::Limits { moves: unlimited, creations: unlimited, tokens: unlimited },
-        );
-        change(&mut settings);
-        start(settings, self.db_name.clone(), false)
-    }
-}
-
 /// The service on a new database of the PostgreSQL server at `server` (a server-level URL, e.g.
 /// through a proxy), waiting at most `checkout` for a connection and `statement` for a statement.
 pub async fn spawn_app_via(server: &str, checkout: Duration, statement: Duration) -> TestApp {
