@@ -1217,6 +1217,33 @@ impl Rules for Vandtia {
         bots::Levels::ALL
     }
 
+    /// The plays worth weighing: suits make no difference, so one play of each rank and count;
+    /// a chance or a pick-up. The set-up and the blind face-down cards are basic's: a search
+    /// tells nothing apart there but noise.
+    fn bot_candidates(&self, state: &State, seat: Seat) -> Vec<Command> {
+        let Some(deal) = state.deals.acting(seat) else { return Vec::new() };
+        if deal.phase != Phase::Playing || deal.source(seat) == Source::FaceDown {
+            return vec![basic_choice(state, deal, seat)];
+        }
+        let mut seen = Vec::new();
+        let mut kept = Vec::new();
+        for m in self.legal_moves(state, seat) {
+            let key = match &m {
+                Command::Play { cards } => Some((rank(cards[0]), cards.len())),
+                _ => None,
+            };
+            if key.is_none() || !seen.contains(&key) {
+                seen.push(key);
+                kept.push(m);
+            }
+        }
+        kept
+    }
+
+    fn strong_budget(&self) -> bots::Budget {
+        bots::Budget { playouts: 240, min_samples: 6, max_samples: 32 }
+    }
+
     fn strong_anchor(&self, state: &State, seat: Seat) -> Option<Command> {
         Some(basic_choice(state, state.deals.acting(seat)?, seat))
     }
