@@ -13,7 +13,7 @@ use engine::games::{
     fyrmanswhist::Fyrmanswhist, fyrtioett::Fyrtioett, gurka::Gurka, japansk_whist::JapanskWhist,
     norrlandsknack::Norrlandsknack, plump::Plump, polskt_pass::PolsktPass, president::President, priffe::Priffe,
     rodskagg::Rodskagg, snipp_snapp_snorum::SnippSnappSnorum, spader::Spader, svangknack::Svangknack, tarot::Tarot,
-    trettioett::Trettioett, vandatta::Vandatta, whist::Whist,
+    trettioett::Trettioett, vandatta::Vandatta, vandtia::Vandtia, whist::Whist,
 };
 use engine::random::Rng;
 
@@ -151,6 +151,7 @@ fn bench_bots(c: &mut Criterion) {
     bench_strong(c, &FanTan, &mut tails);
     bench_strong(c, &SnippSnappSnorum, &mut tails);
     bench_strong(c, &Vandatta, &mut tails);
+    bench_strong(c, &Vandtia, &mut tails);
     print_tails(tails);
 }
 

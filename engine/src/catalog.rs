@@ -133,7 +133,7 @@ pub const CATALOG: &[GameInfo] = &[
     g("svarte-petter", "Svarte Petter", "Old Maid", 3, 6, "51 (no JC)", "pairing", "001 Svarte Petter regler"),
     g("poker", "Poker", "Five-card Draw", 2, 7, "52", "betting", "001 Poker regler"),
     g("hej-knekt", "Hej knekt", "Hej knekt", 3, 6, "48-52 by players", "reaction", "001 Hej knekt regler"),
-    g("vandtia", "Vändtia", "Palace", 2, 8, "52-104", "shedding", "001 Vändtia regler"),
+    g("vandtia", "Vändtia", "Palace", 2, 8, "52, 104 from 5 players", "shedding", "001 Vändtia regler"),
     g("finns-i-sjon", "Finns i sjön", "Go Fish", 2, 5, "52", "asking, quartets", "001 Finns i sjön regler"),
     g("kasino", "Kasino", "Casino", 2, 4, "52", "fishing", "001 Kortspelet: Kasino"),
     g("kom-ihag", "Kom ihåg", "Memory", 2, 7, "52", "memory", "001 Kom ihåg!"),

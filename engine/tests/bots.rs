@@ -8,7 +8,7 @@ use engine::games::{
     fyrmanswhist::Fyrmanswhist, fyrtioett::Fyrtioett, gurka::Gurka, japansk_whist::JapanskWhist,
     norrlandsknack::Norrlandsknack, plump::Plump, polskt_pass::PolsktPass, president::President, priffe::Priffe,
     rodskagg::Rodskagg, snipp_snapp_snorum::SnippSnappSnorum, spader::Spader, svangknack::Svangknack, tarot::Tarot,
-    trettioett::Trettioett, vandatta::Vandatta, whist::Whist,
+    trettioett::Trettioett, vandatta::Vandatta, vandtia::Vandtia, whist::Whist,
 };
 use engine::random::Rng;
 
@@ -113,6 +113,7 @@ fn strong_bot_cannot_read_hidden_cards() {
     compare(&FanTan);
     compare(&SnippSnappSnorum);
     compare(&Vandatta);
+    compare(&Vandtia);
 }
 
 /// Plays one whole match: `strong_seats` at strong, the others at `other`; the strong seat's (or

@@ -69,6 +69,7 @@ SETUPS = {
     "fan-tan": (3, {"free": True}),
     "snipp-snapp-snorum": (2, {"jig": True}),
     "vandatta": (5, {"limit": 20}),
+    "vandtia": (5, {"play_out": True}),
 }
 SERVICE_EVENTS = {"MatchSeatJoinedEvent", "MatchTurnTimedOutEvent", "MatchBotMovedEvent"}
 

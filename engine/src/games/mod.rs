@@ -24,6 +24,7 @@ pub mod svangknack;
 pub mod tarot;
 pub mod trettioett;
 pub mod vandatta;
+pub mod vandtia;
 pub mod whist;
 
 pub fn all() -> Vec<Box<dyn Game>> {
@@ -51,5 +52,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(fan_tan::FanTan),
         erase(snipp_snapp_snorum::SnippSnappSnorum),
         erase(vandatta::Vandatta),
+        erase(vandtia::Vandtia),
     ]
 }

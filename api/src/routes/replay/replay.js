@@ -156,6 +156,8 @@
     shuffling: ["ny talong blandas", "shuffling a new talon"],
     discarding: ["lägga bort", "discarding"],
     arranging: ["lägga högarna", "arranging the piles"],
+    swapping: ["byten med de öppna korten", "swapping with the face-up cards"],
+    laying: ["lägga på motspelarnas kort", "laying on the opponents' cards"],
     declaring: ["mariage kan visas", "declaring a marriage"],
     "stock-play": ["spel med talong", "play with the stock"],
     "end-play": ["slutspel", "end play"],
@@ -450,6 +452,18 @@
     talon_shuffled: (d) => t(`Högen utom det översta kortet blandas till en ny talong (${(d.talon || []).length || d.talon_count} kort).`,
       `The pile less its top card is shuffled into a new talon (${(d.talon || []).length || d.talon_count} cards).`),
     draws_lapsed: () => t("Inget finns att dra: dragningarna förfaller.", "Nothing is left to draw: the draws owed lapse."),
+    swapped: (d) => t(`${seatName(d.seat)} byter ${cardName(d.hand)} på handen mot det öppna ${cardName(d.face_up)}.`, `${seatName(d.seat)} swaps ${cardName(d.hand)} from the hand for the face-up ${cardName(d.face_up)}.`),
+    laid_on: (d) => t(`${seatName(d.seat)} lägger ${cardName(d.card)} på ${seatName(d.on)}s öppna kort.`, `${seatName(d.seat)} lays ${cardName(d.card)} on ${seatName(d.on)}'s face-up cards.`),
+    said_done: (d) => t(`${seatName(d.seat)} är klar.`, `${seatName(d.seat)} is done.`),
+    refilled: (d) => t(`${seatName(d.seat)} fyller på handen med ${Array.isArray(d.cards) ? cardNames(d.cards) : `${d.count} kort`} från talongen.`, `${seatName(d.seat)} fills the hand with ${Array.isArray(d.cards) ? cardNames(d.cards) : `${d.count} cards`} from the talon.`),
+    opened: (d) => t(`${seatName(d.seat)} har det lägsta kortet och börjar med valören ${d.rank}.`, `${seatName(d.seat)} holds the lowest card and starts with rank ${d.rank}.`),
+    laid_out: (d) => {
+      const from = { hand: ["från handen", "from the hand"], "face-up": ["från de öppna korten", "from the face-up cards"], "face-down": ["nedvänt, på chans", "face down, blind"], talon: ["från talongen, på chans", "from the talon, on a chance"] }[d.from] || ["", ""];
+      return t(`${seatName(d.seat)} lägger ${cardNames(d.cards)} ${from[0]}.`, `${seatName(d.seat)} lays ${cardNames(d.cards)} ${from[1]}.`);
+    },
+    pile_burnt: (d) => t(`${seatName(d.seat)} vänder bort högen (${(d.cards || []).length} kort).`, `${seatName(d.seat)} burns the pile (${(d.cards || []).length} cards).`),
+    pile_taken: (d) => t(`${seatName(d.seat)} tar upp högen: ${cardNames(d.cards)}.`, `${seatName(d.seat)} picks up the pile: ${cardNames(d.cards)}.`),
+    went_out: (d) => t(`${seatName(d.seat)} är av med alla kort (plats ${d.place}).`, `${seatName(d.seat)} is rid of every card (place ${d.place}).`),
     took_from_pile: (d) => t(`${seatName(d.seat)} tar ${cardName(d.card)} från högen.`, `${seatName(d.seat)} takes ${cardName(d.card)} from the pile.`),
     trick_set_aside: () => t("Sticket läggs undan.", "The trick is set aside."),
     trost_declared: (d) => t(`${seatName(d.seat)} säger tröst.`, `${seatName(d.seat)} declares trost.`),

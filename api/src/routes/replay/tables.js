@@ -306,6 +306,37 @@ window.KortbordTables = (function () {
     },
   });
 
+  // Vändtia: every seat's face-up table cards and its face-down ones (the cards in a record,
+  // else backs), the burnt cards, whose turn it is, the rank that opens and who went out.
+  register("vandtia", {
+    seat(table, seat, ui) {
+      const out = [];
+      const up = (table.face_up || [])[seat];
+      if (Array.isArray(up)) out.push(ui.cards(up, { small: true, from: `table.face_up.${seat}`, label: ui.t("Öppna bordskort", "Face-up table cards") }));
+      const down = (table.face_down || [])[seat];
+      if (Array.isArray(down)) out.push(ui.cards(down, { small: true, from: `table.face_down.${seat}`, label: ui.t("Nedvända bordskort", "Face-down table cards") }));
+      else {
+        const left = ((table.face_down_left || [])[seat] || []).filter(Boolean).length;
+        if (left) out.push(ui.backs(left, { label: ui.t("Nedvända bordskort", "Face-down table cards") }));
+      }
+      if ((table.done || [])[seat]) out.push(ui.el("div", { class: "extra" }, ui.t("klar", "done")));
+      return out;
+    },
+    centre(table, ui) {
+      return Array.isArray(table.burnt) && table.burnt.length
+        ? [ui.cards(table.burnt, { small: true, from: "table.burnt", label: ui.t("Bortvända kort", "Burnt cards") })]
+        : [];
+    },
+    facts(table, ui) {
+      const rows = [];
+      if (table.to_play != null && table.phase === "playing") rows.push([ui.t("Tur", "To play"), ui.seat(table.to_play)]);
+      if (table.opening_rank != null) rows.push([ui.t("Öppnar med valören", "Opens with the rank"), String(table.opening_rank)]);
+      if (table.burnt_count) rows.push([ui.t("Bortvända kort", "Cards burnt"), String(table.burnt_count)]);
+      if (Array.isArray(table.out) && table.out.length) rows.push([ui.t("Gick ut", "Went out"), list(ui, table.out)]);
+      return rows;
+    },
+  });
+
   // Femtio: each hand is a pile arranged face down, turned one card a trick.
   register("femtio", {
     omit: { arranged: "the piles as arranged, played cards too: the hands are what is left of them" },
