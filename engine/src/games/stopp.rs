@@ -485,12 +485,11 @@ fn unseen(deal: &Deal, seat: Seat) -> Vec<Card> {
     decks::standard52().into_iter().filter(|c| !climb.hands[seat].contains(c) && !seen.contains(c)).collect()
 }
 
-/// The rule of thumb: play the card the fewest unseen cards can beat, so that the pile is
-/// likelier to come back to be turned away and led from again; among equals the lowest, keeping
-/// the high cards that stop others.
+/// The rule of thumb: play the lowest card, leading or beating. The high cards are kept: they
+/// win a pile back (and with it the lead), and an ace is the surest last card to go out on.
+/// (Leading the card fewest unseen cards can beat, to keep the lead, lost to random play.)
 fn basic_choice(deal: &Deal, seat: Seat) -> Option<Command> {
-    let unseen = unseen(deal, seat);
-    let card = playable(deal, seat).into_iter().min_by_key(|&c| (beaters(&unseen, c).len(), rank_value(c)))?;
+    let card = playable(deal, seat).into_iter().min_by_key(|&c| rank_value(c))?;
     Some(Command::Play { card })
 }
 
