@@ -463,7 +463,7 @@ pub struct Table {
     /// Cards of the pack not dealt, face down for ever: absent before the deal.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(nullable = false))]
-    pub undealt_count: Option<usize>,
+    pub undealt: Option<usize>,
     /// Every hand: only in a deal's record, at every step of it.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(nullable = false))]
@@ -644,7 +644,7 @@ impl Rules for Stopp {
             to_play: state.deals.live().map(|d| d.climb.to_play),
             hand_sizes: climb.map(|c| c.hands.iter().map(Vec::len).collect()),
             went_out: climb.map(|c| c.out.clone()),
-            undealt_count: deal.map(|d| d.undealt.len()),
+            undealt: deal.map(|d| d.undealt.len()),
             hands: climb.filter(|_| viewer == Viewer::Record).map(|c| c.hands.clone()),
             hand: climb.zip(me).map(|(c, s)| c.hands[s].clone()),
         }

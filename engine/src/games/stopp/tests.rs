@@ -65,7 +65,7 @@ fn the_undealt_rest_is_never_shown() {
         let shown = crate::game::cards_in(&m.rules.redact(&m.state, &m.log[0], viewer, true));
         assert!(shown.iter().all(|c| !undealt.contains(c)), "{viewer:?} sees an undealt card");
     }
-    assert_eq!(table(&m, Viewer::Spectator).undealt_count, Some(34));
+    assert_eq!(table(&m, Viewer::Spectator).undealt, Some(34));
 }
 
 #[test]
