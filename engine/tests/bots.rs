@@ -7,8 +7,8 @@ use engine::games::{
     bondtolva::Bondtolva, braus::Braus, fan_tan::FanTan, femhundra::Femhundra, femkort::Femkort, femtio::Femtio,
     fyrmanswhist::Fyrmanswhist, fyrtioett::Fyrtioett, gurka::Gurka, japansk_whist::JapanskWhist,
     norrlandsknack::Norrlandsknack, plump::Plump, polskt_pass::PolsktPass, president::President, priffe::Priffe,
-    rodskagg::Rodskagg, snipp_snapp_snorum::SnippSnappSnorum, spader::Spader, svangknack::Svangknack, tarot::Tarot,
-    trettioett::Trettioett, vandatta::Vandatta, vandtia::Vandtia, whist::Whist,
+    rodskagg::Rodskagg, snipp_snapp_snorum::SnippSnappSnorum, spader::Spader, stopp::Stopp, svangknack::Svangknack,
+    tarot::Tarot, trettioett::Trettioett, vandatta::Vandatta, vandtia::Vandtia, whist::Whist,
 };
 use engine::random::Rng;
 
@@ -112,6 +112,7 @@ fn strong_bot_cannot_read_hidden_cards() {
     compare(&President);
     compare(&FanTan);
     compare(&SnippSnappSnorum);
+    compare(&Stopp);
     compare(&Vandatta);
     compare(&Vandtia);
 }

@@ -68,6 +68,7 @@ SETUPS = {
     "president": (3, {"target": 2}),
     "fan-tan": (3, {"free": True}),
     "snipp-snapp-snorum": (2, {"jig": True}),
+    "stopp": (3, {"capital": 3, "per_card": 2}),
     "vandatta": (5, {"limit": 20}),
     "vandtia": (5, {"play_out": True}),
 }

@@ -64,6 +64,7 @@ const creations: { [G in Game]: Of<Schemas["CreateMatch"], G> } = {
   president: { game: "president", seats: seats(3), options: { target: 2 } },
   "fan-tan": { game: "fan-tan", seats: seats(3), options: { free: true } },
   "snipp-snapp-snorum": { game: "snipp-snapp-snorum", seats: seats(2), options: { jig: true } },
+  stopp: { game: "stopp", seats: seats(3), options: { capital: 3, per_card: 2 } },
   vandatta: { game: "vandatta", seats: seats(5), options: { limit: 20 } },
   vandtia: { game: "vandtia", seats: seats(5), options: { play_out: true } },
 };

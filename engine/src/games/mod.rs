@@ -20,6 +20,7 @@ pub mod priffe;
 pub mod rodskagg;
 pub mod snipp_snapp_snorum;
 pub mod spader;
+pub mod stopp;
 pub mod svangknack;
 pub mod tarot;
 pub mod trettioett;
@@ -51,6 +52,7 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(president::President),
         erase(fan_tan::FanTan),
         erase(snipp_snapp_snorum::SnippSnappSnorum),
+        erase(stopp::Stopp),
         erase(vandatta::Vandatta),
         erase(vandtia::Vandtia),
     ]

@@ -153,6 +153,7 @@
     drawing: ["dra ett kort", "drawing"],
     leading: ["utspel", "leading"],
     following: ["lägga på", "following"],
+    beating: ["sticka över", "beating"],
     shuffling: ["ny talong blandas", "shuffling a new talon"],
     discarding: ["lägga bort", "discarding"],
     arranging: ["lägga högarna", "arranging the piles"],
@@ -333,7 +334,8 @@
     passed: (d) => t(`${seatName(d.seat)} passar.`, `${seatName(d.seat)} passes.`),
     card_played: (d) => {
       const from = d.from && d.from.kind === "pile" ? t(` från hög ${d.from.pile + 1}`, ` from pile ${d.from.pile + 1}`) : "";
-      return t(`${seatName(d.seat)} spelar ${cardName(d.card)}${from}.`, `${seatName(d.seat)} plays ${cardName(d.card)}${from}.`);
+      const out = d.went_out ? t(" och är ute ur given", " and is out of the deal") : "";
+      return t(`${seatName(d.seat)} spelar ${cardName(d.card)}${from}${out}.`, `${seatName(d.seat)} plays ${cardName(d.card)}${from}${out}.`);
     },
     trick_won: (d) => t(
       `${seatName(d.winner)} tar stick ${d.trick_number ?? ""} med ${cardName(d.card)}${d.reason ? `: ${reason(d.reason)}` : ""}.`,
@@ -437,6 +439,9 @@
     stayed_out: (d) => t(`${seatName(d.seat)} står över.`, `${seatName(d.seat)} stays out.`),
     stood: (d) => t(`${seatName(d.seat)} står.`, `${seatName(d.seat)} stands.`),
     stood_over: (d) => t(`${seatName(d.seat)} står över.`, `${seatName(d.seat)} stands over.`),
+    stopped: (d) => t(`${seatName(d.seat)} säger ”stopp”.`, `${seatName(d.seat)} says "stopp".`),
+    pile_turned_away: (d) => t(`Alla andra sa stopp: ${seatName(d.seat)} vänder bort högen (${(d.cards || []).length} kort) och spelar ut.`,
+      `Everyone else said stop: ${seatName(d.seat)} turns the pile away (${(d.cards || []).length} cards) and leads.`),
     swing_passed: (d) => t(`${seatName(d.seat)} svänger inte.`, `${seatName(d.seat)} does not swing.`),
     swung: (d) => t(`${seatName(d.seat)} svänger.`, `${seatName(d.seat)} swings.`),
     talon_ran_out: () => t("Talongen tog slut.", "The talon ran out."),

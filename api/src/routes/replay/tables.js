@@ -621,6 +621,26 @@ window.KortbordTables = (function () {
     },
   });
 
+  // Stopp: the pile and the cards turned away are the common fields; each seat's capital, who
+  // is out of the deal or of the match.
+  register("stopp", {
+    seat(table, seat, ui) {
+      const out = [];
+      const capital = (table.capital || [])[seat];
+      if (capital !== undefined) out.push(ui.el("div", { class: "extra" }, `${ui.t("kapital", "capital")}: ${capital}`));
+      if ((table.out_of_match || []).includes(seat)) out.push(ui.el("div", { class: "extra" }, ui.t("ute ur partiet", "out of the match")));
+      else if ((table.went_out || []).includes(seat)) out.push(ui.el("div", { class: "extra" }, ui.t("ute ur given", "out of the deal")));
+      return out;
+    },
+    facts(table, ui) {
+      const rows = [];
+      if (table.options) rows.push([ui.t("Betalning per kort", "Payment per card"), String(table.options.per_card)]);
+      if (table.to_play != null) rows.push([ui.t("Tur", "To play"), ui.seat(table.to_play)]);
+      if (Array.isArray(table.went_out) && table.went_out.length) rows.push([ui.t("Ute ur given", "Out of the deal"), list(ui, table.went_out)]);
+      return rows;
+    },
+  });
+
   const omitted = (game) => Object.assign({}, OMIT, get(game).omit || {});
 
   return { register, get, common, omitted, FIELDS, SEAT_FIGURES };
