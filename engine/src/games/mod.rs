@@ -12,6 +12,7 @@ pub mod fyrmanswhist;
 pub mod fyrtioett;
 pub mod gurka;
 pub mod japansk_whist;
+pub mod kasino;
 pub mod norrlandsknack;
 pub mod plump;
 pub mod polskt_pass;
@@ -51,5 +52,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(fan_tan::FanTan),
         erase(snipp_snapp_snorum::SnippSnappSnorum),
         erase(vandatta::Vandatta),
+        erase(kasino::Kasino),
     ]
 }
