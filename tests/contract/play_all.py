@@ -69,6 +69,7 @@ SETUPS = {
     "fan-tan": (3, {"free": True}),
     "snipp-snapp-snorum": (2, {"jig": True}),
     "vandatta": (5, {"limit": 20}),
+    "kasino": (2, {"target": 6, "deal_limit": 1}),
 }
 SERVICE_EVENTS = {"MatchSeatJoinedEvent", "MatchTurnTimedOutEvent", "MatchBotMovedEvent"}
 

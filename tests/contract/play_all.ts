@@ -65,6 +65,7 @@ const creations: { [G in Game]: Of<Schemas["CreateMatch"], G> } = {
   "fan-tan": { game: "fan-tan", seats: seats(3), options: { free: true } },
   "snipp-snapp-snorum": { game: "snipp-snapp-snorum", seats: seats(2), options: { jig: true } },
   vandatta: { game: "vandatta", seats: seats(5), options: { limit: 20 } },
+  kasino: { game: "kasino", seats: seats(2), options: { target: 6, deal_limit: 1 } },
 };
 
 function fail(message: string): never {

@@ -1008,11 +1008,12 @@ impl Rules for Kasino {
         determinize(state, seat, rng)
     }
 
-    /// The score less the others' mean, with what each has taken in this deal counted as it is
-    /// likely to score.
+    /// The score less the others' mean, with the cards and spades each has taken in this deal
+    /// counted toward most cards and most spades.
     fn standing(&self, state: &State, seat: Seat) -> f64 {
         let pile = |s: Seat| {
-            state.deals.live().map_or(0.0, |d| d.captured[s].iter().map(|&c| card_value(c) - 0.05).sum::<f64>() * 0.3)
+            let live = state.deals.live();
+            live.map_or(0.0, |d| d.captured[s].iter().map(|c| if c.is_suit(Suit::Spades) { 0.25 } else { 0.05 }).sum())
         };
         bots::lead_over_mean(state.players(), |s| state.deals.scores[s] as f64 + pile(s), seat)
     }
