@@ -774,6 +774,7 @@ fn determinize(state: &State, seat: Seat, rng: &mut Rng) -> Option<State> {
     deal.captured.iter().for_each(|p| seen.extend(p));
     if let Some(t) = &deal.take {
         seen.push(t.card);
+        seen.extend(&t.taken);
     }
     let pool: Vec<Card> = decks::standard52().into_iter().filter(|c| !seen.contains(c)).collect();
     let others: Vec<Seat> = (0..state.players()).filter(|&s| s != seat).collect();
