@@ -4,6 +4,9 @@
 //! the like for games to come (Jazz's sixth deal). The layout is public; it knows nothing of
 //! turns or hands, only which cards fit now, where they go and what lies there.
 //!
+//! Beside the rows, a [`Spread`]: loose cards face up in the middle of the table, laid out one at
+//! a time and taken in by any set (the fishing games' "sea", Kasino's and Krypkasino's table).
+//!
 //! Ranks are counted from the ace as one (`ace_low`: A = 1, 2-10, J = 11, Q = 12, K = 13), as
 //! building games count them.
 
@@ -235,10 +238,72 @@ impl Layout {
     }
 }
 
+/// Loose cards face up on the table, in the order they came there: dealt or laid out one at a
+/// time, taken in by any set of them. Public, like the rows; with two packs it may hold two
+/// equal cards.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Spread {
+    cards: Vec<Card>,
+}
+
+impl Spread {
+    pub fn new(cards: Vec<Card>) -> Spread {
+        Spread { cards }
+    }
+
+    /// A card laid out, last in the order.
+    pub fn lay(&mut self, card: Card) {
+        self.cards.push(card);
+    }
+
+    /// Whether the spread holds every card of `cards` (as many copies as listed).
+    pub fn holds(&self, cards: &[Card]) -> bool {
+        crate::cards::is_part_of(cards, &self.cards)
+    }
+
+    /// Takes `cards` (which it must hold; a replayed event always does) off the spread, one copy
+    /// of each.
+    pub fn take(&mut self, cards: &[Card]) {
+        debug_assert!(self.holds(cards), "{cards:?} are not all on the table");
+        for &c in cards {
+            crate::cards::take_card(&mut self.cards, c);
+        }
+    }
+
+    /// Every card left, taken off the spread.
+    pub fn clear(&mut self) -> Vec<Card> {
+        std::mem::take(&mut self.cards)
+    }
+
+    /// The cards in the order they came.
+    pub fn cards(&self) -> &[Card] {
+        &self.cards
+    }
+
+    pub fn len(&self) -> usize {
+        self.cards.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.cards.is_empty()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::cards::{card, cards};
+
+    #[test]
+    fn a_spread_takes_any_set_and_keeps_copies() {
+        let mut s = Spread::new(cards("5H 9C"));
+        s.lay(card("5H"));
+        assert!(s.holds(&cards("5H 5H")) && !s.holds(&cards("5H 5H 5H")));
+        s.take(&cards("5H 9C"));
+        assert_eq!(s.cards(), cards("5H").as_slice());
+        assert_eq!(s.clear(), cards("5H"));
+        assert!(s.is_empty());
+    }
 
     #[test]
     fn sevens_grow_down_to_the_ace_and_up_to_the_king() {

@@ -4,6 +4,7 @@
 
 pub mod bidding;
 pub mod bots;
+pub mod capture;
 pub mod cards;
 pub mod catalog;
 pub mod climb;

@@ -71,6 +71,7 @@ SETUPS = {
     "stopp": (3, {"capital": 3, "per_card": 2}),
     "vandatta": (5, {"limit": 20}),
     "vandtia": (5, {"play_out": True}),
+    "kasino": (2, {"target": 6, "deal_limit": 1}),
 }
 SERVICE_EVENTS = {"MatchSeatJoinedEvent", "MatchTurnTimedOutEvent", "MatchBotMovedEvent"}
 

@@ -67,6 +67,7 @@ const creations: { [G in Game]: Of<Schemas["CreateMatch"], G> } = {
   stopp: { game: "stopp", seats: seats(3), options: { capital: 3, per_card: 2 } },
   vandatta: { game: "vandatta", seats: seats(5), options: { limit: 20 } },
   vandtia: { game: "vandtia", seats: seats(5), options: { play_out: true } },
+  kasino: { game: "kasino", seats: seats(2), options: { target: 6, deal_limit: 1 } },
 };
 
 function fail(message: string): never {

@@ -12,6 +12,7 @@ pub mod fyrmanswhist;
 pub mod fyrtioett;
 pub mod gurka;
 pub mod japansk_whist;
+pub mod kasino;
 pub mod norrlandsknack;
 pub mod plump;
 pub mod polskt_pass;
@@ -54,6 +55,7 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(snipp_snapp_snorum::SnippSnappSnorum),
         erase(stopp::Stopp),
         erase(vandatta::Vandatta),
+        erase(kasino::Kasino),
         erase(vandtia::Vandtia),
     ]
 }

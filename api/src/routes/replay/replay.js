@@ -147,6 +147,7 @@
     finished: ["partiet är slut", "the match is over"],
     over: ["given är slut", "the deal is over"],
     playing: ["spel", "card play"],
+    taking: ["intagning", "taking in"],
     play: ["spel", "card play"],
     bidding: ["budgivning", "bidding"],
     cutting: ["kuttning", "the cut"],
@@ -421,6 +422,16 @@
     lead_passed: (d) => t(`${seatName(d.seat)} lämnar över utspelet.`, `${seatName(d.seat)} passes the lead.`),
     lurat: (d) => t(`${seatName(d.seat)} lurar (passar).`, `${seatName(d.seat)} says lurat (passes).`),
     marriage_declared: (d) => t(`${seatName(d.seat)} visar mariage i ${suitWord(d.suit)}: ${cardNames(d.cards)}.`, `${seatName(d.seat)} declares a marriage in ${suitWord(d.suit)}: ${cardNames(d.cards)}.`),
+    laid_out: (d) => t(`${seatName(d.seat)} lägger ut ${cardName(d.card)}.`, `${seatName(d.seat)} lays out ${cardName(d.card)}.`),
+    played_to_take: (d) => t(`${seatName(d.seat)} tar in med ${cardName(d.card)}, räknat som ${d.worth}.`, `${seatName(d.seat)} takes in with ${cardName(d.card)}, counting ${d.worth}.`),
+    group_taken: (d) => t(`${seatName(d.seat)} tar ${cardNames(d.group)}.`, `${seatName(d.seat)} takes ${cardNames(d.group)}.`),
+    take_ended: (d) => (d.tabbe
+      ? t(`${seatName(d.seat)} tog in allt på bordet: tabbe!`, `${seatName(d.seat)} took in everything on the table: a tabbe (sweep)!`)
+      : t(`${seatName(d.seat)} tog in ${cardNames(d.cards)}.`, `${seatName(d.seat)} took in ${cardNames(d.cards)}.`)),
+    hands_dealt: (d) => (d.last
+      ? t("Fyra nya kort var: sista given.", "Four new cards each: the last deal.")
+      : t("Fyra nya kort var.", "Four new cards each.")),
+    table_swept: (d) => t(`${seatName(d.seat)} tog in sist och får det som ligger kvar: sistan.`, `${seatName(d.seat)} took in last and gets what is left: sistan.`),
     match_ended: (d) => t(`Partiet är slut. Vinnare: ${seatNames(d.winners)}.`, `The match is over. Winners: ${seatNames(d.winners)}.`),
     nobody_swung: () => t("Ingen svängde.", "Nobody swung."),
     offer_accepted: (d) => t(`${seatName(d.seat)} tar emot erbjudandet.`, `${seatName(d.seat)} accepts the offer.`),

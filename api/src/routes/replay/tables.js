@@ -50,12 +50,19 @@ window.KortbordTables = (function () {
     { key: "trump_card", where: "centre", kind: "card", sv: "Trumfkortet", en: "The trump card" },
     { key: "turned_cards", where: "centre", kind: "cards", sv: "Vända kort", en: "Turned cards" },
     { key: "open_hand", where: "centre", kind: "cards", sv: "Öppen hand", en: "Open hand" },
+    // A fishing game's open table of loose cards (Fan tan's layout is rows: its hook draws them).
+    { key: "layout", where: "centre", kind: "cards", sv: "Bordet", en: "The table" },
     { key: "drawn", where: "seat", kind: "cards", sv: "Köpta kort", en: "Cards bought" },
     { key: "discards", where: "seat", kind: "cards", sv: "Kastade kort", en: "Discarded" },
     { key: "thrown_in", where: "seat", kind: "cards", sv: "Inkastad hand", en: "Hand thrown in" },
     { key: "shown", where: "seat", kind: "cards", sv: "Visade kort", en: "Cards shown" },
     { key: "shown_bottom_cards", where: "seat", kind: "card", sv: "Visat bottenkort", en: "Bottom card shown" },
     { key: "shown_in_hand", where: "seat", kind: "card", sv: "Visat kort på handen", en: "Card shown in hand" },
+    // A fishing game's piles taken in: the cards in a record, else how many; the cards lying face
+    // up on a pile (Kasino's tabbar).
+    { key: "captured", where: "seat", kind: "cards", sv: "Intagna kort", en: "Cards taken in" },
+    { key: "captured_sizes", where: "seat", kind: "count", unless: "captured", sv: "Intagna kort", en: "Cards taken in" },
+    { key: "tabbar", where: "seat", kind: "cards", sv: "Tabbar", en: "Tabbar (sweeps)" },
   ];
 
   // Card fields no game draws: the pack as dealt, and the tricks already won (the jump list and
@@ -87,7 +94,9 @@ window.KortbordTables = (function () {
         }
       } else if (Array.isArray(v) && v.length === n) {
         v.forEach((x, s) => {
-          if (f.kind === "cards" && Array.isArray(x) && isCardList(x) && x.length) {
+          if (f.kind === "count" && typeof x === "number" && x > 0) {
+            out.seats[s].push(ui.el("div", { class: "extra" }, `${label}: ${x}`));
+          } else if (f.kind === "cards" && Array.isArray(x) && isCardList(x) && x.length) {
             out.seats[s].push(ui.cards(x, { small: true, label, from: `${from}.${s}` }));
           } else if (f.kind === "card" && typeof x === "string") {
             out.seats[s].push(ui.cards([x], { small: true, label, from: `${from}.${s}`, single: true }));
@@ -637,6 +646,29 @@ window.KortbordTables = (function () {
       if (table.options) rows.push([ui.t("Betalning per kort", "Payment per card"), String(table.options.per_card)]);
       if (table.to_play != null) rows.push([ui.t("Tur", "To play"), ui.seat(table.to_play)]);
       if (Array.isArray(table.went_out) && table.went_out.length) rows.push([ui.t("Ute ur given", "Out of the deal"), list(ui, table.went_out)]);
+      return rows;
+    },
+  });
+
+  // Kasino: the card shown for a take and the groups taken with it so far; who gets sistan.
+  register("kasino", {
+    centre(table, ui) {
+      const out = [];
+      const tk = table.taking;
+      if (tk && tk.card) {
+        out.push(ui.cards([tk.card], { small: true, label: ui.t(`Tar in med (räknas ${tk.worth})`, `Taking in with (counts ${tk.worth})`), from: "table.taking.card", single: true }));
+        if (Array.isArray(tk.taken) && tk.taken.length) out.push(ui.cards(tk.taken, { small: true, label: ui.t("Intaget hittills", "Taken so far"), from: "table.taking.taken" }));
+      }
+      if (Array.isArray(table.layout) && !table.layout.length && table.phase !== "waiting-for-deal") {
+        out.push(ui.el("div", { class: "extra" }, ui.t("Bordet är tomt", "The table is empty")));
+      }
+      return out;
+    },
+    facts(table, ui) {
+      const rows = [];
+      if (table.to_play != null && (table.phase === "playing" || table.phase === "taking")) rows.push([ui.t("Tur", "To play"), ui.seat(table.to_play)]);
+      if (table.last_taker != null) rows.push([ui.t("Tog in sist", "Took in last"), ui.seat(table.last_taker)]);
+      if (table.options && table.options.target != null) rows.push([ui.t("Mål", "Target"), String(table.options.target)]);
       return rows;
     },
   });
