@@ -4,6 +4,12 @@
 //! Copies count: with two packs (Vändåtta from five players) a card's code may be shown as often
 //! as there are copies the viewer may know of, so a public 9♥ on the pile is no leak while the
 //! other 9♥ is in the other person's hand, but a response showing that hidden copy too is.
+//!
+//! Which copy a hand holds is not always known from outside: in Vändtia a face-up 6♦ swapped
+//! into Ada's hand stays public there, while Bo's own 6♦ showed in his deal event beside it.
+//! Counting alone reads that as Ada's hidden copy, so a piece over the count is a leak only if
+//! it also shows the viewer more copies than the same piece shows a spectator plus the copies
+//! the viewer held this deal: whatever else a seat is shown privately must be its own.
 
 use std::collections::BTreeMap;
 
@@ -64,6 +70,53 @@ fn shown_too_often(piece: &[String], allowed: &BTreeMap<String, usize>) -> Optio
     })
 }
 
+/// How many copies of `card` `piece` shows beyond its `public` counterpart.
+fn beyond(piece: &[String], public: &[String], card: &str) -> usize {
+    let count = |p: &[String]| p.iter().filter(|c| *c == card).count();
+    count(piece).saturating_sub(count(public))
+}
+
+/// The first card a viewer's piece shows too often: over the count `allowed` lets it and, of
+/// those copies, more privately (beyond the spectator's `public` piece) than the viewer `held`.
+fn leaked(
+    piece: &[String],
+    public: &[String],
+    allowed: &BTreeMap<String, usize>,
+    held: &BTreeMap<String, usize>,
+) -> Option<(String, usize, usize)> {
+    let over = shown_too_often(piece, allowed)?;
+    (beyond(piece, public, &over.0) > held.get(&over.0).copied().unwrap_or(0)).then_some(over)
+}
+
+/// Keeps in `held` the most copies of each card a seat's hand has held at once this deal.
+fn note_held(held: &mut BTreeMap<String, usize>, hand: &[String]) {
+    for card in hand {
+        let n = hand.iter().filter(|c| *c == card).count();
+        let most = held.entry(card.clone()).or_insert(0);
+        *most = (*most).max(n);
+    }
+}
+
+/// The spectator's counterpart of each piece `pieces(view, events, moves)` gives: the same
+/// event (by `seq`: a move's answer holds only the events it led to), the spectator's view for
+/// the view and for the legal moves (a move may name a public card).
+fn counterparts(spectator_view: &Value, spectator_events: &Value, events: &Value, moves: bool) -> Vec<Vec<String>> {
+    let view = cards_in(spectator_view);
+    let spectator = spectator_events.as_array().unwrap();
+    let mut out = vec![view.clone()];
+    out.extend(
+        events
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| spectator.iter().find(|p| p["seq"] == e["seq"]).map(cards_in).unwrap_or_default()),
+    );
+    if moves {
+        out.push(view);
+    }
+    out
+}
+
 /// A response in the pieces that are each one view of the table: the view, each event, the
 /// legal moves (each card once, as several moves may lay the same card).
 fn pieces(view: &Value, events: &Value, moves: Option<&Value>) -> Vec<Vec<String>> {
@@ -120,6 +173,7 @@ async fn scan(
         let id = created["id"].as_str().unwrap().to_string();
         let joined = app.post(&format!("/v1/matches/{id}/seats/1/join")).token(bo).send().await;
         assert_eq!(joined.status.as_u16(), 200, "{}", joined.body);
+        let (mut held_deal, mut a_held, mut b_held) = (Value::Null, BTreeMap::new(), BTreeMap::new());
         for _ in 0..150 {
             let a_view = app.view(ada, &id, Some(0)).await;
             if a_view["phase"] == "finished" {
@@ -128,6 +182,11 @@ async fn scan(
             let b_view = app.view(bo, &id, Some(1)).await;
             let (a_hand, b_hand) = (hand_of(&a_view), hand_of(&b_view));
             let deal = a_view["deal_number"].clone();
+            if deal != held_deal {
+                (held_deal, a_held, b_held) = (deal.clone(), BTreeMap::new(), BTreeMap::new());
+            }
+            note_held(&mut a_held, &a_hand);
+            note_held(&mut b_held, &b_hand);
             let a_events = this_deal(&app.get(&format!("/v1/matches/{id}/events")).token(ada).send().await.body, &deal);
             let b_events = this_deal(&app.get(&format!("/v1/matches/{id}/events")).token(bo).send().await.body, &deal);
             let spectator_view = app.get(&format!("/v1/matches/{id}")).send().await.body;
@@ -151,12 +210,12 @@ async fn scan(
             };
             let (a_unknown, b_unknown) = (unknown(&a_hand, &b_gave), unknown(&b_hand, &a_gave));
             let (a_secret, b_secret) = (allowed(&a_unknown, &public, copies), allowed(&b_unknown, &public, copies));
-            for (who, seen, secret) in [
-                ("Ada's response", pieces(&a_view, &a_events, Some(&a_moves)), &b_secret),
-                ("Bo's response", pieces(&b_view, &b_events, Some(&b_moves)), &a_secret),
+            for (who, seen, events, secret, held) in [
+                ("Ada's response", pieces(&a_view, &a_events, Some(&a_moves)), &a_events, &b_secret, &a_held),
+                ("Bo's response", pieces(&b_view, &b_events, Some(&b_moves)), &b_events, &a_secret, &b_held),
             ] {
-                for piece in &seen {
-                    if let Some((card, times, may)) = shown_too_often(piece, secret) {
+                for (piece, public) in seen.iter().zip(counterparts(&spectator_view, &spectator_events, events, true)) {
+                    if let Some((card, times, may)) = leaked(piece, &public, secret, held) {
                         panic!("{game} with {players} players: {who} shows {card} {times} time(s), {may} allowed");
                     }
                 }
@@ -172,15 +231,20 @@ async fn scan(
             if r.body["match"]["deal_number"] == deal {
                 // A move may make another seat's card public (the last bottom card chosen in
                 // Fyrmanswhist shows the others'): what a spectator now sees is no secret.
-                let public_after = pieces(
-                    &app.get(&format!("/v1/matches/{id}")).send().await.body,
-                    &this_deal(&app.get(&format!("/v1/matches/{id}/events")).send().await.body, &deal),
-                    None,
-                );
-                let other_hand = if seat == 0 { &b_unknown } else { &a_unknown };
+                let spectator_view = app.get(&format!("/v1/matches/{id}")).send().await.body;
+                let spectator_events =
+                    this_deal(&app.get(&format!("/v1/matches/{id}/events")).send().await.body, &deal);
+                let public_after = pieces(&spectator_view, &spectator_events, None);
+                let (other_hand, held) = if seat == 0 { (&b_unknown, &mut a_held) } else { (&a_unknown, &mut b_held) };
                 let secret = allowed(other_hand, &public_after, copies);
-                for piece in pieces(&r.body["match"], &this_deal(&r.body, &deal), None) {
-                    if let Some((card, times, may)) = shown_too_often(&piece, &secret) {
+                let events = this_deal(&r.body, &deal);
+                let answer = pieces(&r.body["match"], &events, None);
+                // The answer's hand is the mover's now: a card it just took is its own.
+                note_held(held, &hand_of(&r.body["match"]));
+                for (piece, public) in
+                    answer.iter().zip(counterparts(&spectator_view, &spectator_events, &events, false))
+                {
+                    if let Some((card, times, may)) = leaked(piece, &public, &secret, held) {
                         panic!("{game} with {players} players: a move's answer shows {card} {times} time(s), {may} allowed");
                     }
                 }
@@ -200,4 +264,21 @@ async fn a_deal_in_play_has_no_public_record() {
     let id = created["id"].as_str().unwrap();
     app.get(&format!("/v1/matches/{id}/deals/1")).send().await.assert_problem(409, "deal-in-progress");
     app.get(&format!("/v1/matches/{id}/deals/1/replay?at=1")).send().await.assert_problem(409, "deal-in-progress");
+}
+
+#[test]
+fn a_public_copy_in_a_hand_beside_the_viewers_own_is_no_leak_but_a_hidden_one_is() {
+    let cards = |s: &[&str]| -> Vec<String> { s.iter().map(|c| c.to_string()).collect() };
+    let copies = BTreeMap::from([("6D".to_string(), 2)]);
+    // Bo's deal event: his own 6D and Ada's face-up 6D, which she has since swapped into her hand.
+    let (piece, public, ada) = (cards(&["6D", "6D"]), cards(&["6D"]), cards(&["6D"]));
+    let secret = allowed(&ada, std::slice::from_ref(&public), &copies);
+    let bo_held = BTreeMap::from([("6D".to_string(), 1)]);
+    assert_eq!(leaked(&piece, &public, &secret, &bo_held), None);
+    // Bo holding no 6D, a second one shown him privately is Ada's.
+    assert!(leaked(&piece, &public, &secret, &BTreeMap::new()).is_some());
+    // Ada's 6D hidden, the other public: Bo may not be shown both.
+    let secret = allowed(&ada, &[cards(&["6D"])], &copies);
+    assert!(leaked(&piece, &cards(&[]), &secret, &bo_held).is_some());
+    assert_eq!(leaked(&cards(&["6D"]), &cards(&["6D"]), &secret, &BTreeMap::new()), None);
 }
