@@ -203,11 +203,15 @@ impl Climb {
         ranking
     }
 
+    /// The cards every seat has seen played: on the table and cleared from it.
+    pub fn seen(&self) -> Vec<Card> {
+        self.table.iter().flat_map(|p| p.cards.iter().copied()).chain(self.cleared.iter().copied()).collect()
+    }
+
     /// Every card of the deal: hands, table and cleared.
     pub fn all_cards(&self) -> Vec<Card> {
         let mut all = self.hands.concat();
-        all.extend(self.table.iter().flat_map(|p| p.cards.iter().copied()));
-        all.extend(&self.cleared);
+        all.extend(self.seen());
         all
     }
 }

@@ -479,10 +479,8 @@ pub struct Table {
 
 /// The cards not seen by `seat`: neither in its hand nor on the pile nor turned away.
 fn unseen(deal: &Deal, seat: Seat) -> Vec<Card> {
-    let climb = &deal.climb;
-    let seen: Vec<Card> =
-        climb.table.iter().flat_map(|p| p.cards.iter().copied()).chain(climb.cleared.iter().copied()).collect();
-    decks::standard52().into_iter().filter(|c| !climb.hands[seat].contains(c) && !seen.contains(c)).collect()
+    let seen = deal.climb.seen();
+    decks::standard52().into_iter().filter(|c| !deal.climb.hands[seat].contains(c) && !seen.contains(c)).collect()
 }
 
 /// The rule of thumb: play the lowest card, leading or beating. The high cards are kept: they
