@@ -61,8 +61,10 @@ pub mod rule {
 #[serde(default, deny_unknown_fields)]
 pub struct Options {
     /// The points that win the match at once.
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 1000))]
     pub target: i64,
     /// Deals after which a match nobody has won ends, the most points winning (house rule).
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 1000))]
     pub deal_limit: u32,
 }
 
@@ -809,9 +811,11 @@ impl Rules for Kasino {
     }
 
     fn setup(&self, players: usize, options: Options) -> Result<State, SetupError> {
-        deals::check_target(options.target)?;
-        if options.deal_limit == 0 {
-            return Err(SetupError("deal_limit must be at least 1".into()));
+        if !(1..=1000).contains(&options.target) {
+            return Err(SetupError(format!("target must be 1 to 1000, not {}", options.target)));
+        }
+        if !(1..=1000).contains(&options.deal_limit) {
+            return Err(SetupError(format!("deal_limit must be 1 to 1000, not {}", options.deal_limit)));
         }
         Ok(State { options, table: Seating::new(players), deals: Deals::new(players) })
     }

@@ -50,8 +50,10 @@ pub mod rule {
 #[serde(default, deny_unknown_fields)]
 pub struct Options {
     /// Units each player starts the match with.
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 1000))]
     pub capital: i64,
     /// Units paid into the pot for each card left in hand when a deal ends.
+    #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 1000))]
     pub per_card: i64,
 }
 
