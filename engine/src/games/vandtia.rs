@@ -1165,12 +1165,11 @@ impl Rules for Vandtia {
         match event {
             Event::DealStarted { deal_number, hands, face_down, .. } if state.deals.number == *deal_number => {
                 deals::hide_hands(&mut full, hands, viewer);
-                full["face_down"] = Value::Null;
-                full["face_down_sizes"] = json!(face_down.iter().map(Vec::len).collect::<Vec<_>>());
+                // Nulls in place keep the piles' sizes within the document's shape.
+                full["face_down"] = json!(face_down.iter().map(|p| vec![Value::Null; p.len()]).collect::<Vec<_>>());
             }
             Event::Refilled { seat, cards } if viewer != Viewer::Seat(*seat) => {
-                full["cards"] = Value::Null;
-                full["count"] = cards.len().into();
+                full["cards"] = json!(vec![Value::Null; cards.len()]);
             }
             _ => {}
         }
