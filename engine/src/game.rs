@@ -589,6 +589,11 @@ impl<R: Rules> Match for ErasedMatch<R> {
 /// a variant with fields read it, and an unknown one when a variant without fields did: which,
 /// the same object with the key replaced by one no command has tells.
 fn read_command<R: Rules>(command: &Value) -> Result<R::Command, String> {
+    // The document bounds every whole number in a move by u32::MAX (a seat or a position is
+    // never larger): past that a move is malformed, whatever the version it was sent at.
+    if let Some(n) = too_large(command) {
+        return Err(format!("{n} is larger than any number in a move ({})", u32::MAX));
+    }
     let parsed: R::Command = serde_json::from_value(command.clone()).map_err(|e| e.to_string())?;
     let read = to_json(&parsed);
     if let Some(field) = unknown_field(command, &read) {
@@ -605,6 +610,15 @@ fn read_command<R: Rules>(command: &Value) -> Result<R::Command, String> {
         }
     }
     Ok(parsed)
+}
+
+fn too_large(value: &Value) -> Option<&serde_json::Number> {
+    match value {
+        Value::Number(n) if n.as_f64().is_some_and(|v| v > f64::from(u32::MAX)) => Some(n),
+        Value::Array(items) => items.iter().find_map(too_large),
+        Value::Object(map) => map.values().find_map(too_large),
+        _ => None,
+    }
 }
 
 /// A field the client sent that the command read does not have (at any depth): serde skips

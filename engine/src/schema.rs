@@ -361,6 +361,14 @@ null or left out, and counts (`hand_sizes`) may stand in for hidden cards."
                     map.remove("format");
                     map.entry("maximum").or_insert(json!(u32::MAX));
                 }
+                // A `usize` (a seat, a position) is written with no upper bound; a move holds
+                // none past u32::MAX, and reading one refuses larger (`game::read_command`).
+                if map.get("type") == Some(&json!("integer"))
+                    && map.get("minimum") == Some(&json!(0))
+                    && !map.contains_key("format")
+                {
+                    map.entry("maximum").or_insert(json!(u32::MAX));
+                }
                 if map.get("items") == Some(&Value::Bool(false)) {
                     if let Some(Value::Array(places)) = map.get("prefixItems") {
                         let mut kinds: Vec<Value> = Vec::new();

@@ -280,6 +280,36 @@ fn a_move_with_a_field_its_command_does_not_have_is_refused() {
     }
 }
 
+/// The API document bounds every whole number of a move by u32::MAX: a larger one (in a seat
+/// or a position a game reads as `usize`) is a malformed move, refused as such before the
+/// service looks at the version, not a rule's refusal.
+#[test]
+fn numbers_past_the_documents_bound_are_malformed() {
+    let vandtia = engine::game("vandtia").unwrap();
+    assert!(vandtia.reads_command(&json!({"type": "lay", "card": "3C", "on": 4_294_967_295_u64})));
+    assert!(!vandtia.reads_command(&json!({"type": "lay", "card": "3C", "on": 4_294_967_296_u64})));
+    assert!(!vandtia.reads_command(&json!({"type": "play_face_down", "position": 1e12})));
+    for game in games() {
+        let players = *game.player_counts().start();
+        let mut m = game.setup(players, &Value::Null).unwrap();
+        let Status::NeedsDeck { composition } = m.status() else { panic!("{}: no deal due", game.id()) };
+        for e in m.deal(&composition).unwrap() {
+            m.apply(&e).unwrap();
+        }
+        let seat = m.status().to_act()[0];
+        let Some(Value::Object(fields)) = m.legal_moves(seat).into_iter().next() else { continue };
+        for (key, value) in fields.iter().filter(|(_, v)| v.is_u64()) {
+            let mut command = fields.clone();
+            command.insert(key.clone(), json!(u64::from(u32::MAX) + 1));
+            assert!(
+                matches!(m.decide(seat, &Value::Object(command)), Err(engine::game::Refusal::Malformed(_))),
+                "{}: {key} {value}",
+                game.id()
+            );
+        }
+    }
+}
+
 /// A known optional field may be sent empty (`null`); an unknown one may not, whether the
 /// command has fields or none.
 #[test]

@@ -81,6 +81,17 @@ async fn bad_moves_are_refused_with_problems_and_append_nothing() {
     r.assert_problem(412, "precondition-failed");
     assert_eq!(r.body["current_version"].as_i64().unwrap() as usize, before);
 
+    // A number past what the document allows is a malformed move, whatever the version says.
+    let r = app
+        .post(&moves)
+        .token(&token)
+        .header("If-Match", "\"1\"")
+        .json(&json!({ "seat": to_act, "move": {"type": "bid", "tricks": 4_294_967_296_u64} }))
+        .send()
+        .await;
+    r.assert_problem(400, "invalid-move");
+    assert!(r.body["detail"].as_str().unwrap().contains("4294967296"), "{}", r.body);
+
     let r = app
         .post(&moves)
         .token(&token)

@@ -42,7 +42,7 @@ pub struct ListQuery {
     /// Only matches in this `phase`, named as the match's own `phase` field names it.
     pub phase: Option<MatchPhase>,
     /// Deprecated: the older name of `phase` (`in-progress` is the phase `playing`), kept for
-    /// the clients that use it; both may be sent when they agree.
+    /// the clients that use it; when both are sent, both apply (an empty page if they differ).
     pub status: Option<ListStatus>,
     /// `true`: only the lobby (public matches waiting for players, never the caller's private ones); a seat is taken with
     /// `POST /v1/matches/{id}/seats/{seat}/join`, and anyone may watch with `GET /v1/matches/{id}`.
@@ -140,12 +140,10 @@ pub async fn list_matches(
         ListStatus::InProgress => MatchPhase::Playing,
         ListStatus::Finished => MatchPhase::Finished,
     });
-    let phase = match (query.phase, by_status) {
-        (Some(a), Some(b)) if a != b => {
-            return Err(ApiError::bad_request("invalid-query", "phase and status name different phases: send phase"))
-        }
-        (a, b) => a.or(b),
-    };
+    // Both filters apply: when they name different phases no match is in both, and the page
+    // is empty (a schema-valid query is answered, not refused).
+    let disagree = matches!((query.phase, by_status), (Some(a), Some(b)) if a != b);
+    let phase = query.phase.or(by_status);
     let filter = ListFilter {
         player,
         viewer: me,
@@ -163,8 +161,11 @@ pub async fn list_matches(
     let state = state.into_inner();
     let reading = state.clone();
     // A list may lag: it is read from the replica when there is one.
-    let mut rows =
-        crate::commands::with_db(&state.clone(), move || Ok(store::list(&mut reading.lagging()?, &filter)?)).await?;
+    let mut rows = if disagree {
+        Vec::new()
+    } else {
+        crate::commands::with_db(&state.clone(), move || Ok(store::list(&mut reading.lagging()?, &filter)?)).await?
+    };
     let more = rows.len() as i64 > limit;
     rows.truncate(limit as usize);
     let next = if more { rows.last().map(|r| cursor(r.created_at, r.stream_id)) } else { None };

@@ -113,12 +113,12 @@ impl Format {
 #[derive(ToSchema)]
 #[allow(dead_code)] // a schema only
 pub struct StreamMessage {
-    /// Absent for an event. `skipped`: the stream was asked to start further back than it
-    /// reads (`KORTBORD_STREAM_BACKLOG` events, 1,000 by default); `data` is then
+    /// Absent for an event (which SSE readers name `message`). `skipped`: the stream was asked
+    /// to start further back than it reads (`KORTBORD_STREAM_BACKLOG` events, 1,000 by default); `data` is then
     /// `{"from": <first seq not sent>, "to": <last seq not sent>, "events": "/v1/matches/…/events?since=…"}`,
     /// where to read them, and `id` is `to`. `state` (with `view=table`): `data` is the
     /// match as the caller may see it after the events before it, a `MatchView`; no `id`.
-    #[schema(pattern = "^(skipped|state)$")]
+    #[schema(pattern = "^(message|skipped|state)$")]
     event: Option<String>,
     /// The event's `seq`, what `Last-Event-ID` resumes after (absent on a `state` message).
     #[schema(pattern = "^[0-9]+$")]
