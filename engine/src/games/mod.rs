@@ -13,6 +13,7 @@ pub mod fyrtioett;
 pub mod gurka;
 pub mod japansk_whist;
 pub mod kasino;
+pub mod krypkasino;
 pub mod norrlandsknack;
 pub mod plump;
 pub mod polskt_pass;
@@ -57,5 +58,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(vandatta::Vandatta),
         erase(kasino::Kasino),
         erase(vandtia::Vandtia),
+        erase(krypkasino::Krypkasino),
     ]
 }
