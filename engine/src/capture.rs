@@ -167,6 +167,35 @@ pub fn fullest_takes(table: &[Card], value: u8) -> Vec<Vec<Card>> {
     found
 }
 
+/// Where a fishing match is: `waiting-for-deal`, `playing` (a card to play), `taking` (groups to
+/// take with the card shown), `deal-over`, `finished`.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Phase {
+    WaitingForDeal,
+    Playing,
+    Taking,
+    DealOver,
+    Finished,
+}
+
+impl crate::deals::MatchPhase for Phase {
+    const WAITING_FOR_DEAL: Phase = Phase::WaitingForDeal;
+    const FINISHED: Phase = Phase::Finished;
+}
+
+impl Phase {
+    /// A live or finished deal's phase: over, a take in progress, or a card to play.
+    pub fn of_deal(over: bool, take: Option<&Take>) -> Phase {
+        match (over, take) {
+            (true, _) => Phase::DealOver,
+            (false, Some(_)) => Phase::Taking,
+            (false, None) => Phase::Playing,
+        }
+    }
+}
+
 /// A take in progress: the card shown, what it counts, and the table cards taken with it so far.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = TakeInProgress))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

@@ -16,7 +16,7 @@ use serde_json::Value;
 use crate::bots;
 use crate::capture;
 use crate::cards::{decks, is_permutation, sorted, take_card, Card, Rank, Suit};
-use crate::deals::{self, Deals, MatchPhase, MatchView};
+use crate::deals::{self, Deals, MatchView};
 use crate::game::{Outcome, Rules, SetupError, Viewer};
 use crate::layout::Spread;
 use crate::random::Rng;
@@ -77,25 +77,7 @@ impl Default for Options {
 // ---------------------------------------------------------------------------------------------
 // State
 
-/// Where the match is: `waiting-for-deal`, `playing` (a card to play), `taking` (groups to take
-/// with the card shown), `deal-over`, `finished`.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Phase {
-    WaitingForDeal,
-    Playing,
-    Taking,
-    DealOver,
-    Finished,
-}
-
-impl MatchPhase for Phase {
-    const WAITING_FOR_DEAL: Phase = Phase::WaitingForDeal;
-    const FINISHED: Phase = Phase::Finished;
-}
-
-pub use crate::capture::Take;
+pub use crate::capture::{Phase, Take};
 
 #[derive(Clone, Debug)]
 struct Deal {
@@ -134,11 +116,7 @@ impl deals::Deal for Deal {
     }
 
     fn phase(&self) -> Phase {
-        match (self.over, &self.take) {
-            (true, _) => Phase::DealOver,
-            (false, Some(_)) => Phase::Taking,
-            (false, None) => Phase::Playing,
-        }
+        Phase::of_deal(self.over, self.take.as_ref())
     }
 }
 

@@ -17,7 +17,7 @@ use serde_json::Value;
 use crate::bots;
 use crate::capture::{self, Take};
 use crate::cards::{decks, is_permutation, sorted, take_card, Card, Rank, Suit};
-use crate::deals::{self, Deals, MatchPhase, MatchView};
+use crate::deals::{self, Deals, MatchView};
 use crate::game::{Rules, SetupError, Viewer};
 use crate::layout::Spread;
 use crate::random::Rng;
@@ -81,23 +81,7 @@ impl Default for Options {
 // ---------------------------------------------------------------------------------------------
 // State
 
-/// Where the match is: `waiting-for-deal`, `playing` (a card to play), `taking` (groups to take
-/// with the card shown), `deal-over`, `finished`.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Phase {
-    WaitingForDeal,
-    Playing,
-    Taking,
-    DealOver,
-    Finished,
-}
-
-impl MatchPhase for Phase {
-    const WAITING_FOR_DEAL: Phase = Phase::WaitingForDeal;
-    const FINISHED: Phase = Phase::Finished;
-}
+pub use crate::capture::Phase;
 
 #[derive(Clone, Debug)]
 struct Deal {
@@ -144,11 +128,7 @@ impl deals::Deal for Deal {
     }
 
     fn phase(&self) -> Phase {
-        match (self.over, &self.take) {
-            (true, _) => Phase::DealOver,
-            (false, Some(_)) => Phase::Taking,
-            (false, None) => Phase::Playing,
-        }
+        Phase::of_deal(self.over, self.take.as_ref())
     }
 }
 
@@ -224,10 +204,9 @@ pub enum Event {
         seat: Seat,
         /// The card played, then the table cards in the order taken.
         cards: Vec<Card>,
-        /// Tabbar made: 1 for a sweep, 2 for a dubbeltabbe (the card's twin taken), else 0.
+        /// Tabbar made: 1 for a sweep (the card played lies face up), 2 for a dubbeltabbe (the
+        /// card's twin taken: both lie face up), else 0.
         tabbar: u32,
-        /// The cards laid face up on the pile to mark them.
-        face_up: Vec<Card>,
         /// The previous player, charged a dukning for each tabbe (none on the deal's first play).
         charged: Option<Seat>,
         /// The worths that would now sweep the table.
@@ -320,14 +299,13 @@ fn tabbe_on(table: &[Card]) -> Vec<u8> {
     (1..=14).filter(|&w| capture::sweeps(table, w)).collect()
 }
 
-/// Tabbar a take makes: two when it took the played card's twin, one when it swept the table.
-fn tabbar_of(card: Card, taken: &[Card], left: &[Card]) -> (u32, Vec<Card>) {
+/// Tabbar a take makes: two when it took the played card's twin, one when it swept the table;
+/// as many copies of the card lie face up.
+fn tabbar_of(card: Card, taken: &[Card], left: &[Card]) -> u32 {
     if taken.contains(&card) {
-        (2, vec![card, card])
-    } else if left.is_empty() {
-        (1, vec![card])
+        2
     } else {
-        (0, Vec::new())
+        u32::from(left.is_empty())
     }
 }
 
@@ -391,7 +369,16 @@ fn decide_take(state: &State, deal: &Deal, seat: Seat, group: &[Card]) -> Result
     };
     let table = deal.table.cards();
     capture::check_group(table, group, take.worth, rule::GROUPS, rule::TAKE)?;
-    if !next_groups(table, take).iter().any(|g| capture::same_cards(g, group)) {
+    let offered = next_groups(table, take);
+    if offered.iter().any(|g| capture::same_cards(g, group) && g != group) {
+        // With two packs a twin lies twice: the group is named once, as the table lists it.
+        return Err(RuleViolation::new(
+            rule::STEPS,
+            "Räkna upp gruppens kort i den ordning de ligger på bordet, som de tillåtna dragen gör.",
+            "Name the group's cards in the order they lie on the table, as the legal moves do.",
+        ));
+    }
+    if !offered.iter().any(|g| g == group) {
         return Err(RuleViolation::new(
             rule::FORCED_TABBE,
             "Med den gruppen går det inte längre att ta in allt på bordet, och tabben är tvingande.",
@@ -411,11 +398,11 @@ fn decide_take(state: &State, deal: &Deal, seat: Seat, group: &[Card]) -> Result
 /// The take's end and what follows, from the deal once its last group is taken.
 fn end_take(state: &State, mut after: Deal, seat: Seat, take: Take) -> Vec<Event> {
     let left = after.table.cards().to_vec();
-    let (tabbar, face_up) = tabbar_of(take.card, &take.taken, &left);
+    let tabbar = tabbar_of(take.card, &take.taken, &left);
     let charged = after.last_player.filter(|_| tabbar > 0);
     let mut cards = vec![take.card];
     cards.extend(take.taken);
-    let ended = Event::TakeEnded { seat, cards, tabbar, face_up, charged, tabbe_on: tabbe_on(&left) };
+    let ended = Event::TakeEnded { seat, cards, tabbar, charged, tabbe_on: tabbe_on(&left) };
     evolve_deal(&mut after, &state.table, &ended);
     let mut events = vec![ended];
     while after.tabbar.iter().all(|t| !t.is_empty()) {
@@ -461,10 +448,10 @@ fn evolve_deal(deal: &mut Deal, table: &Seating, event: &Event) {
                 t.taken.extend(group);
             }
         }
-        Event::TakeEnded { seat, cards, tabbar, face_up, charged, .. } => {
+        Event::TakeEnded { seat, cards, tabbar, charged, .. } => {
             deal.take = None;
             deal.captured[*seat].extend(cards);
-            deal.tabbar[*seat].extend(face_up);
+            (0..*tabbar).for_each(|_| deal.tabbar[*seat].push(cards[0]));
             if let Some(c) = charged {
                 deal.dukningar[*c] += *tabbar;
             }
@@ -703,7 +690,7 @@ fn take_cost(table: &[Card], card: Card, worth: u8) -> f64 {
         left = capture::without(&left, &g);
         take.taken.extend(g);
     }
-    let (tabbar, _) = tabbar_of(card, &take.taken, &left);
+    let tabbar = tabbar_of(card, &take.taken, &left);
     card_cost(card) + cards_cost(&take.taken) + f64::from(tabbar) * TABBE_POINTS as f64
 }
 
