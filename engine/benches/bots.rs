@@ -11,10 +11,9 @@ use engine::game::{Rules, Status};
 use engine::games::{
     bondtolva::Bondtolva, braus::Braus, fan_tan::FanTan, femhundra::Femhundra, femkort::Femkort, femtio::Femtio,
     fyrmanswhist::Fyrmanswhist, fyrtioett::Fyrtioett, gurka::Gurka, japansk_whist::JapanskWhist, kasino::Kasino,
-    krypkasino::Krypkasino, norrlandsknack::Norrlandsknack, plump::Plump, polskt_pass::PolsktPass,
-    president::President, priffe::Priffe, rodskagg::Rodskagg, snipp_snapp_snorum::SnippSnappSnorum, spader::Spader,
-    stopp::Stopp, svangknack::Svangknack, tarot::Tarot, trettioett::Trettioett, vandatta::Vandatta, vandtia::Vandtia,
-    whist::Whist,
+    norrlandsknack::Norrlandsknack, plump::Plump, polskt_pass::PolsktPass, president::President, priffe::Priffe,
+    rodskagg::Rodskagg, snipp_snapp_snorum::SnippSnappSnorum, spader::Spader, stopp::Stopp, svangknack::Svangknack,
+    tarot::Tarot, trettioett::Trettioett, vandatta::Vandatta, vandtia::Vandtia, whist::Whist,
 };
 use engine::random::Rng;
 
@@ -151,7 +150,6 @@ fn bench_bots(c: &mut Criterion) {
     bench_strong(c, &President, &mut tails);
     bench_strong(c, &FanTan, &mut tails);
     bench_strong(c, &Kasino, &mut tails);
-    bench_strong(c, &Krypkasino, &mut tails);
     bench_strong(c, &SnippSnappSnorum, &mut tails);
     bench_strong(c, &Stopp, &mut tails);
     bench_strong(c, &Vandatta, &mut tails);

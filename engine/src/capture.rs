@@ -167,8 +167,8 @@ pub fn fullest_takes(table: &[Card], value: u8) -> Vec<Vec<Card>> {
     found
 }
 
-/// Where a fishing match is: `waiting-for-deal`, `playing` (a card to play), `taking` (groups to
-/// take with the card shown), `deal-over`, `finished`.
+/// Where the match is: `waiting-for-deal`, `playing` (a card to play), `taking` (groups to take
+/// with the card shown), `deal-over`, `finished`.
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -196,8 +196,9 @@ impl Phase {
     }
 }
 
+// Named as Kasino named it before it was shared, so that Kasino's API document stays as it was.
 /// A take in progress: the card shown, what it counts, and the table cards taken with it so far.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = TakeInProgress))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = KasinoTake))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Take {
     pub card: Card,

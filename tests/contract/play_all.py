@@ -72,7 +72,6 @@ SETUPS = {
     "vandatta": (5, {"limit": 20}),
     "vandtia": (5, {"play_out": True}),
     "kasino": (2, {"target": 6, "deal_limit": 1}),
-    "krypkasino": (2, {}),
 }
 SERVICE_EVENTS = {"MatchSeatJoinedEvent", "MatchTurnTimedOutEvent", "MatchBotMovedEvent"}
 

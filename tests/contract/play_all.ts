@@ -68,7 +68,6 @@ const creations: { [G in Game]: Of<Schemas["CreateMatch"], G> } = {
   vandatta: { game: "vandatta", seats: seats(5), options: { limit: 20 } },
   vandtia: { game: "vandtia", seats: seats(5), options: { play_out: true } },
   kasino: { game: "kasino", seats: seats(2), options: { target: 6, deal_limit: 1 } },
-  krypkasino: { game: "krypkasino", seats: seats(2), options: {} },
 };
 
 function fail(message: string): never {

@@ -58,6 +58,5 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(vandatta::Vandatta),
         erase(kasino::Kasino),
         erase(vandtia::Vandtia),
-        erase(krypkasino::Krypkasino),
     ]
 }
