@@ -12,7 +12,10 @@
 //! no group is left ([`can_take`]). The table is a multiset: with two packs, two equal cards are
 //! one group, listed once.
 
+use serde::Serialize;
+
 use crate::cards::{take_card, Card, Rank};
+use crate::rules::RuleViolation;
 
 /// What an ace adds when it counts 14 rather than 1.
 const ACE_HIGH: u8 = 13;
@@ -162,6 +165,134 @@ pub fn fullest_takes(table: &[Card], value: u8) -> Vec<Vec<Card>> {
         }
     }
     found
+}
+
+/// Where the match is: `waiting-for-deal`, `playing` (a card to play), `taking` (groups to take
+/// with the card shown), `deal-over`, `finished`.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Phase {
+    WaitingForDeal,
+    Playing,
+    Taking,
+    DealOver,
+    Finished,
+}
+
+impl crate::deals::MatchPhase for Phase {
+    const WAITING_FOR_DEAL: Phase = Phase::WaitingForDeal;
+    const FINISHED: Phase = Phase::Finished;
+}
+
+impl Phase {
+    /// A live or finished deal's phase: over, a take in progress, or a card to play.
+    pub fn of_deal(over: bool, take: Option<&Take>) -> Phase {
+        match (over, take) {
+            (true, _) => Phase::DealOver,
+            (false, Some(_)) => Phase::Taking,
+            (false, None) => Phase::Playing,
+        }
+    }
+}
+
+// Named as Kasino named it before it was shared, so that Kasino's API document stays as it was.
+/// A take in progress: the card shown, what it counts, and the table cards taken with it so far.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = KasinoTake))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Take {
+    pub card: Card,
+    pub worth: u8,
+    pub taken: Vec<Card>,
+}
+
+impl Take {
+    /// The table as it lay when the card was shown: what is left and what was taken.
+    pub fn table_before(&self, left: &[Card]) -> Vec<Card> {
+        let mut before = left.to_vec();
+        before.extend(&self.taken);
+        before
+    }
+}
+
+/// The refusal of a take's step while no card is shown, or of a new card while one is; `rule` is
+/// the game's rule of take steps or of one card a turn.
+pub fn out_of_step(rule: &str, taking: bool) -> RuleViolation {
+    if taking {
+        RuleViolation::new(
+            rule,
+            "Du tar in med ett kort just nu: ta en grupp till eller sluta.",
+            "You are taking in with a card: take another group or stop.",
+        )
+    } else {
+        RuleViolation::new(
+            rule,
+            "Visa först kortet du tar in med (take_with).",
+            "First show the card you take in with (take_with).",
+        )
+    }
+}
+
+/// Whether `card`, held in `hand`, may be shown counting `worth` (an ace 1 or 14, any other card
+/// its one worth); `ace_rule` is the game's rule of the ace.
+pub fn check_worth(hand: &[Card], card: Card, worth: u8, ace_rule: &str) -> Result<(), RuleViolation> {
+    if !hand.contains(&card) {
+        return Err(RuleViolation::card_not_held(card));
+    }
+    if !worths(card).contains(&worth) {
+        return Err(RuleViolation::new(
+            ace_rule,
+            format!("{card} kan inte räknas som {worth}; bara ett ess väljer mellan 1 och 14."),
+            format!("{card} cannot count {worth}; only an ace chooses between 1 and 14."),
+        ));
+    }
+    Ok(())
+}
+
+/// The refusal of showing a card to take when nothing on the table adds up to `worth`.
+pub fn nothing_to_take(rule: &str, worth: u8) -> RuleViolation {
+    RuleViolation::new(
+        rule,
+        format!("Inget på bordet är värt {worth}, ensamt eller tillsammans: lägg ut ett kort."),
+        format!("Nothing on the table is worth {worth}, alone or together: lay a card out."),
+    )
+}
+
+/// Whether `group` is cards of `table` adding up to `worth`; `groups_rule` and `take_rule` are
+/// the game's rules of groups (each card once) and of what a take is.
+pub fn check_group(
+    table: &[Card],
+    group: &[Card],
+    worth: u8,
+    groups_rule: &str,
+    take_rule: &str,
+) -> Result<(), RuleViolation> {
+    if !crate::cards::is_part_of(group, table) {
+        return Err(RuleViolation::new(
+            groups_rule,
+            "Gruppen måste bestå av kort som ligger kvar på bordet, varje kort bara en gång.",
+            "The group must be cards still on the table, each card once.",
+        ));
+    }
+    if !adds_up(group, worth) {
+        return Err(RuleViolation::new(
+            take_rule,
+            format!("Korten i gruppen blir inte {worth} tillsammans."),
+            format!("The group's cards do not add up to {worth}."),
+        ));
+    }
+    Ok(())
+}
+
+/// Every distinct card of `hand` with each worth it may count for.
+pub fn hand_worths(hand: &[Card]) -> Vec<(Card, u8)> {
+    let mut out: Vec<(Card, u8)> = Vec::new();
+    for (i, &card) in hand.iter().enumerate() {
+        if !hand[..i].contains(&card) {
+            out.extend(worths(card).into_iter().map(|w| (card, w)));
+        }
+    }
+    out
 }
 
 #[cfg(test)]

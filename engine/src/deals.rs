@@ -251,7 +251,15 @@ pub fn check_target(target: i64) -> Result<(), SetupError> {
 /// A deal's first event as `viewer` may see it while the deal lasts: no deck, each seat's own
 /// hand only, and every hand's size.
 pub fn hide_hands(event: &mut Value, hands: &[Vec<Card>], viewer: Viewer) {
-    redact_hands(event, hands, viewer, |_| true);
+    event["deck"] = Value::Null;
+    hide_dealt(event, hands, viewer);
+}
+
+/// More cards dealt mid-deal as `viewer` may see them while the deal lasts: each seat's own hand
+/// only, and every hand's size.
+pub fn hide_dealt(event: &mut Value, hands: &[Vec<Card>], viewer: Viewer) {
+    let mine = |s: Seat| viewer == Viewer::Seat(s);
+    event["hands"] = hands.iter().enumerate().map(|(s, h)| if mine(s) { json!(h) } else { Value::Null }).collect();
     event["hand_sizes"] = json!(hands.iter().map(Vec::len).collect::<Vec<_>>());
 }
 

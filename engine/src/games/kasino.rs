@@ -11,12 +11,12 @@
 use std::ops::RangeInclusive;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::bots;
 use crate::capture;
 use crate::cards::{decks, is_permutation, sorted, take_card, Card, Rank, Suit};
-use crate::deals::{self, Deals, MatchPhase, MatchView};
+use crate::deals::{self, Deals, MatchView};
 use crate::game::{Outcome, Rules, SetupError, Viewer};
 use crate::layout::Spread;
 use crate::random::Rng;
@@ -77,32 +77,7 @@ impl Default for Options {
 // ---------------------------------------------------------------------------------------------
 // State
 
-/// Where the match is: `waiting-for-deal`, `playing` (a card to play), `taking` (groups to take
-/// with the card shown), `deal-over`, `finished`.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Phase {
-    WaitingForDeal,
-    Playing,
-    Taking,
-    DealOver,
-    Finished,
-}
-
-impl MatchPhase for Phase {
-    const WAITING_FOR_DEAL: Phase = Phase::WaitingForDeal;
-    const FINISHED: Phase = Phase::Finished;
-}
-
-/// A take in progress: the card shown, what it counts, and the table cards taken with it so far.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = KasinoTake))]
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Take {
-    pub card: Card,
-    pub worth: u8,
-    pub taken: Vec<Card>,
-}
+pub use crate::capture::{Phase, Take};
 
 #[derive(Clone, Debug)]
 struct Deal {
@@ -141,11 +116,7 @@ impl deals::Deal for Deal {
     }
 
     fn phase(&self) -> Phase {
-        match (self.over, &self.take) {
-            (true, _) => Phase::DealOver,
-            (false, Some(_)) => Phase::Taking,
-            (false, None) => Phase::Playing,
-        }
+        Phase::of_deal(self.over, self.take.as_ref())
     }
 }
 
@@ -319,7 +290,7 @@ fn first_to_target(scores: &[i64], terms: &[ScoreTerm], target: i64) -> Option<S
 
 fn decide_lay_out(state: &State, deal: &Deal, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
     if deal.take.is_some() {
-        return Err(mid_take());
+        return Err(capture::out_of_step(rule::ONE_CARD, true));
     }
     if !deal.hands[seat].contains(&card) {
         return Err(RuleViolation::card_not_held(card));
@@ -332,60 +303,22 @@ fn decide_lay_out(state: &State, deal: &Deal, seat: Seat, card: Card) -> Result<
     Ok(events)
 }
 
-fn mid_take() -> RuleViolation {
-    RuleViolation::new(
-        rule::ONE_CARD,
-        "Du tar in med ett kort just nu: ta en grupp till eller sluta.",
-        "You are taking in with a card: take another group or stop.",
-    )
-}
-
 fn decide_take_with(deal: &Deal, seat: Seat, card: Card, worth: u8) -> Result<Vec<Event>, RuleViolation> {
     if deal.take.is_some() {
-        return Err(mid_take());
+        return Err(capture::out_of_step(rule::ONE_CARD, true));
     }
-    if !deal.hands[seat].contains(&card) {
-        return Err(RuleViolation::card_not_held(card));
-    }
-    if !capture::worths(card).contains(&worth) {
-        return Err(RuleViolation::new(
-            rule::ACE,
-            format!("{card} kan inte räknas som {worth}; bara ett ess väljer mellan 1 och 14."),
-            format!("{card} cannot count {worth}; only an ace chooses between 1 and 14."),
-        ));
-    }
+    capture::check_worth(&deal.hands[seat], card, worth, rule::ACE)?;
     if !capture::can_take(deal.table.cards(), worth) {
-        return Err(RuleViolation::new(
-            rule::TAKE,
-            format!("Inget på bordet är värt {worth}, ensamt eller tillsammans: lägg ut ett kort."),
-            format!("Nothing on the table is worth {worth}, alone or together: lay a card out."),
-        ));
+        return Err(capture::nothing_to_take(rule::TAKE, worth));
     }
     Ok(vec![Event::PlayedToTake { seat, card, worth }])
 }
 
 fn decide_take(state: &State, deal: &Deal, seat: Seat, group: &[Card]) -> Result<Vec<Event>, RuleViolation> {
     let Some(take) = &deal.take else {
-        return Err(RuleViolation::new(
-            rule::STEPS,
-            "Visa först kortet du tar in med (take_with).",
-            "First show the card you take in with (take_with).",
-        ));
+        return Err(capture::out_of_step(rule::STEPS, false));
     };
-    if !deal.table.holds(group) {
-        return Err(RuleViolation::new(
-            rule::GROUPS,
-            "Gruppen måste bestå av kort som ligger kvar på bordet, varje kort bara en gång.",
-            "The group must be cards still on the table, each card once.",
-        ));
-    }
-    if !capture::adds_up(group, take.worth) {
-        return Err(RuleViolation::new(
-            rule::TAKE,
-            format!("Korten i gruppen blir inte {} tillsammans.", take.worth),
-            format!("The group's cards do not add up to {}.", take.worth),
-        ));
-    }
+    capture::check_group(deal.table.cards(), group, take.worth, rule::GROUPS, rule::TAKE)?;
     let mut events = vec![Event::GroupTaken { seat, group: group.to_vec() }];
     let left = capture::without(deal.table.cards(), group);
     if !capture::can_take(&left, take.worth) {
@@ -952,12 +885,7 @@ impl Rules for Kasino {
             Event::DealStarted { deal_number, hands, .. } if state.deals.in_play(*deal_number, viewer, deal_over) => {
                 deals::hide_hands(&mut full, hands, viewer);
             }
-            Event::HandsDealt { hands, .. } if hidden => {
-                let mine = |s: Seat| viewer == Viewer::Seat(s);
-                full["hands"] =
-                    hands.iter().enumerate().map(|(s, h)| if mine(s) { json!(h) } else { Value::Null }).collect();
-                full["hand_sizes"] = json!(hands.iter().map(Vec::len).collect::<Vec<_>>());
-            }
+            Event::HandsDealt { hands, .. } if hidden => deals::hide_dealt(&mut full, hands, viewer),
             _ => {}
         }
         full

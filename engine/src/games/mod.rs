@@ -13,6 +13,7 @@ pub mod fyrtioett;
 pub mod gurka;
 pub mod japansk_whist;
 pub mod kasino;
+pub mod krypkasino;
 pub mod norrlandsknack;
 pub mod plump;
 pub mod polskt_pass;

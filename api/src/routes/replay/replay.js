@@ -422,16 +422,26 @@
     lead_passed: (d) => t(`${seatName(d.seat)} lämnar över utspelet.`, `${seatName(d.seat)} passes the lead.`),
     lurat: (d) => t(`${seatName(d.seat)} lurar (passar).`, `${seatName(d.seat)} says lurat (passes).`),
     marriage_declared: (d) => t(`${seatName(d.seat)} visar mariage i ${suitWord(d.suit)}: ${cardNames(d.cards)}.`, `${seatName(d.seat)} declares a marriage in ${suitWord(d.suit)}: ${cardNames(d.cards)}.`),
-    laid_out: (d) => t(`${seatName(d.seat)} lägger ut ${cardName(d.card)}.`, `${seatName(d.seat)} lays out ${cardName(d.card)}.`),
+    laid_out: (d) => {
+      const on = Array.isArray(d.tabbe_on) && d.tabbe_on.length ? d.tabbe_on.join(", ") : "";
+      return t(`${seatName(d.seat)} lägger ut ${cardName(d.card)}${on ? `: tabbe på ${on}` : ""}.`, `${seatName(d.seat)} lays out ${cardName(d.card)}${on ? `: a tabbe on ${on}` : ""}.`);
+    },
     played_to_take: (d) => t(`${seatName(d.seat)} tar in med ${cardName(d.card)}, räknat som ${d.worth}.`, `${seatName(d.seat)} takes in with ${cardName(d.card)}, counting ${d.worth}.`),
     group_taken: (d) => t(`${seatName(d.seat)} tar ${cardNames(d.group)}.`, `${seatName(d.seat)} takes ${cardNames(d.group)}.`),
-    take_ended: (d) => (d.tabbe
-      ? t(`${seatName(d.seat)} tog in allt på bordet: tabbe!`, `${seatName(d.seat)} took in everything on the table: a tabbe (sweep)!`)
-      : t(`${seatName(d.seat)} tog in ${cardNames(d.cards)}.`, `${seatName(d.seat)} took in ${cardNames(d.cards)}.`)),
+    take_ended: (d) => {
+      const charged = d.charged != null ? t(` ${seatName(d.charged)} dukade.`, ` ${seatName(d.charged)} set it up.`) : "";
+      if (d.tabbar === 2) return t(`${seatName(d.seat)} tog in kortets dubblett: dubbeltabbe!`, `${seatName(d.seat)} took in the card's twin: a dubbeltabbe (two tabbar)!`) + charged;
+      if (d.tabbe || d.tabbar === 1) return t(`${seatName(d.seat)} tog in allt på bordet: tabbe!`, `${seatName(d.seat)} took in everything on the table: a tabbe (sweep)!`) + charged;
+      return t(`${seatName(d.seat)} tog in ${cardNames(d.cards)}.`, `${seatName(d.seat)} took in ${cardNames(d.cards)}.`);
+    },
+    tabbar_turned_down: () => t("Alla har en tabbe: var och en vänder ned en.", "Everyone has a tabbe: each turns one down."),
+    round_dealt: (d) => t(`Omgång ${d.round} delas ut, och nya kort läggs på bordet.`, `Round ${d.round} is dealt, and new cards go on the table.`),
     hands_dealt: (d) => (d.last
       ? t("Fyra nya kort var: sista given.", "Four new cards each: the last deal.")
       : t("Fyra nya kort var.", "Four new cards each.")),
-    table_swept: (d) => t(`${seatName(d.seat)} tog in sist och får det som ligger kvar: sistan.`, `${seatName(d.seat)} took in last and gets what is left: sistan.`),
+    table_swept: (d) => (state.match && state.match.game === "krypkasino"
+      ? t(`${seatName(d.seat)} tog in sist och får det som ligger kvar och de undanlagda korten.`, `${seatName(d.seat)} took in last and gets what is left and the cards set aside.`)
+      : t(`${seatName(d.seat)} tog in sist och får det som ligger kvar: sistan.`, `${seatName(d.seat)} took in last and gets what is left: sistan.`)),
     match_ended: (d) => t(`Partiet är slut. Vinnare: ${seatNames(d.winners)}.`, `The match is over. Winners: ${seatNames(d.winners)}.`),
     nobody_swung: () => t("Ingen svängde.", "Nobody swung."),
     offer_accepted: (d) => t(`${seatName(d.seat)} tar emot erbjudandet.`, `${seatName(d.seat)} accepts the offer.`),

@@ -1,6 +1,7 @@
 use super::*;
 use crate::cards::{card, cards};
 use crate::simulate::Driver;
+use serde_json::json;
 
 type M = Driver<Kasino>;
 
