@@ -131,6 +131,22 @@ impl Piles {
         turned
     }
 
+    /// The whole pile, top card included, turned face down as it lies under the talon: the
+    /// pile's bottom card is drawn first (Muggins's discard pile becoming a new draw pile).
+    pub fn turn_over(&mut self) -> Vec<Card> {
+        let turned = self.pick_up();
+        self.talon.extend_from_slice(&turned);
+        if !turned.is_empty() {
+            self.turns += 1;
+        }
+        turned
+    }
+
+    /// Cards put face down under the talon in the order given: the first of them is drawn first.
+    pub fn put_under(&mut self, cards: &[Card]) {
+        self.talon.extend_from_slice(cards);
+    }
+
     /// The talon's cards, known to nobody: what a game's `secrets` lists for it.
     pub fn talon_secrets(&self) -> impl Iterator<Item = (Card, Vec<Seat>)> + '_ {
         self.talon.iter().map(|&c| (c, Vec::new()))
@@ -171,6 +187,8 @@ mod tests {
         assert_eq!(p.pick_up(), cards("4C 9H"));
         p.lay(&cards("TD"));
         assert_eq!(p.burn(), cards("TD"));
+        p.put_under(&cards("2D 3D"));
+        assert_eq!((p.draw(), p.draw()), (Some(cards("2D")[0]), Some(cards("3D")[0])));
         assert!(p.pile.is_empty() && p.burnt == cards("TD"));
     }
 
@@ -188,6 +206,8 @@ mod tests {
         p.lay(&cards("5C 6C"));
         assert_eq!(p.turn_as_it_lies(), cards("4C 5C"));
         assert_eq!((p.talon.clone(), p.pile.clone(), p.turns), (cards("4C 5C"), cards("6C"), 2));
+        assert_eq!(p.turn_over(), cards("6C"), "the top card too");
+        assert_eq!((p.talon.clone(), p.pile.is_empty(), p.turns), (cards("4C 5C 6C"), true, 3));
     }
 
     #[test]

@@ -72,6 +72,7 @@ SETUPS = {
     "vandatta": (5, {"limit": 20}),
     "vandtia": (5, {"play_out": True}),
     "kasino": (2, {"target": 6, "deal_limit": 1}),
+    "svalta-rav": (2, {"variant": "second", "round_limit": 20}),
 }
 SERVICE_EVENTS = {"MatchSeatJoinedEvent", "MatchTurnTimedOutEvent", "MatchBotMovedEvent"}
 

@@ -23,6 +23,7 @@ pub mod rodskagg;
 pub mod snipp_snapp_snorum;
 pub mod spader;
 pub mod stopp;
+pub mod svalta_rav;
 pub mod svangknack;
 pub mod tarot;
 pub mod trettioett;
@@ -58,5 +59,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(vandatta::Vandatta),
         erase(kasino::Kasino),
         erase(vandtia::Vandtia),
+        erase(svalta_rav::SvaltaRav),
     ]
 }

@@ -63,6 +63,12 @@ window.KortbordTables = (function () {
     { key: "captured", where: "seat", kind: "cards", sv: "Intagna kort", en: "Cards taken in" },
     { key: "captured_sizes", where: "seat", kind: "count", unless: "captured", sv: "Intagna kort", en: "Cards taken in" },
     { key: "tabbar", where: "seat", kind: "cards", sv: "Tabbar", en: "Tabbar (sweeps)" },
+    // Face-down piles nobody looks at (Svälta räv, Muggins): the cards in a record, else how
+    // many; the card each seat turned up; a seat's face-up discard pile.
+    { key: "piles", where: "seat", kind: "cards", sv: "Hög med baksidan upp (överst först)", en: "Face-down pile (top card first)" },
+    { key: "pile_sizes", where: "seat", kind: "count", unless: "piles", sv: "Kort i högen", en: "Cards in the pile" },
+    { key: "turned", where: "seat", kind: "cards", sv: "Vänt kort", en: "Card turned" },
+    { key: "discard_piles", where: "seat", kind: "cards", sv: "Kasthög (överst sist)", en: "Discard pile (top card last)" },
   ];
 
   // Card fields no game draws: the pack as dealt, and the tricks already won (the jump list and
@@ -699,6 +705,34 @@ window.KortbordTables = (function () {
       if (Array.isArray(table.tabbe_on) && table.tabbe_on.length) rows.push([ui.t("Tabbe på", "A tabbe on"), table.tabbe_on.join(", ")]);
       if (Array.isArray(table.dukningar)) rows.push([ui.t("Dukningar", "Dukningar"), table.dukningar.join(" · ")]);
       if (Array.isArray(table.turned_down)) rows.push([ui.t("Tabbar nedvända", "Tabbar turned down"), table.turned_down.join(" · ")]);
+      return rows;
+    },
+  });
+
+  // Svälta räv: what is owed in the second variant, the rounds played, who is out.
+  register("svalta-rav", {
+    facts(table, ui) {
+      const rows = [];
+      if (table.options) rows.push([ui.t("Spelsätt", "Variant"), table.options.variant === "second" ? ui.t("andra", "second") : ui.t("första", "first")]);
+      if (table.rounds != null) rows.push([table.options && table.options.variant === "second" ? ui.t("Vunna högar", "Piles won") : ui.t("Rundor", "Rounds"), String(table.rounds)]);
+      if (table.rounds_without_capture != null) rows.push([ui.t("Rundor i rad utan tagning", "Rounds in a row without a capture"), String(table.rounds_without_capture)]);
+      if (table.claimant != null) rows.push([ui.t("Betalar till", "Paying to"), `${ui.seat(table.claimant)} (${ui.t("kvar att betala", "still owed")}: ${table.owed})`]);
+      if (Array.isArray(table.out) && table.out.length) rows.push([ui.t("Ute", "Out"), list(ui, table.out)]);
+      return rows;
+    },
+  });
+
+  // Muggins: the muggins piles in the middle; whose turn it is and a wrong placement open to a call.
+  register("muggins", {
+    centre(table, ui) {
+      const piles = Array.isArray(table.muggins) ? table.muggins : [];
+      return piles.map((p, i) => ui.cards(p, { small: true, label: ui.t(`Muggins-hög ${i + 1} (överst sist)`, `Muggins pile ${i + 1} (top card last)`), from: `table.muggins.${i}` }));
+    },
+    facts(table, ui) {
+      const rows = [];
+      if (table.to_play != null) rows.push([ui.t("Tur", "To play"), ui.seat(table.to_play)]);
+      if (table.turns != null) rows.push([ui.t("Vända kort", "Cards turned"), String(table.turns)]);
+      if (table.callable != null) rows.push([ui.t("Kan kallas muggins", "May be called muggins"), ui.seat(table.callable)]);
       return rows;
     },
   });
