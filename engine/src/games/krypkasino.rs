@@ -156,7 +156,11 @@ pub enum Command {
     LayOut { card: Card },
     /// Show a card from the hand to take in with, counting `worth` (an ace 1 or 14): the
     /// groups follow one at a time.
-    TakeWith { card: Card, worth: u8 },
+    TakeWith {
+        card: Card,
+        #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 14))]
+        worth: u8,
+    },
     /// Take one group of table cards adding up to the card shown.
     Take { group: Vec<Card> },
 }

@@ -598,21 +598,6 @@ window.KortbordTables = (function () {
       if (table.options && table.options.target != null) rows.push([ui.t("Mål", "Target"), String(table.options.target)]);
       return rows;
     },
-  };
-  register("kasino", kasino);
-
-  // Krypkasino: Kasino's take in progress and last taker, and its round, dukningar and tabbar
-  // turned down, and the worths that would sweep the table.
-  register("krypkasino", {
-    centre: kasino.centre,
-    facts(table, ui) {
-      const rows = kasino.facts(table, ui);
-      if (table.round != null) rows.push([ui.t("Omgång", "Round"), `${table.round} / 4`]);
-      if (Array.isArray(table.tabbe_on) && table.tabbe_on.length) rows.push([ui.t("Tabbe på", "A tabbe on"), table.tabbe_on.join(", ")]);
-      if (Array.isArray(table.dukningar)) rows.push([ui.t("Dukningar", "Dukningar"), table.dukningar.join(" · ")]);
-      if (Array.isArray(table.turned_down)) rows.push([ui.t("Tabbar nedvända", "Tabbar turned down"), table.turned_down.join(" · ")]);
-      return rows;
-    },
   });
   // Fan tan: the layout's rows, one a suit, built out from the sevens (or up from any card in
   // the free variant); how often each seat has passed.
