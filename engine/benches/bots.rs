@@ -11,9 +11,10 @@ use engine::game::{Rules, Status};
 use engine::games::{
     bondtolva::Bondtolva, braus::Braus, fan_tan::FanTan, femhundra::Femhundra, femkort::Femkort, femtio::Femtio,
     fyrmanswhist::Fyrmanswhist, fyrtioett::Fyrtioett, gurka::Gurka, japansk_whist::JapanskWhist, kasino::Kasino,
-    norrlandsknack::Norrlandsknack, plump::Plump, polskt_pass::PolsktPass, president::President, priffe::Priffe,
-    rodskagg::Rodskagg, snipp_snapp_snorum::SnippSnappSnorum, spader::Spader, stopp::Stopp, svangknack::Svangknack,
-    tarot::Tarot, trettioett::Trettioett, vandatta::Vandatta, vandtia::Vandtia, whist::Whist,
+    krypkasino::Krypkasino, norrlandsknack::Norrlandsknack, plump::Plump, polskt_pass::PolsktPass,
+    president::President, priffe::Priffe, rodskagg::Rodskagg, snipp_snapp_snorum::SnippSnappSnorum, spader::Spader,
+    stopp::Stopp, svangknack::Svangknack, tarot::Tarot, trettioett::Trettioett, vandatta::Vandatta, vandtia::Vandtia,
+    whist::Whist,
 };
 use engine::random::Rng;
 
@@ -150,6 +151,7 @@ fn bench_bots(c: &mut Criterion) {
     bench_strong(c, &President, &mut tails);
     bench_strong(c, &FanTan, &mut tails);
     bench_strong(c, &Kasino, &mut tails);
+    bench_strong(c, &Krypkasino, &mut tails);
     bench_strong(c, &SnippSnappSnorum, &mut tails);
     bench_strong(c, &Stopp, &mut tails);
     bench_strong(c, &Vandatta, &mut tails);

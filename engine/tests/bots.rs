@@ -6,9 +6,10 @@ use engine::game::{Rules, Status, Viewer};
 use engine::games::{
     bondtolva::Bondtolva, braus::Braus, fan_tan::FanTan, femhundra::Femhundra, femkort::Femkort, femtio::Femtio,
     fyrmanswhist::Fyrmanswhist, fyrtioett::Fyrtioett, gurka::Gurka, japansk_whist::JapanskWhist, kasino::Kasino,
-    norrlandsknack::Norrlandsknack, plump::Plump, polskt_pass::PolsktPass, president::President, priffe::Priffe,
-    rodskagg::Rodskagg, snipp_snapp_snorum::SnippSnappSnorum, spader::Spader, stopp::Stopp, svangknack::Svangknack,
-    tarot::Tarot, trettioett::Trettioett, vandatta::Vandatta, vandtia::Vandtia, whist::Whist,
+    krypkasino::Krypkasino, norrlandsknack::Norrlandsknack, plump::Plump, polskt_pass::PolsktPass,
+    president::President, priffe::Priffe, rodskagg::Rodskagg, snipp_snapp_snorum::SnippSnappSnorum, spader::Spader,
+    stopp::Stopp, svangknack::Svangknack, tarot::Tarot, trettioett::Trettioett, vandatta::Vandatta, vandtia::Vandtia,
+    whist::Whist,
 };
 use engine::random::Rng;
 
@@ -116,6 +117,7 @@ fn strong_bot_cannot_read_hidden_cards() {
     compare(&Vandatta);
     compare(&Vandtia);
     compare(&Kasino);
+    compare(&Krypkasino);
 }
 
 /// Plays one whole match: `strong_seats` at strong, the others at `other`; the strong seat's (or

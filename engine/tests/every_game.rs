@@ -102,12 +102,12 @@ fn random_matches_of_every_game(plan: fn(&dyn Game) -> Plan) {
 
 #[test]
 fn random_matches_keep_every_promise() {
-    random_matches_of_every_game(|g| plan(g, 60, 0, 0));
+    random_matches_of_every_game(|g| plan(g, 30, 0, 0));
 }
 
 #[test]
 fn more_random_matches_leak_nothing_and_keep_the_books() {
-    random_matches_of_every_game(|g| plan(g, 0, 60, 240));
+    random_matches_of_every_game(|g| plan(g, 0, 30, 120));
 }
 
 #[test]

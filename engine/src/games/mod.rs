@@ -60,5 +60,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(kasino::Kasino),
         erase(vandtia::Vandtia),
         erase(svalta_rav::SvaltaRav),
+        erase(krypkasino::Krypkasino),
     ]
 }
