@@ -73,6 +73,7 @@ SETUPS = {
     "vandtia": (5, {"play_out": True}),
     "kasino": (2, {"target": 6, "deal_limit": 1}),
     "svalta-rav": (2, {"variant": "second", "round_limit": 20}),
+    "muggins": (3, {"turn_limit": 40}),
 }
 SERVICE_EVENTS = {"MatchSeatJoinedEvent", "MatchTurnTimedOutEvent", "MatchBotMovedEvent"}
 
