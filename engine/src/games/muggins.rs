@@ -585,7 +585,7 @@ fn view(state: &State, viewer: Viewer) -> Table {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Bots
+// The bot
 
 /// The ranks (1 to 13) that could go on some muggins pile with these tops.
 fn ranks_taken(tops: &[Option<Card>]) -> usize {
