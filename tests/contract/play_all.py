@@ -74,6 +74,7 @@ SETUPS = {
     "kasino": (2, {"target": 6, "deal_limit": 1}),
     "svalta-rav": (2, {"variant": "second", "round_limit": 20}),
     "krypkasino": (2, {}),
+    "muggins": (3, {"turn_limit": 40}),
 }
 SERVICE_EVENTS = {"MatchSeatJoinedEvent", "MatchTurnTimedOutEvent", "MatchBotMovedEvent"}
 

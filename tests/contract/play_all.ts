@@ -70,6 +70,7 @@ const creations: { [G in Game]: Of<Schemas["CreateMatch"], G> } = {
   kasino: { game: "kasino", seats: seats(2), options: { target: 6, deal_limit: 1 } },
   "svalta-rav": { game: "svalta-rav", seats: seats(2), options: { variant: "second", round_limit: 20 } },
   krypkasino: { game: "krypkasino", seats: seats(2), options: {} },
+  muggins: { game: "muggins", seats: seats(3), options: { turn_limit: 40 } },
 };
 
 function fail(message: string): never {

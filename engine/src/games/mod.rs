@@ -14,6 +14,7 @@ pub mod gurka;
 pub mod japansk_whist;
 pub mod kasino;
 pub mod krypkasino;
+pub mod muggins;
 pub mod norrlandsknack;
 pub mod plump;
 pub mod polskt_pass;
@@ -61,5 +62,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(vandtia::Vandtia),
         erase(svalta_rav::SvaltaRav),
         erase(krypkasino::Krypkasino),
+        erase(muggins::Muggins),
     ]
 }
