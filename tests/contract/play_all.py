@@ -70,7 +70,7 @@ SETUPS = {
     "snipp-snapp-snorum": (2, {"jig": True}),
     "stopp": (3, {"capital": 3, "per_card": 2}),
     "vandatta": (5, {"limit": 20}),
-    "vandtia": (5, {"play_out": True}),
+    "vandtia": (3, {"play_out": True}),
     "kasino": (2, {"target": 6, "deal_limit": 1}),
     "svalta-rav": (2, {"variant": "second", "round_limit": 20}),
     "krypkasino": (2, {}),

@@ -971,9 +971,10 @@ impl Rules for Krypkasino {
         bots::Levels::ALL
     }
 
-    /// Playouts run a whole deal of forced takes: a smaller search keeps a decision in its time.
+    /// Playouts run a whole deal of forced takes: a smaller search keeps a decision in its time
+    /// (64 playouts took 35.5 ms at p99, docs/bots.md).
     fn strong_budget(&self) -> bots::Budget {
-        bots::Budget { playouts: 64, min_samples: 4, max_samples: 12 }
+        bots::Budget { playouts: 28, min_samples: 4, max_samples: 8 }
     }
 
     fn basic_move(&self, state: &State, seat: Seat, _rng: &mut Rng) -> Option<Command> {
