@@ -263,6 +263,17 @@ pub fn hide_dealt(event: &mut Value, hands: &[Vec<Card>], viewer: Viewer) {
     event["hand_sizes"] = json!(hands.iter().map(Vec::len).collect::<Vec<_>>());
 }
 
+/// Cards face down to everyone, their owners too, as the table sees them while the deal lasts:
+/// each card a null in place, so that the sizes show and the cards do not.
+pub fn blank(event: &mut Value, field: &str, cards: &[Card]) {
+    event[field] = json!(vec![Value::Null; cards.len()]);
+}
+
+/// Face-down piles, one a seat, as [`blank`] gives them: each pile its size in nulls.
+pub fn blank_piles(event: &mut Value, field: &str, piles: &[Vec<Card>]) {
+    event[field] = piles.iter().map(|p| json!(vec![Value::Null; p.len()])).collect();
+}
+
 /// The pack dealt one card at a time round the table, starting at the dealer's next seat.
 pub fn deal_singly(table: &Table, dealer: Seat, deck: &[Card]) -> Vec<Vec<Card>> {
     let mut hands = vec![Vec::new(); table.seats];

@@ -17,7 +17,7 @@ use std::collections::BTreeSet;
 use std::ops::RangeInclusive;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::bots;
 use crate::cards::{decks, is_permutation, rank_value, Card};
@@ -116,10 +116,7 @@ impl deals::Deal for Deal {
         if self.over {
             return Vec::new();
         }
-        let mut seats: Vec<Seat> =
-            (0..self.piles.len()).filter(|&s| s == self.to_play || self.callable.is_some_and(|o| o != s)).collect();
-        seats.sort_unstable();
-        seats
+        (0..self.piles.len()).filter(|&s| s == self.to_play || self.callable.is_some_and(|o| o != s)).collect()
     }
 
     fn is_live(&self) -> bool {
@@ -648,16 +645,12 @@ impl Rules for Muggins {
     fn deal(&self, state: &State, deck: Vec<Card>) -> Result<Vec<Event>, RuleViolation> {
         let table = Seating::new(state.players);
         let dealer = state.deals.next_dealer;
-        let order = table.order_from(table.next(dealer));
         let m = muggins_cards(state.players);
-        let mut piles = vec![Vec::new(); state.players];
-        for (i, &card) in deck[m..m + per_seat(state.players) * state.players].iter().enumerate() {
-            piles[order[i % order.len()]].push(card);
-        }
+        let piles = deals::deal_singly(&table, dealer, &deck[m..m + per_seat(state.players) * state.players]);
         Ok(vec![Event::DealStarted {
             deal_number: state.deals.number + 1,
             dealer,
-            forehand: order[0],
+            forehand: table.next(dealer),
             muggins: deck[..m].to_vec(),
             deck,
             piles,
@@ -741,9 +734,8 @@ impl Rules for Muggins {
             Event::DealStarted { deal_number, piles, deck, .. }
                 if state.deals.in_play(*deal_number, viewer, deal_over) =>
             {
-                let nulls = |n: usize| vec![Value::Null; n];
-                full["deck"] = json!(nulls(deck.len()));
-                full["piles"] = json!(piles.iter().map(|p| nulls(p.len())).collect::<Vec<_>>());
+                deals::blank(&mut full, "deck", deck);
+                deals::blank_piles(&mut full, "piles", piles);
             }
             Event::PenaltyCard { .. } if hidden => full["card"] = Value::Null,
             _ => {}

@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 use std::ops::RangeInclusive;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::bots;
 use crate::cards::{decks, is_permutation, rank_value, Card};
@@ -590,16 +590,12 @@ impl Rules for SvaltaRav {
     fn deal(&self, state: &State, deck: Vec<Card>) -> Result<Vec<Event>, RuleViolation> {
         let table = Seating::new(state.players);
         let dealer = state.deals.next_dealer;
-        let order = table.order_from(table.next(dealer));
         let dealt = per_seat(state.players) * state.players;
-        let mut piles = vec![Vec::new(); state.players];
-        for (i, &card) in deck.iter().take(dealt).enumerate() {
-            piles[order[i % order.len()]].push(card);
-        }
+        let piles = deals::deal_singly(&table, dealer, &deck[..dealt]);
         Ok(vec![Event::DealStarted {
             deal_number: state.deals.number + 1,
             dealer,
-            forehand: order[0],
+            forehand: table.next(dealer),
             set_aside: deck[dealt..].to_vec(),
             deck,
             piles,
@@ -674,10 +670,9 @@ impl Rules for SvaltaRav {
         let mut full = serde_json::to_value(event).expect("events always serialize");
         if let Event::DealStarted { deal_number, piles, set_aside, deck, .. } = event {
             if state.deals.in_play(*deal_number, viewer, deal_over) {
-                let nulls = |n: usize| vec![Value::Null; n];
-                full["deck"] = json!(nulls(deck.len()));
-                full["piles"] = json!(piles.iter().map(|p| nulls(p.len())).collect::<Vec<_>>());
-                full["set_aside"] = json!(nulls(set_aside.len()));
+                deals::blank(&mut full, "deck", deck);
+                deals::blank_piles(&mut full, "piles", piles);
+                deals::blank(&mut full, "set_aside", set_aside);
             }
         }
         full

@@ -2,6 +2,7 @@ use super::*;
 use crate::cards::{card, cards};
 use crate::game::Status;
 use crate::simulate::Driver;
+use serde_json::json;
 
 type M = Driver<Muggins>;
 
