@@ -201,7 +201,7 @@ CARD = re.compile(r"^(?:[2-9TJQKA1C][CDHS]|T(?:[1-9]|1\d|2[01])|EX|JK\d?)$")
 SHARED_WORDS = {"bot", "ada", "json", "kortbord", "pass", "rita", "ritor", "slam", "sang", "spel", "noll",
                 "limpor", "lurat", "trumfmant", "rödskägg", "poignée", "in", "hand", "per", "under",
                 "partner", "minus", "bonus", "bet", "misère", "tarot", "whist", "wieder", "la", "vola",
-                "tjog", "blind", "stopp", "tabbe", "tabbar", "sistan",
+                "tjog", "blind", "stopp", "tabbe", "tabbar", "sistan", "jan",
                 "dubbeltabbe", "dukningar", "muggins"}
 
 
