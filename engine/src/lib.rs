@@ -11,6 +11,7 @@ pub mod climb;
 pub mod deals;
 pub mod game;
 pub mod games;
+pub mod knowledge;
 pub mod layout;
 pub mod ledger;
 pub mod pile;

@@ -189,7 +189,7 @@ async fn unknown_things_are_not_found() {
     let r = app
         .post("/v1/matches")
         .token(&token)
-        .json(&json!({ "game": "stortok", "seats": [{"kind": "me"}, {"kind": "bot"}] }))
+        .json(&json!({ "game": "poker", "seats": [{"kind": "me"}, {"kind": "bot"}] }))
         .send()
         .await;
     r.assert_problem(422, "game-planned");

@@ -22,6 +22,7 @@ use crate::bots;
 use crate::cards::{decks, sort_hand, take_card, Card, Rank};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
 use crate::game::{Rules, SetupError, Viewer};
+use crate::knowledge::Knowledge;
 use crate::pile::Piles;
 use crate::random::Rng;
 use crate::rules::{RuleViolation, ScoreTerm, Text};
@@ -120,8 +121,8 @@ struct Deal {
     face_up: Vec<Vec<Card>>,
     /// By seat, the face-down positions; a played one is empty.
     face_down: Vec<Vec<Option<Card>>>,
-    /// By seat, the hand's cards every seat has seen, copy by copy.
-    shown: Vec<Vec<Card>>,
+    /// The hand cards others have seen: a swapped-in face-up card, a picked-up pile.
+    knowledge: Knowledge,
     piles: Piles,
     phase: Phase,
     /// By seat, done with the set-up step under way.
@@ -176,16 +177,12 @@ impl Deal {
         self.face_down.iter().flatten().flatten().copied()
     }
 
-    /// Keeps no more shown copies of a card than the hand holds.
-    fn trim_shown(&mut self, seat: Seat) {
-        let hand = &self.hands[seat];
-        let mut kept: Vec<Card> = Vec::new();
-        for &c in &self.shown[seat] {
-            if kept.iter().filter(|&&k| k == c).count() < hand.iter().filter(|&&h| h == c).count() {
-                kept.push(c);
-            }
+    /// `cards` leave `seat`'s hand.
+    fn take_from_hand(&mut self, seat: Seat, cards: &[Card]) {
+        for &c in cards {
+            take_card(&mut self.hands[seat], c);
+            self.knowledge.left(seat, c);
         }
-        self.shown[seat] = kept;
     }
 }
 
@@ -663,7 +660,7 @@ fn evolve(state: &mut State, event: &Event) {
                 hands: hands.clone(),
                 face_up: face_up.clone(),
                 face_down: face_down.iter().map(|row| row.iter().map(|&c| Some(c)).collect()).collect(),
-                shown: vec![Vec::new(); n],
+                knowledge: Knowledge::of_hands(n),
                 piles: Piles::after_dealing(deck, 3 * n * options.size(), false),
                 phase: Phase::Swapping,
                 done: vec![false; n],
@@ -690,18 +687,16 @@ fn evolve(state: &mut State, event: &Event) {
             let Some(deal) = state.deals.deal.as_mut() else { return };
             match event {
                 Event::Swapped { seat, hand, face_up } => {
-                    take_card(&mut deal.hands[*seat], *hand);
+                    deal.take_from_hand(*seat, &[*hand]);
                     take_card(&mut deal.face_up[*seat], *face_up);
                     deal.hands[*seat].push(*face_up);
                     deal.face_up[*seat].push(*hand);
                     sort_hand(&mut deal.hands[*seat]);
-                    deal.shown[*seat].push(*face_up);
-                    deal.trim_shown(*seat);
+                    deal.knowledge.shown_to_all(*seat, &[*face_up]);
                 }
                 Event::LaidOn { seat, card, on } => {
-                    take_card(&mut deal.hands[*seat], *card);
+                    deal.take_from_hand(*seat, &[*card]);
                     deal.face_up[*on].push(*card);
-                    deal.trim_shown(*seat);
                 }
                 Event::SaidDone { seat } => {
                     deal.done[*seat] = true;
@@ -724,12 +719,7 @@ fn evolve(state: &mut State, event: &Event) {
                 }
                 Event::LaidOut { seat, from, cards, position } => {
                     match from {
-                        Source::Hand => {
-                            cards.iter().for_each(|&c| {
-                                take_card(&mut deal.hands[*seat], c);
-                            });
-                            deal.trim_shown(*seat);
-                        }
+                        Source::Hand => deal.take_from_hand(*seat, cards),
                         Source::FaceUp => cards.iter().for_each(|&c| {
                             take_card(&mut deal.face_up[*seat], c);
                         }),
@@ -761,7 +751,7 @@ fn evolve(state: &mut State, event: &Event) {
                     deal.piles.pick_up();
                     deal.hands[*seat].extend_from_slice(cards);
                     sort_hand(&mut deal.hands[*seat]);
-                    deal.shown[*seat].extend_from_slice(cards);
+                    deal.knowledge.shown_to_all(*seat, cards);
                     deal.to_play = deal.next_holding(*seat);
                     deal.settling = None;
                     deal.missed = false;
@@ -869,6 +859,11 @@ pub struct Table {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(nullable = false))]
     pub hand_sizes: Option<Vec<usize>>,
+    /// By seat, the hand cards every seat has seen go in (a picked-up pile, a face-up card
+    /// swapped into the hand): public while held.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub public_cards: Option<Vec<Vec<Card>>>,
     /// By seat, the face-up table cards.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(nullable = false))]
@@ -932,6 +927,7 @@ fn view(state: &State, viewer: Viewer) -> Table {
         done: setup.map(|d| d.done.clone()),
         opening_rank: deal.and_then(|d| d.opening).map(Rank::value),
         hand_sizes: deal.map(|d| d.hands.iter().map(Vec::len).collect()),
+        public_cards: deal.map(|d| (0..d.hands.len()).map(|s| d.knowledge.public_in(s)).collect()),
         face_up: deal.map(|d| d.face_up.clone()),
         face_down_left: deal.map(|d| d.face_down.iter().map(|r| r.iter().map(Option::is_some).collect()).collect()),
         talon_count: deal.map(|d| d.piles.talon.len()),
@@ -1010,7 +1006,7 @@ fn determinize(state: &State, seat: Seat, rng: &mut Rng) -> Option<State> {
     let mut unseen = Vec::new();
     for &s in &others {
         let mut rest = deal.hands[s].clone();
-        deal.shown[s].iter().for_each(|&c| {
+        deal.knowledge.public_in(s).iter().for_each(|&c| {
             take_card(&mut rest, c);
         });
         unseen.push(rest.len());
@@ -1023,7 +1019,7 @@ fn determinize(state: &State, seat: Seat, rng: &mut Rng) -> Option<State> {
     let mut world = state.clone();
     let w = world.deals.live_mut()?;
     for &s in &others {
-        let mut hand = w.shown[s].clone();
+        let mut hand = w.knowledge.public_in(s);
         hand.extend(dealt.next()?);
         sort_hand(&mut hand);
         w.hands[s] = hand;
@@ -1178,14 +1174,7 @@ impl Rules for Vandtia {
 
     fn secrets(&self, state: &State) -> Vec<(Card, Vec<Seat>)> {
         let Some(deal) = state.deals.live() else { return Vec::new() };
-        let mut secrets = Vec::new();
-        for (s, hand) in deal.hands.iter().enumerate() {
-            let mut unseen = hand.clone();
-            deal.shown[s].iter().for_each(|&c| {
-                take_card(&mut unseen, c);
-            });
-            secrets.extend(unseen.into_iter().map(|c| (c, vec![s])));
-        }
+        let mut secrets = deal.knowledge.hand_secrets(&deal.hands);
         secrets.extend(deal.face_down_cards().map(|c| (c, Vec::new())));
         secrets.extend(deal.piles.talon_secrets());
         secrets
@@ -1200,12 +1189,7 @@ impl Rules for Vandtia {
         elsewhere.extend(deal.face_up.concat());
         elsewhere.extend(deal.face_down_cards());
         deal.piles.check(&elsewhere, &pack)?;
-        for s in 0..state.players {
-            crate::ensure!(
-                holds_all(&deal.hands[s], &deal.shown[s]).is_none(),
-                "seat {s} shows cards it does not hold"
-            );
-        }
+        deal.knowledge.check(&deal.hands.iter().map(Vec::as_slice).collect::<Vec<_>>())?;
         if let Some(outcome) = &state.deals.outcome {
             crate::ensure!(outcome.winners == deal.out[..1], "winners {:?}, first out {:?}", outcome.winners, deal.out);
         }
@@ -1395,7 +1379,7 @@ mod tests {
             _ => None,
         });
         assert_eq!(taken, Some(cards("3C AC 5D")), "the five drawn was lower: it and the pile are picked up");
-        assert!(deal(&m).shown[0].contains(&card("AC")), "picked-up cards are public");
+        assert!(deal(&m).knowledge.public_in(0).contains(&card("AC")), "picked-up cards are public");
         assert_eq!(m.to_act(), vec![1]);
         m.ok(1, play("QC"));
         m.ok(0, play("AC"));
@@ -1410,7 +1394,7 @@ mod tests {
         let d = m.state.deals.deal.as_mut().unwrap();
         let mut gone = std::mem::take(&mut d.piles.talon);
         gone.extend(std::mem::take(&mut d.hands[seat]));
-        d.shown[seat].clear();
+        d.knowledge.clear(seat);
         d.piles.burnt.extend(gone);
     }
 
