@@ -104,6 +104,13 @@ impl Knowledge {
         self.seen[place].iter().filter(|(_, k)| *k == all).map(|(c, _)| *c).collect()
     }
 
+    /// By seat, the hand cards everyone knows to be there, as `viewer` is shown them: its own
+    /// hand's are left out, as the hand itself shows them (naming a two-pack card twice would
+    /// claim a copy that may be hidden).
+    pub fn public_hands(&self, viewer: Option<Seat>) -> Vec<Vec<Card>> {
+        (0..self.seats).map(|s| if viewer == Some(s) { Vec::new() } else { self.public_in(s) }).collect()
+    }
+
     /// The cards in `place` that `viewer` knows besides its own hand.
     pub fn known_to(&self, place: usize, viewer: Seat) -> Vec<Card> {
         self.seen[place].iter().filter(|(_, k)| k & 1 << viewer != 0).map(|(c, _)| *c).collect()
@@ -174,6 +181,8 @@ mod tests {
         k.shown_to_all(0, &cards("9H"));
         assert_eq!(k.public_in(0), cards("9H"));
         assert_eq!(k.hand_secrets(&hands), vec![(card("AS"), vec![0]), (card("7C"), vec![1]), (card("8D"), vec![2])]);
+        assert_eq!(k.public_hands(Some(1)), vec![cards("9H"), vec![], vec![]]);
+        assert_eq!(k.public_hands(Some(0)), vec![vec![], vec![], vec![]], "the holder sees it in the hand");
         assert_eq!(k.left(0, card("9H")), vec![0, 1, 2]);
         assert!(k.public_in(0).is_empty());
         assert!(k.check(&[&cards("AS"), &cards("7C"), &cards("8D")]).is_ok());

@@ -860,7 +860,7 @@ pub struct Table {
     #[cfg_attr(feature = "openapi", schema(nullable = false))]
     pub hand_sizes: Option<Vec<usize>>,
     /// By seat, the hand cards every seat has seen go in (a picked-up pile, a face-up card
-    /// swapped into the hand): public while held.
+    /// swapped into the hand): public while held. A player's own list is empty: the hand shows them.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(nullable = false))]
     pub public_cards: Option<Vec<Vec<Card>>>,
@@ -927,7 +927,7 @@ fn view(state: &State, viewer: Viewer) -> Table {
         done: setup.map(|d| d.done.clone()),
         opening_rank: deal.and_then(|d| d.opening).map(Rank::value),
         hand_sizes: deal.map(|d| d.hands.iter().map(Vec::len).collect()),
-        public_cards: deal.map(|d| (0..d.hands.len()).map(|s| d.knowledge.public_in(s)).collect()),
+        public_cards: deal.map(|d| d.knowledge.public_hands(me)),
         face_up: deal.map(|d| d.face_up.clone()),
         face_down_left: deal.map(|d| d.face_down.iter().map(|r| r.iter().map(Option::is_some).collect()).collect()),
         talon_count: deal.map(|d| d.piles.talon.len()),
