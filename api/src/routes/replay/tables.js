@@ -58,6 +58,8 @@ window.KortbordTables = (function () {
     { key: "shown", where: "seat", kind: "cards", sv: "Visade kort", en: "Cards shown" },
     { key: "shown_bottom_cards", where: "seat", kind: "card", sv: "Visat bottenkort", en: "Bottom card shown" },
     { key: "shown_in_hand", where: "seat", kind: "card", sv: "Visat kort på handen", en: "Card shown in hand" },
+    // Cards every seat saw go into a hand (a picked-up pile or trick): public while held.
+    { key: "public_cards", where: "seat", kind: "cards", sv: "Kort på handen som alla sett", en: "Cards in hand seen by all" },
     // A fishing game's piles taken in: the cards in a record, else how many; the cards lying face
     // up on a pile (Kasino's tabbar).
     { key: "captured", where: "seat", kind: "cards", sv: "Intagna kort", en: "Cards taken in" },
