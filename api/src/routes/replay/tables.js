@@ -724,13 +724,11 @@ window.KortbordTables = (function () {
     },
   });
 
-  // Stortok: the turned card, the pile (the trick under way) and the cards put aside are common
-  // fields; each seat's picked-up cards (public while held), who went out and the Stortok.
+  // Stortok: the turned card, the pile (the trick under way), the cards put aside and each seat's
+  // picked-up cards (public_cards) are common fields; who went out, the trumps and the Stortok.
   register("stortok", {
     seat(table, seat, ui) {
       const out = [];
-      const shown = (table.public_cards || [])[seat];
-      if (Array.isArray(shown) && shown.length) out.push(ui.cards(shown, { small: true, from: `table.public_cards.${seat}`, label: ui.t("Upptagna kort (kända av alla)", "Cards picked up (known to all)") }));
       const place = Array.isArray(table.out) ? table.out.indexOf(seat) : -1;
       if (place >= 0) out.push(ui.el("div", { class: "extra" }, `${ui.t("Ute som nummer", "Out in place")} ${place + 1}`));
       if (Array.isArray(table.stortok) && table.stortok.includes(seat)) out.push(ui.el("div", { class: "extra" }, ui.t("Stortok", "The Stortok")));
