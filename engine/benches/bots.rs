@@ -1,7 +1,8 @@
 //! How long a strong bot takes to decide, in CPU time of the deciding thread (so that other work
 //! on the machine does not count): decisions drawn from basic-bot matches of every game with a
 //! strong bot (bids and cards, early and late in a deal). Run with
-//! `cargo bench -p kortbord-engine --bench bots`; the bound is 20 ms at p99 (docs/bots.md).
+//! `cargo bench -p kortbord-engine --bench bots` (`BOTS_BENCH=vandtia` for one game,
+//! `BOTS_PLAYERS=2` for another player count than four); the bound is 20 ms at p99 (docs/bots.md).
 
 use std::time::Duration;
 
@@ -22,7 +23,12 @@ use engine::random::Rng;
 fn positions<R: Rules>(rules: &R, count: usize) -> Vec<(R::State, usize)> {
     let mut rng = Rng::new(11);
     let mut found = Vec::new();
-    let players = 4.clamp(*rules.player_counts().start(), *rules.player_counts().end());
+    // Four players unless `BOTS_PLAYERS` asks for another count (within the game's).
+    let players = std::env::var("BOTS_PLAYERS")
+        .ok()
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(4)
+        .clamp(*rules.player_counts().start(), *rules.player_counts().end());
     while found.len() < count {
         let mut state = rules.setup(players, R::Options::default()).unwrap();
         loop {
