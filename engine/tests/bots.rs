@@ -8,8 +8,8 @@ use engine::games::{
     fyrmanswhist::Fyrmanswhist, fyrtioett::Fyrtioett, gurka::Gurka, japansk_whist::JapanskWhist, kasino::Kasino,
     krypkasino::Krypkasino, norrlandsknack::Norrlandsknack, plump::Plump, polskt_pass::PolsktPass,
     president::President, priffe::Priffe, rodskagg::Rodskagg, snipp_snapp_snorum::SnippSnappSnorum, spader::Spader,
-    stopp::Stopp, svangknack::Svangknack, tarot::Tarot, trettioett::Trettioett, vandatta::Vandatta, vandtia::Vandtia,
-    whist::Whist,
+    stopp::Stopp, stortok::Stortok, svangknack::Svangknack, tarot::Tarot, trettioett::Trettioett, vandatta::Vandatta,
+    vandtia::Vandtia, whist::Whist,
 };
 use engine::random::Rng;
 
@@ -118,6 +118,7 @@ fn strong_bot_cannot_read_hidden_cards() {
     compare(&Vandtia);
     compare(&Kasino);
     compare(&Krypkasino);
+    compare(&Stortok);
 }
 
 /// Plays one whole match: `strong_seats` at strong, the others at `other`; the strong seat's (or

@@ -24,6 +24,7 @@ pub mod rodskagg;
 pub mod snipp_snapp_snorum;
 pub mod spader;
 pub mod stopp;
+pub mod stortok;
 pub mod svalta_rav;
 pub mod svangknack;
 pub mod tarot;
@@ -63,5 +64,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(svalta_rav::SvaltaRav),
         erase(krypkasino::Krypkasino),
         erase(muggins::Muggins),
+        erase(stortok::Stortok),
     ]
 }

@@ -724,6 +724,29 @@ window.KortbordTables = (function () {
     },
   });
 
+  // Stortok: the turned card, the pile (the trick under way), the cards put aside and each seat's
+  // picked-up cards (public_cards) are common fields; who went out, the trumps and the Stortok.
+  register("stortok", {
+    seat(table, seat, ui) {
+      const out = [];
+      const place = Array.isArray(table.out) ? table.out.indexOf(seat) : -1;
+      if (place >= 0) out.push(ui.el("div", { class: "extra" }, `${ui.t("Ute som nummer", "Out in place")} ${place + 1}`));
+      if (Array.isArray(table.stortok) && table.stortok.includes(seat)) out.push(ui.el("div", { class: "extra" }, ui.t("Stortok", "The Stortok")));
+      return out;
+    },
+    facts(table, ui) {
+      const rows = [];
+      if (table.to_play != null && table.phase === "playing") rows.push([ui.t("Tur", "To play"), ui.seat(table.to_play)]);
+      if (table.high_trump) rows.push([ui.t("Högtrumf", "High trumps"), ui.suit(table.high_trump)]);
+      if (table.low_trump) rows.push([ui.t("Lågtrumf", "Low trumps"), ui.suit(table.low_trump)]);
+      if (Array.isArray(table.trick_seats) && table.trick_seats.length) rows.push([ui.t("Har lagt i sticket", "Played to the trick"), list(ui, table.trick_seats)]);
+      if (Array.isArray(table.out) && table.out.length) rows.push([ui.t("Gick ut", "Went out"), list(ui, table.out)]);
+      if (Array.isArray(table.stortok)) rows.push([ui.t("Stortok", "The Stortok"), list(ui, table.stortok)]);
+      if (table.options && table.options.deals > 1) rows.push([ui.t("Givar i partiet", "Deals in the match"), String(table.options.deals)]);
+      return rows;
+    },
+  });
+
   const omitted = (game) => Object.assign({}, OMIT, get(game).omit || {});
 
   return { register, get, common, omitted, FIELDS, SEAT_FIGURES };
