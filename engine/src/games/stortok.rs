@@ -288,10 +288,15 @@ fn beats(card: Card, before: Card, hand: &[Card], high: Suit, low: Suit) -> Resu
     if suit(card) == suit(before) {
         return if rank(card) > rank(before) { Ok(()) } else { Err(rule::HIGHER) };
     }
+    let (mine, theirs) = (class(card, high, low), class(before, high, low));
+    // The text's "ett högre kort i lågtrumfen, eller ett högtrumfkort": over a low trump a high
+    // trump is a choice, not a last resort (shared/rules-notes.md).
+    if theirs == 1 && mine == 2 {
+        return Ok(());
+    }
     if hand.iter().any(|&c| suit(c) == suit(before)) {
         return Err(rule::FOLLOW);
     }
-    let (mine, theirs) = (class(card, high, low), class(before, high, low));
     if mine > theirs {
         Ok(())
     } else {
@@ -672,7 +677,7 @@ fn view(state: &State, viewer: Viewer) -> Table {
         trick_seats: deal.map(|d| d.trick.clone()),
         set_aside: deal.map(|d| d.piles.burnt.clone()),
         hand_sizes: deal.map(|d| d.hands.iter().map(Vec::len).collect()),
-        public_cards: deal.map(|d| (0..d.hands.len()).map(|s| d.knowledge.public_in(s)).collect()),
+        public_cards: deal.map(|d| d.knowledge.public_hands(me)),
         out: deal.map(|d| d.out.clone()),
         stortok: deal.filter(|d| d.over()).map(|d| d.losers.clone()),
         deck: record.filter(|d| d.over()).map(|d| d.deck.clone()),

@@ -88,11 +88,11 @@ fn each_card_beats_the_one_before_and_who_cannot_takes_that_card_and_draws_nothi
     assert_eq!(t.set_aside, Some(cards("9D TD")));
     assert!(m.rules.secrets(&m.state).iter().all(|(c, _)| *c != card("JD")));
     assert_eq!(m.legal(1).len(), 5, "a lead is any card");
-    // Over a low trump, a player holding low trumps beats with one of them, not a high trump.
+    // Over a low trump, a higher low trump or any high trump, as the player likes.
     m.ok(1, play("6H"));
     let legal = m.legal(2);
-    assert!(legal.len() == 3 && ["QH", "KH", "AH"].iter().all(|c| legal.contains(&play(c))), "{legal:?}");
-    assert_eq!(m.refused(2, play("8D")).rule, rule::FOLLOW);
+    assert!(legal.len() == 4 && ["QH", "KH", "AH", "8D"].iter().all(|c| legal.contains(&play(c))), "{legal:?}");
+    assert_eq!(m.refused(2, play("6S")).rule, rule::FOLLOW);
 }
 
 #[test]
@@ -116,12 +116,13 @@ fn a_player_void_in_the_suit_beats_with_any_trump() {
 }
 
 #[test]
-fn over_a_low_trump_a_high_trump_only_from_a_player_void_in_low_trumps() {
+fn over_a_low_trump_a_higher_low_trump_or_any_high_trump() {
     let (high, low) = (Suit::Diamonds, Suit::Hearts);
     let before = card("8H");
     assert_eq!(beats(card("9H"), before, &cards("6D 9H"), high, low), Ok(()));
-    assert_eq!(beats(card("6D"), before, &cards("6D 9H"), high, low), Err(rule::FOLLOW), "house rule");
-    assert_eq!(beats(card("6D"), before, &cards("6D 7H"), high, low), Err(rule::FOLLOW));
+    assert_eq!(beats(card("6D"), before, &cards("6D 9H"), high, low), Ok(()), "a high trump is a choice");
+    assert_eq!(beats(card("6D"), before, &cards("6D 7H"), high, low), Ok(()), "holding only lower low trumps");
+    assert_eq!(beats(card("7H"), before, &cards("6D 7H"), high, low), Err(rule::HIGHER));
     assert_eq!(beats(card("6D"), before, &cards("6D 6S"), high, low), Ok(()), "void in low trumps");
     assert_eq!(beats(card("AS"), before, &cards("AS"), high, low), Err(rule::TRUMP), "no plain card on a trump");
     assert_eq!(beats(card("AH"), card("6D"), &cards("AH"), high, low), Err(rule::TRUMP), "low never over high");
