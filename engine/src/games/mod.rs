@@ -14,6 +14,7 @@ pub mod gurka;
 pub mod japansk_whist;
 pub mod kasino;
 pub mod krypkasino;
+pub mod lange_laban;
 pub mod muggins;
 pub mod norrlandsknack;
 pub mod plump;
@@ -63,5 +64,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(svalta_rav::SvaltaRav),
         erase(krypkasino::Krypkasino),
         erase(muggins::Muggins),
+        erase(lange_laban::LangeLaban),
     ]
 }
