@@ -724,15 +724,14 @@ window.KortbordTables = (function () {
     },
   });
 
-  // Långe Laban: each seat's own trump suit and the cards everyone knows it holds (picked-up
-  // tricks, the jack of clubs); whose turn it is, who went out in which order, pick-ups in a row.
+  // Långe Laban: each seat's own trump suit (the cards everyone knows a hand holds, picked-up
+  // tricks and the jack of clubs, are the shared public_cards field); whose turn it is, who went
+  // out in which order, pick-ups in a row.
   register("lange-laban", {
     seat(table, seat, ui) {
       const out = [];
       const trump = (table.trumps || [])[seat];
       if (trump) out.push(ui.el("div", { class: "extra" }, `${ui.t("Trumf", "Trumps")}: ${ui.suit(trump)}`));
-      const known = (table.public_cards || [])[seat];
-      if (Array.isArray(known) && known.length) out.push(ui.cards(known, { small: true, from: `table.public_cards.${seat}`, label: ui.t("Kända kort på handen", "Cards known to be in the hand") }));
       const place = (table.out || []).indexOf(seat);
       if (place >= 0) out.push(ui.el("div", { class: "extra" }, `${ui.t("ute som", "out as number")} ${place + 1}`));
       return out;
