@@ -12,10 +12,10 @@ use engine::game::{Rules, Status};
 use engine::games::{
     bondtolva::Bondtolva, braus::Braus, fan_tan::FanTan, femhundra::Femhundra, femkort::Femkort, femtio::Femtio,
     fyrmanswhist::Fyrmanswhist, fyrtioett::Fyrtioett, gurka::Gurka, japansk_whist::JapanskWhist, kasino::Kasino,
-    krypkasino::Krypkasino, norrlandsknack::Norrlandsknack, plump::Plump, polskt_pass::PolsktPass,
-    president::President, priffe::Priffe, rodskagg::Rodskagg, snipp_snapp_snorum::SnippSnappSnorum, spader::Spader,
-    stopp::Stopp, stortok::Stortok, svangknack::Svangknack, tarot::Tarot, trettioett::Trettioett, vandatta::Vandatta,
-    vandtia::Vandtia, whist::Whist,
+    krypkasino::Krypkasino, lange_laban::LangeLaban, norrlandsknack::Norrlandsknack, plump::Plump,
+    polskt_pass::PolsktPass, president::President, priffe::Priffe, rodskagg::Rodskagg,
+    snipp_snapp_snorum::SnippSnappSnorum, spader::Spader, stopp::Stopp, stortok::Stortok, svangknack::Svangknack,
+    tarot::Tarot, trettioett::Trettioett, vandatta::Vandatta, vandtia::Vandtia, whist::Whist,
 };
 use engine::random::Rng;
 
@@ -163,6 +163,7 @@ fn bench_bots(c: &mut Criterion) {
     bench_strong(c, &Vandatta, &mut tails);
     bench_strong(c, &Vandtia, &mut tails);
     bench_strong(c, &Stortok, &mut tails);
+    bench_strong(c, &LangeLaban, &mut tails);
     print_tails(tails);
 }
 

@@ -76,6 +76,7 @@ SETUPS = {
     "krypkasino": (2, {}),
     "muggins": (3, {"turn_limit": 40}),
     "stortok": (3, {"deals": 2}),
+    "lange-laban": (3, {}),
 }
 SERVICE_EVENTS = {"MatchSeatJoinedEvent", "MatchTurnTimedOutEvent", "MatchBotMovedEvent"}
 

@@ -72,6 +72,7 @@ const creations: { [G in Game]: Of<Schemas["CreateMatch"], G> } = {
   krypkasino: { game: "krypkasino", seats: seats(2), options: {} },
   muggins: { game: "muggins", seats: seats(3), options: { turn_limit: 40 } },
   stortok: { game: "stortok", seats: seats(3), options: { deals: 2 } },
+  "lange-laban": { game: "lange-laban", seats: seats(3), options: {} },
 };
 
 function fail(message: string): never {

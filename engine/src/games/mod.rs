@@ -14,6 +14,7 @@ pub mod gurka;
 pub mod japansk_whist;
 pub mod kasino;
 pub mod krypkasino;
+pub mod lange_laban;
 pub mod muggins;
 pub mod norrlandsknack;
 pub mod plump;
@@ -65,5 +66,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(krypkasino::Krypkasino),
         erase(muggins::Muggins),
         erase(stortok::Stortok),
+        erase(lange_laban::LangeLaban),
     ]
 }

@@ -500,6 +500,7 @@
       return t(`${seatName(d.seat)} lägger ${cardNames(d.cards)} ${from[0]}.`, `${seatName(d.seat)} lays ${cardNames(d.cards)} ${from[1]}.`);
     },
     pile_burnt: (d) => t(`${seatName(d.seat)} vänder bort högen (${(d.cards || []).length} kort).`, `${seatName(d.seat)} burns the pile (${(d.cards || []).length} cards).`),
+    trick_picked_up: (d) => t(`${seatName(d.seat)} kan inte lägga och tar upp sticket: ${cardNames(d.cards)}.`, `${seatName(d.seat)} cannot play and picks up the trick: ${cardNames(d.cards)}.`),
     pile_taken: (d) => t(`${seatName(d.seat)} tar upp högen: ${cardNames(d.cards)}.`, `${seatName(d.seat)} picks up the pile: ${cardNames(d.cards)}.`),
     went_out: (d) => t(`${seatName(d.seat)} är av med alla kort (plats ${d.place}).`, `${seatName(d.seat)} is rid of every card (place ${d.place}).`),
     took_from_pile: (d) => t(`${seatName(d.seat)} tar ${cardName(d.card)} från högen.`, `${seatName(d.seat)} takes ${cardName(d.card)} from the pile.`),

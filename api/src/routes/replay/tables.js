@@ -747,6 +747,28 @@ window.KortbordTables = (function () {
     },
   });
 
+  // Långe Laban: each seat's own trump suit (the cards everyone knows a hand holds, picked-up
+  // tricks and the jack of clubs, are the shared public_cards field); whose turn it is, who went
+  // out in which order, pick-ups in a row.
+  register("lange-laban", {
+    seat(table, seat, ui) {
+      const out = [];
+      const trump = (table.trumps || [])[seat];
+      if (trump) out.push(ui.el("div", { class: "extra" }, `${ui.t("Trumf", "Trumps")}: ${ui.suit(trump)}`));
+      const place = (table.out || []).indexOf(seat);
+      if (place >= 0) out.push(ui.el("div", { class: "extra" }, `${ui.t("ute som", "out as number")} ${place + 1}`));
+      return out;
+    },
+    facts(table, ui) {
+      const rows = [];
+      if (table.to_play != null) rows.push([ui.t("Tur", "To play"), ui.seat(table.to_play)]);
+      if (Array.isArray(table.out) && table.out.length) rows.push([ui.t("Gick ut", "Went out"), list(ui, table.out)]);
+      if (table.pick_ups_in_row) rows.push([ui.t("Upptagningar i rad", "Pick-ups in a row"), String(table.pick_ups_in_row)]);
+      if (table.ending === "pick-up-limit") rows.push([ui.t("Slut", "Ended"), ui.t("taket för upptagningar i rad", "the cap on pick-ups in a row")]);
+      return rows;
+    },
+  });
+
   const omitted = (game) => Object.assign({}, OMIT, get(game).omit || {});
 
   return { register, get, common, omitted, FIELDS, SEAT_FIGURES };
