@@ -21,6 +21,7 @@ pub mod polskt_pass;
 pub mod president;
 pub mod priffe;
 pub mod rodskagg;
+pub mod skitgubbe;
 pub mod snipp_snapp_snorum;
 pub mod spader;
 pub mod stopp;
@@ -63,5 +64,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(svalta_rav::SvaltaRav),
         erase(krypkasino::Krypkasino),
         erase(muggins::Muggins),
+        erase(skitgubbe::Skitgubbe),
     ]
 }
