@@ -13,9 +13,9 @@ use engine::games::{
     bondtolva::Bondtolva, braus::Braus, fan_tan::FanTan, femhundra::Femhundra, femkort::Femkort, femtio::Femtio,
     fyrmanswhist::Fyrmanswhist, fyrtioett::Fyrtioett, gurka::Gurka, japansk_whist::JapanskWhist, kasino::Kasino,
     krypkasino::Krypkasino, norrlandsknack::Norrlandsknack, plump::Plump, polskt_pass::PolsktPass,
-    president::President, priffe::Priffe, rodskagg::Rodskagg, snipp_snapp_snorum::SnippSnappSnorum, spader::Spader,
-    stopp::Stopp, svangknack::Svangknack, tarot::Tarot, trettioett::Trettioett, vandatta::Vandatta, vandtia::Vandtia,
-    whist::Whist,
+    president::President, priffe::Priffe, rodskagg::Rodskagg, skitgubbe::Skitgubbe,
+    snipp_snapp_snorum::SnippSnappSnorum, spader::Spader, stopp::Stopp, svangknack::Svangknack, tarot::Tarot,
+    trettioett::Trettioett, vandatta::Vandatta, vandtia::Vandtia, whist::Whist,
 };
 use engine::random::Rng;
 
@@ -162,6 +162,7 @@ fn bench_bots(c: &mut Criterion) {
     bench_strong(c, &Stopp, &mut tails);
     bench_strong(c, &Vandatta, &mut tails);
     bench_strong(c, &Vandtia, &mut tails);
+    bench_strong(c, &Skitgubbe, &mut tails);
     print_tails(tails);
 }
 

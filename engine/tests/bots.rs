@@ -7,9 +7,9 @@ use engine::games::{
     bondtolva::Bondtolva, braus::Braus, fan_tan::FanTan, femhundra::Femhundra, femkort::Femkort, femtio::Femtio,
     fyrmanswhist::Fyrmanswhist, fyrtioett::Fyrtioett, gurka::Gurka, japansk_whist::JapanskWhist, kasino::Kasino,
     krypkasino::Krypkasino, norrlandsknack::Norrlandsknack, plump::Plump, polskt_pass::PolsktPass,
-    president::President, priffe::Priffe, rodskagg::Rodskagg, snipp_snapp_snorum::SnippSnappSnorum, spader::Spader,
-    stopp::Stopp, svangknack::Svangknack, tarot::Tarot, trettioett::Trettioett, vandatta::Vandatta, vandtia::Vandtia,
-    whist::Whist,
+    president::President, priffe::Priffe, rodskagg::Rodskagg, skitgubbe::Skitgubbe,
+    snipp_snapp_snorum::SnippSnappSnorum, spader::Spader, stopp::Stopp, svangknack::Svangknack, tarot::Tarot,
+    trettioett::Trettioett, vandatta::Vandatta, vandtia::Vandtia, whist::Whist,
 };
 use engine::random::Rng;
 
@@ -116,6 +116,7 @@ fn strong_bot_cannot_read_hidden_cards() {
     compare(&Stopp);
     compare(&Vandatta);
     compare(&Vandtia);
+    compare(&Skitgubbe);
     compare(&Kasino);
     compare(&Krypkasino);
 }

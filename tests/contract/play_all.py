@@ -75,6 +75,7 @@ SETUPS = {
     "svalta-rav": (2, {"variant": "second", "round_limit": 20}),
     "krypkasino": (2, {}),
     "muggins": (3, {"turn_limit": 40}),
+    "skitgubbe": (3, {"quiet_limit": 40}),
 }
 SERVICE_EVENTS = {"MatchSeatJoinedEvent", "MatchTurnTimedOutEvent", "MatchBotMovedEvent"}
 

@@ -71,6 +71,7 @@ const creations: { [G in Game]: Of<Schemas["CreateMatch"], G> } = {
   "svalta-rav": { game: "svalta-rav", seats: seats(2), options: { variant: "second", round_limit: 20 } },
   krypkasino: { game: "krypkasino", seats: seats(2), options: {} },
   muggins: { game: "muggins", seats: seats(3), options: { turn_limit: 40 } },
+  skitgubbe: { game: "skitgubbe", seats: seats(3), options: { quiet_limit: 40 } },
 };
 
 function fail(message: string): never {

@@ -53,7 +53,7 @@ pub mod rule {
 // ---------------------------------------------------------------------------------------------
 // Options
 
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = SkitgubbeOptions))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Options {
@@ -268,7 +268,7 @@ pub struct State {
 // ---------------------------------------------------------------------------------------------
 // Commands and events
 
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = SkitgubbeCommand))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Command {
@@ -291,7 +291,7 @@ pub enum Ending {
     QuietLimit,
 }
 
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = SkitgubbeEvent))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
