@@ -728,7 +728,6 @@ window.KortbordTables = (function () {
   // the table (the last is the one to beat), the last talon card's holder, the trump suit and,
   // by seat, the tricks won in the duels (cards in a record, else how many).
   register("skitgubbe", {
-    omit: { public_cards: "the hand cards everyone has seen: a record draws every hand in full" },
     seat(table, seat, ui) {
       const out = [];
       const won = (table.won || [])[seat];
