@@ -499,7 +499,7 @@ fn duel_card(deal: &mut Deal, seat: Seat, card: Card, chanced: bool, emit: &mut 
             _ => emit(deal, Event::CardDrawn { seat, card: deal.talon[0] }),
         }
     }
-    if deal.trick.len() % 2 == 0 {
+    if deal.trick.len().is_multiple_of(2) {
         let (a, b) = (&deal.trick[deal.trick.len() - 2], &deal.trick[deal.trick.len() - 1]);
         let (ra, rb) = (rank(a.cards[0]), rank(b.cards[0]));
         if ra != rb {
@@ -508,7 +508,7 @@ fn duel_card(deal: &mut Deal, seat: Seat, card: Card, chanced: bool, emit: &mut 
             emit(deal, Event::DuelWon { seat: winner, cards });
         }
     }
-    let due = if deal.trick.len() % 2 == 0 { deal.leader } else { deal.opponent() };
+    let due = if deal.trick.len().is_multiple_of(2) { deal.leader } else { deal.opponent() };
     let stuck = !deal.can_lay(due) || (deal.trick.is_empty() && !deal.can_lay(deal.opponent()));
     if stuck {
         if !deal.trick.is_empty() {
@@ -550,7 +550,7 @@ fn evolve_deal(deal: &mut Deal, event: &Event) {
                 deal.knowledge.left(*seat, *card);
             }
             deal.trick.push(Group { seat: *seat, cards: vec![*card] });
-            deal.to_play = if deal.trick.len() % 2 == 1 { deal.opponent() } else { deal.leader };
+            deal.to_play = if !deal.trick.len().is_multiple_of(2) { deal.opponent() } else { deal.leader };
         }
         Event::CardDrawn { seat, card } => {
             deal.talon.remove(0);
