@@ -1050,6 +1050,9 @@ impl Rules for Skitgubbe {
         let mut secrets = deal.knowledge.hand_secrets(&deal.hands);
         secrets.extend(deal.talon.iter().map(|&c| (c, Vec::new())));
         secrets.extend(deal.aside.map(|(_, c)| (c, Vec::new())));
+        // Highest rank first (the order says nothing to the table): the bot test swaps the first
+        // two cards a seat does not know, and high cards stay longest in a duelling hand.
+        secrets.sort_by_key(|(c, _)| std::cmp::Reverse(rank(*c)));
         secrets
     }
 
