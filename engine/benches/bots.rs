@@ -13,7 +13,7 @@ use engine::games::{
     bondtolva::Bondtolva, braus::Braus, fan_tan::FanTan, femhundra::Femhundra, femkort::Femkort, femtio::Femtio,
     fyrmanswhist::Fyrmanswhist, fyrtioett::Fyrtioett, gurka::Gurka, japansk_whist::JapanskWhist, kasino::Kasino,
     krypkasino::Krypkasino, lange_laban::LangeLaban, norrlandsknack::Norrlandsknack, plump::Plump,
-    polskt_pass::PolsktPass, president::President, priffe::Priffe, rodskagg::Rodskagg,
+    polskt_pass::PolsktPass, president::President, priffe::Priffe, rodskagg::Rodskagg, skitgubbe::Skitgubbe,
     snipp_snapp_snorum::SnippSnappSnorum, spader::Spader, stopp::Stopp, stortok::Stortok, svangknack::Svangknack,
     tarot::Tarot, trettioett::Trettioett, vandatta::Vandatta, vandtia::Vandtia, whist::Whist,
 };
@@ -164,6 +164,7 @@ fn bench_bots(c: &mut Criterion) {
     bench_strong(c, &Vandtia, &mut tails);
     bench_strong(c, &Stortok, &mut tails);
     bench_strong(c, &LangeLaban, &mut tails);
+    bench_strong(c, &Skitgubbe, &mut tails);
     print_tails(tails);
 }
 

@@ -77,6 +77,7 @@ SETUPS = {
     "muggins": (3, {"turn_limit": 40}),
     "stortok": (3, {"deals": 2}),
     "lange-laban": (3, {}),
+    "skitgubbe": (3, {"quiet_limit": 40}),
 }
 SERVICE_EVENTS = {"MatchSeatJoinedEvent", "MatchTurnTimedOutEvent", "MatchBotMovedEvent"}
 

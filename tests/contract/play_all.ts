@@ -73,6 +73,7 @@ const creations: { [G in Game]: Of<Schemas["CreateMatch"], G> } = {
   muggins: { game: "muggins", seats: seats(3), options: { turn_limit: 40 } },
   stortok: { game: "stortok", seats: seats(3), options: { deals: 2 } },
   "lange-laban": { game: "lange-laban", seats: seats(3), options: {} },
+  skitgubbe: { game: "skitgubbe", seats: seats(3), options: { quiet_limit: 40 } },
 };
 
 function fail(message: string): never {

@@ -22,6 +22,7 @@ pub mod polskt_pass;
 pub mod president;
 pub mod priffe;
 pub mod rodskagg;
+pub mod skitgubbe;
 pub mod snipp_snapp_snorum;
 pub mod spader;
 pub mod stopp;
@@ -67,5 +68,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(muggins::Muggins),
         erase(stortok::Stortok),
         erase(lange_laban::LangeLaban),
+        erase(skitgubbe::Skitgubbe),
     ]
 }

@@ -422,6 +422,14 @@
       return t(`${seatName(d.seat)} lägger ${cardNames(d.cards)}${calls}.`, `${seatName(d.seat)} lays ${cardNames(d.cards)}${calls.replace(/”/g, '"')}.`);
     },
     sequence_closed: (d) => t(`Följden läggs undan; ${seatName(d.leader)} spelar ut.`, `The sequence is put aside; ${seatName(d.leader)} leads.`),
+    // Skitgubbe
+    last_card_aside: (d) => t(`Talongens sista kort läggs osett framför ${seatName(d.seat)}.`, `The talon's last card is put unseen in front of ${seatName(d.seat)}.`),
+    duel_won: (d) => t(`${seatName(d.seat)} vinner duellen: ${cardNames(d.cards)}.`, `${seatName(d.seat)} wins the duel: ${cardNames(d.cards)}.`),
+    duel_returned: () => t("Duellen blev oavgjord: var och en tar tillbaka sina kort.", "The duel is left undecided: each takes his cards back."),
+    shedding_started: (d) => t(`${seatName(d.holder)} visar talongens sista kort ${cardName(d.card)}: trumf är ${suitWord(d.trump)}. Alla tar upp sina vunna stick.`,
+      `${seatName(d.holder)} shows the talon's last card ${cardName(d.card)}: trumps are ${suitWord(d.trump)}. Everyone takes up the tricks he won.`),
+    picked_up: (d) => t(`${seatName(d.seat)} supar: tar upp ${cardNames(d.cards)} från ${seatName(d.from)}.`, `${seatName(d.seat)} picks up ${cardNames(d.cards)} from ${seatName(d.from)}.`),
+    trick_turned_away: (d) => t(`Tre drag på bordet: sticket vänds bort, ${seatName(d.leader)} spelar ut.`, `Three plays on the table: the trick is turned away, ${seatName(d.leader)} leads.`),
     lead_passed: (d) => t(`${seatName(d.seat)} lämnar över utspelet.`, `${seatName(d.seat)} passes the lead.`),
     lurat: (d) => t(`${seatName(d.seat)} lurar (passar).`, `${seatName(d.seat)} says lurat (passes).`),
     marriage_declared: (d) => t(`${seatName(d.seat)} visar mariage i ${suitWord(d.suit)}: ${cardNames(d.cards)}.`, `${seatName(d.seat)} declares a marriage in ${suitWord(d.suit)}: ${cardNames(d.cards)}.`),

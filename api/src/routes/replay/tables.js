@@ -769,6 +769,46 @@ window.KortbordTables = (function () {
     },
   });
 
+  // Skitgubbe: the duel's cards are the trick the page draws; here the second phase's groups on
+  // the table (the last is the one to beat), the last talon card's holder, the trump suit and,
+  // by seat, the tricks won in the duels (cards in a record, else how many).
+  register("skitgubbe", {
+    seat(table, seat, ui) {
+      const out = [];
+      const won = (table.won || [])[seat];
+      const count = (table.won_counts || [])[seat];
+      if (Array.isArray(won) && won.length) out.push(ui.cards(won, { small: true, from: `table.won.${seat}`, label: ui.t("Vunna stick", "Tricks won") }));
+      else if (!Array.isArray(won) && count) out.push(ui.backs(count, { label: ui.t("Vunna stick", "Tricks won") }));
+      if (table.last_card_holder === seat) {
+        if (table.last_card) out.push(ui.cards([table.last_card], { small: true, single: true, from: "table.last_card", label: ui.t("Talongens sista kort (osett)", "The talon's last card (unseen)") }));
+        else out.push(ui.backs(1, { label: ui.t("Talongens sista kort (osett)", "The talon's last card (unseen)") }));
+      }
+      const place = (table.out || []).indexOf(seat);
+      if (place >= 0) out.push(ui.el("div", { class: "extra" }, ui.t(`ute som nummer ${place + 1}`, `out in place ${place + 1}`)));
+      return out;
+    },
+    centre(table, ui) {
+      const out = [];
+      (table.groups || []).forEach((g, i) => {
+        const last = i === table.groups.length - 1;
+        const label = `${ui.seat(g.seat)}${last ? ui.t(" (att slå)", " (to beat)") : ""}`;
+        out.push(ui.cards(g.cards, { small: true, label, from: `table.groups.${i}.cards` }));
+      });
+      if (table.groups && !table.groups.length && table.phase === "shedding") out.push(ui.el("div", { class: "extra" }, ui.t("Bordet är tomt", "The table is clear")));
+      return out;
+    },
+    facts(table, ui) {
+      const rows = [];
+      if (Array.isArray(table.duel)) rows.push([ui.t("Duell", "Duel"), `${ui.seat(table.duel[0])} ${ui.t("mot", "against")} ${ui.seat(table.duel[1])}`]);
+      if (table.to_play != null) rows.push([ui.t("Tur", "To play"), ui.seat(table.to_play)]);
+      if (table.trump) rows.push([ui.t("Trumf", "Trumps"), ui.suit(table.trump)]);
+      if (table.holder != null) rows.push([ui.t("Tog talongens sista kort", "Took the talon's last card"), ui.seat(table.holder)]);
+      if (table.quiet_moves) rows.push([ui.t("Drag utan att någon gått ut eller stick vänts bort", "Moves without anyone out or a trick turned away"), String(table.quiet_moves)]);
+      if (Array.isArray(table.out) && table.out.length) rows.push([ui.t("Gick ut", "Went out"), list(ui, table.out)]);
+      return rows;
+    },
+  });
+
   const omitted = (game) => Object.assign({}, OMIT, get(game).omit || {});
 
   return { register, get, common, omitted, FIELDS, SEAT_FIGURES };
