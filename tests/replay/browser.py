@@ -318,7 +318,8 @@ def check_step(b, name, mid, deal, at, omitted, game_words, shots=None):
             if not isinstance(table.get("hands"), list):
                 count = b.js(f"(e => e ? Number(e.dataset.count) : 0)(document.querySelector('#hand-{s}.backs'))")
                 check(count == size, f"{where}: seat {s}'s hidden hand shows {size} backs (drawn {count})")
-    tricks = any(e["type"] == "trick_won" for e in b.record_events) or "trick" in table
+    # A trick won, or one put aside, picked up or turned away (Stortok, Långe Laban, Skitgubbe).
+    tricks = any(e["type"] == "trick_won" or e["type"].startswith("trick_") for e in b.record_events) or "trick" in table
     en = b.js(WORDS)
     if shots:
         b.screenshot(f"{name}-{shots}.png")

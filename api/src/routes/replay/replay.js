@@ -158,6 +158,8 @@
     leading: ["utspel", "leading"],
     following: ["lägga på", "following"],
     beating: ["sticka över", "beating"],
+    duels: ["första fasen, stick två och två", "duels"],
+    shedding: ["andra fasen, bli av med korten", "shedding"],
     shuffling: ["ny talong blandas", "shuffling a new talon"],
     discarding: ["lägga bort", "discarding"],
     arranging: ["lägga högarna", "arranging the piles"],
@@ -513,6 +515,8 @@
     went_out: (d) => t(`${seatName(d.seat)} är av med alla kort (plats ${d.place}).`, `${seatName(d.seat)} is rid of every card (place ${d.place}).`),
     took_from_pile: (d) => t(`${seatName(d.seat)} tar ${cardName(d.card)} från högen.`, `${seatName(d.seat)} takes ${cardName(d.card)} from the pile.`),
     trick_set_aside: () => t("Sticket läggs undan.", "The trick is set aside."),
+    trick_put_aside: (d) => t(`Sticket läggs undan: ${cardNames(d.cards)}. ${seatName(d.leader)} spelar ut.`, `The trick is put aside: ${cardNames(d.cards)}. ${seatName(d.leader)} leads.`),
+    stalled: (d) => t(`Given står still och avbryts: flest kort förlorar (${seatNames(d.losers)}).`, `The deal is stalled and stopped: the most cards lose (${seatNames(d.losers)}).`),
     trost_declared: (d) => t(`${seatName(d.seat)} säger tröst.`, `${seatName(d.seat)} declares trost.`),
     trumps_chosen: (d) => t(`${seatName(d.seat)} väljer trumf: ${suitWord(d.suit)}.`, `${seatName(d.seat)} chooses trumps: ${suitWord(d.suit)}.`),
     turned_card_left: (d) => t(`${cardName(d.card)} blir kvar på bordet.`, `${cardName(d.card)} stays on the table.`),
@@ -696,7 +700,8 @@
     if (table.phase) rows.push([t("Läge", "Phase"), word(table.phase)]);
     if (table.dealer !== undefined) rows.push([t("Giver", "Dealer"), seatName(table.dealer)]);
     const trumps = table.trumps ?? table.trump;
-    if (trumps) rows.push([t("Trumf", "Trumps"), suitWord(trumps)]);
+    // A list of trumps by seat (Långe Laban's) is the game's hook's to draw.
+    if (trumps && !Array.isArray(trumps)) rows.push([t("Trumf", "Trumps"), suitWord(trumps)]);
     if (table.contract) rows.push([t("Kontrakt", "Contract"), contract(table.contract)]);
     if (table.declarer !== undefined && table.declarer !== null) rows.push([t("Spelförare", "Declarer"), seatName(table.declarer)]);
     if (!beforeDeal(table) && hook.facts) rows.push(...hook.facts(table, ui));

@@ -801,9 +801,8 @@ window.KortbordTables = (function () {
       const rows = [];
       if (Array.isArray(table.duel)) rows.push([ui.t("Duell", "Duel"), `${ui.seat(table.duel[0])} ${ui.t("mot", "against")} ${ui.seat(table.duel[1])}`]);
       if (table.to_play != null) rows.push([ui.t("Tur", "To play"), ui.seat(table.to_play)]);
-      if (table.trump) rows.push([ui.t("Trumf", "Trumps"), ui.suit(table.trump)]);
-      if (table.holder != null) rows.push([ui.t("Tog talongens sista kort", "Took the talon's last card"), ui.seat(table.holder)]);
-      if (table.quiet_moves) rows.push([ui.t("Drag utan att någon gått ut eller stick vänts bort", "Moves without anyone out or a trick turned away"), String(table.quiet_moves)]);
+      if (table.holder != null) rows.push([ui.t("Sista talongkortet", "Last talon card"), ui.seat(table.holder)]);
+      if (table.quiet_moves) rows.push([ui.t("Tysta drag i rad", "Quiet moves in a row"), String(table.quiet_moves)]);
       if (Array.isArray(table.out) && table.out.length) rows.push([ui.t("Gick ut", "Went out"), list(ui, table.out)]);
       return rows;
     },
