@@ -351,6 +351,26 @@ pub fn shuffled_in<R: Rules + ?Sized>(
     }
 }
 
+/// The events given, then every automatic step that follows them (`next_step` on the state as
+/// each event leaves it, until it has none), all applied to a copy of `state`: a decision's
+/// events when forced steps (a draw, a pick-up, a deal's score) come after the choice itself.
+pub fn with_automatic_steps<S: Clone, E>(
+    state: &S,
+    mut events: Vec<E>,
+    evolve: impl Fn(&mut S, &E),
+    next_step: impl Fn(&S) -> Option<E>,
+) -> Vec<E> {
+    let mut state = state.clone();
+    for e in &events {
+        evolve(&mut state, e);
+    }
+    while let Some(e) = next_step(&state) {
+        evolve(&mut state, &e);
+        events.push(e);
+    }
+    events
+}
+
 /// Why the service could not act on a command.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Refusal {

@@ -5,7 +5,9 @@
 //! turns or hands, only which cards fit now, where they go and what lies there.
 //!
 //! Beside the rows, a [`Spread`]: loose cards face up in the middle of the table, laid out one at
-//! a time and taken in by any set (the fishing games' "sea", Kasino's and Krypkasino's table).
+//! a time and taken in by any set (the fishing games' "sea", Kasino's and Krypkasino's table);
+//! and [`Positions`]: cards face down each in its own place, turned up or taken by position
+//! (Finns i sjön's sea, the memory games' spreads).
 //!
 //! Ranks are counted from the ace as one (`ace_low`: A = 1, 2-10, J = 11, Q = 12, K = 13), as
 //! building games count them.
@@ -289,6 +291,99 @@ impl Spread {
     }
 }
 
+/// Cards lying face down each in a fixed place, picked out by position: Finns i sjön's sea, the
+/// memory games' spreads. A card turned up shows until it is turned back down; a card taken
+/// leaves its place empty, and the other places keep their numbers. Nobody knows a face-down
+/// card (in the memory games not even one seen before: remembering it is the game).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Positions {
+    places: Vec<Option<Card>>,
+    up: Vec<bool>,
+}
+
+/// A place still holding a card, as the table shows it: its face only while turned up.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Place {
+    pub position: usize,
+    /// The card, while it lies face up.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub card: Option<Card>,
+}
+
+impl Positions {
+    /// `cards` laid face down, the first at position 0.
+    pub fn new(cards: Vec<Card>) -> Positions {
+        let up = vec![false; cards.len()];
+        Positions { places: cards.into_iter().map(Some).collect(), up }
+    }
+
+    /// The card at `position`, if one lies there (face up or down).
+    pub fn card(&self, position: usize) -> Option<Card> {
+        self.places.get(position).copied().flatten()
+    }
+
+    pub fn is_up(&self, position: usize) -> bool {
+        self.card(position).is_some() && self.up[position]
+    }
+
+    /// The positions whose card lies face down, in order.
+    pub fn face_down(&self) -> Vec<usize> {
+        (0..self.places.len()).filter(|&p| self.card(p).is_some() && !self.up[p]).collect()
+    }
+
+    /// The cards lying face up, with their positions.
+    pub fn face_up(&self) -> Vec<(usize, Card)> {
+        (0..self.places.len()).filter(|&p| self.is_up(p)).map(|p| (p, self.places[p].unwrap())).collect()
+    }
+
+    /// Turns the card at `position` face up and gives it.
+    pub fn turn_up(&mut self, position: usize) -> Card {
+        let card = self.card(position).expect("a card lies there");
+        self.up[position] = true;
+        card
+    }
+
+    /// Turns the card at `position` back face down.
+    pub fn turn_down(&mut self, position: usize) {
+        self.up[position] = false;
+    }
+
+    /// Takes the card at `position` off the table.
+    pub fn take(&mut self, position: usize) -> Card {
+        self.up[position] = false;
+        self.places[position].take().expect("a card lies there")
+    }
+
+    /// Every card still on the table, face up or down.
+    pub fn cards(&self) -> Vec<Card> {
+        self.places.iter().flatten().copied().collect()
+    }
+
+    /// Cards still on the table.
+    pub fn len(&self) -> usize {
+        self.places.iter().flatten().count()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The places still holding a card, faces shown only where turned up.
+    pub fn view(&self) -> Vec<Place> {
+        (0..self.places.len())
+            .filter(|&p| self.card(p).is_some())
+            .map(|p| Place { position: p, card: self.is_up(p).then(|| self.places[p].unwrap()) })
+            .collect()
+    }
+
+    /// The face-down cards, known to nobody.
+    pub fn secrets(&self) -> Vec<(Card, Vec<crate::seat::Seat>)> {
+        self.face_down().into_iter().map(|p| (self.places[p].unwrap(), vec![])).collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -303,6 +398,27 @@ mod tests {
         assert_eq!(s.cards(), cards("5H").as_slice());
         assert_eq!(s.clear(), cards("5H"));
         assert!(s.is_empty());
+    }
+
+    #[test]
+    fn positions_keep_their_numbers_and_show_only_faces_turned_up() {
+        let mut p = Positions::new(cards("5H 9C 5S"));
+        assert_eq!(p.face_down(), vec![0, 1, 2]);
+        assert_eq!(p.turn_up(2), card("5S"));
+        assert_eq!(
+            p.view(),
+            vec![
+                Place { position: 0, card: None },
+                Place { position: 1, card: None },
+                Place { position: 2, card: Some(card("5S")) }
+            ]
+        );
+        assert_eq!(p.secrets(), vec![(card("5H"), vec![]), (card("9C"), vec![])]);
+        p.turn_down(2);
+        assert!(p.face_up().is_empty());
+        assert_eq!(p.take(1), card("9C"));
+        assert_eq!(p.face_down(), vec![0, 2]);
+        assert_eq!((p.len(), p.card(1), p.cards()), (2, None, cards("5H 5S")));
     }
 
     #[test]

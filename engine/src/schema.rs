@@ -96,6 +96,7 @@ mod derived {
         "Ledger",
         // the layout toolkit
         "LayoutRow",
+        "Place",
     ];
 
     /// One game's shapes, named for the document, with every schema they refer to.

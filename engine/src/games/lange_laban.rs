@@ -361,17 +361,9 @@ fn decide_play(state: &State, deal: &Deal, seat: Seat, card: Card) -> Result<Vec
     Ok(run(state, vec![played]))
 }
 
-/// The events given, then every automatic step that follows them, on a copy of the state.
-fn run(state: &State, mut events: Vec<Event>) -> Vec<Event> {
-    let mut state = state.clone();
-    for e in &events {
-        evolve(&mut state, e);
-    }
-    while let Some(e) = next_step(&state) {
-        evolve(&mut state, &e);
-        events.push(e);
-    }
-    events
+/// The events given, then every automatic step that follows them.
+fn run(state: &State, events: Vec<Event>) -> Vec<Event> {
+    crate::game::with_automatic_steps(state, events, evolve, next_step)
 }
 
 /// The next automatic step after a play: a player out of cards drops out; with one player (or

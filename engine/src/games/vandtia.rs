@@ -576,17 +576,9 @@ fn decide(state: &State, seat: Seat, command: &Command) -> Result<Vec<Event>, Ru
     Ok(run(state, vec![first]))
 }
 
-/// The events given, then every automatic step that follows them, on a copy of the state.
-fn run(state: &State, mut events: Vec<Event>) -> Vec<Event> {
-    let mut state = state.clone();
-    for e in &events {
-        evolve(&mut state, e);
-    }
-    while let Some(e) = next_step(&state) {
-        evolve(&mut state, &e);
-        events.push(e);
-    }
-    events
+/// The events given, then every automatic step that follows them.
+fn run(state: &State, events: Vec<Event>) -> Vec<Event> {
+    crate::game::with_automatic_steps(state, events, evolve, next_step)
 }
 
 /// The next automatic step: once the set-up is over the hands filled from forehand and the

@@ -588,17 +588,9 @@ fn decide(state: &State, seat: Seat, command: &Command) -> Result<Vec<Event>, Ru
 }
 
 /// The events given, then every automatic step that follows them (draws owed, turns that pass
-/// by themselves, the score, the match's end), on a copy of the state.
-fn run(state: &State, mut events: Vec<Event>) -> Vec<Event> {
-    let mut state = state.clone();
-    for e in &events {
-        evolve(&mut state, e);
-    }
-    while let Some(e) = next_step(&state) {
-        evolve(&mut state, &e);
-        events.push(e);
-    }
-    events
+/// by themselves, the score, the match's end).
+fn run(state: &State, events: Vec<Event>) -> Vec<Event> {
+    crate::game::with_automatic_steps(state, events, evolve, next_step)
 }
 
 /// The next automatic step, if the table does not wait for a seat or a shuffle.
