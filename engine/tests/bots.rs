@@ -9,7 +9,8 @@ use engine::games::{
     krypkasino::Krypkasino, lange_laban::LangeLaban, norrlandsknack::Norrlandsknack, plump::Plump,
     polskt_pass::PolsktPass, president::President, priffe::Priffe, rodskagg::Rodskagg, skitgubbe::Skitgubbe,
     snipp_snapp_snorum::SnippSnappSnorum, spader::Spader, stopp::Stopp, stortok::Stortok, svangknack::Svangknack,
-    svarte_petter::SvartePetter, tarot::Tarot, trettioett::Trettioett, vandatta::Vandatta, vandtia::Vandtia, whist::Whist,
+    svarte_petter::SvartePetter, tarot::Tarot, trettioett::Trettioett, vandatta::Vandatta, vandtia::Vandtia,
+    whist::Whist,
 };
 use engine::random::Rng;
 
@@ -53,7 +54,8 @@ fn cannot_read_hidden_cards<R: Rules>(rules: &R, deck_seed: u64) -> usize {
     for _ in 0..200 {
         // A hand shuffled before a draw (Svarte Petter): the same positions in both deals, which
         // differ only in cards seat 0 does not know.
-        if let (Status::NeedsShuffle { cards: ca }, Status::NeedsShuffle { cards: cb }) = (rules.status(&a), rules.status(&b))
+        if let (Status::NeedsShuffle { cards: ca }, Status::NeedsShuffle { cards: cb }) =
+            (rules.status(&a), rules.status(&b))
         {
             let mut order: Vec<usize> = (0..ca.len()).collect();
             rng.shuffle(&mut order);

@@ -13,7 +13,7 @@
 use std::ops::RangeInclusive;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::bots;
 use crate::cards::{decks, is_permutation, take_card, Card, Rank, Suit};
@@ -184,13 +184,27 @@ pub enum Event {
         options: Options,
     },
     /// Two cards of a rank laid face up from `seat`'s hand.
-    PairLaid { seat: Seat, cards: Vec<Card> },
+    PairLaid {
+        seat: Seat,
+        cards: Vec<Card>,
+    },
     /// The hand of `seat`, about to be drawn from, in its new order: seen by its holder alone.
-    HandShuffled { seat: Seat, order: Vec<Card> },
+    HandShuffled {
+        seat: Seat,
+        order: Vec<Card>,
+    },
     /// `seat` drew the card at `position` of `from`'s hand: seen by the two of them alone.
-    DrewFromHand { seat: Seat, from: Seat, position: usize, card: Card },
+    DrewFromHand {
+        seat: Seat,
+        from: Seat,
+        position: usize,
+        card: Card,
+    },
     /// `seat` is rid of his cards.
-    WentOut { seat: Seat, place: usize },
+    WentOut {
+        seat: Seat,
+        place: usize,
+    },
     DealScored {
         deal_number: u32,
         /// The player left holding Svarte Petter.
@@ -200,7 +214,11 @@ pub enum Event {
         terms: Vec<ScoreTerm>,
         scores: Vec<i64>,
     },
-    MatchEnded { winners: Vec<Seat>, scores: Vec<i64>, explanation: Text },
+    MatchEnded {
+        winners: Vec<Seat>,
+        scores: Vec<i64>,
+        explanation: Text,
+    },
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -229,9 +247,7 @@ fn pair(a: Card, b: Card) -> bool {
 
 /// The first pair in `hand`, in the hand's order (with three of a rank, the first two).
 fn first_pair(hand: &[Card]) -> Option<Vec<Card>> {
-    hand.iter()
-        .enumerate()
-        .find_map(|(i, &a)| hand[i + 1..].iter().find(|&&b| pair(a, b)).map(|&b| vec![a, b]))
+    hand.iter().enumerate().find_map(|(i, &a)| hand[i + 1..].iter().find(|&&b| pair(a, b)).map(|&b| vec![a, b]))
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -95,7 +95,10 @@ fn the_order_is_hidden_from_all_but_the_holder() {
     let table = serde_json::to_value(m.rules.view(&m.state, Viewer::Seat(1))).unwrap();
     assert_eq!(table["hand_sizes"][2], 3);
     assert!(table.get("hands").is_none());
-    assert_eq!(serde_json::to_value(m.rules.view(&m.state, Viewer::Seat(2))).unwrap()["hand"], serde_json::json!(["JS", "2D", "4D"]));
+    assert_eq!(
+        serde_json::to_value(m.rules.view(&m.state, Viewer::Seat(2))).unwrap()["hand"],
+        serde_json::json!(["JS", "2D", "4D"])
+    );
 }
 
 #[test]
