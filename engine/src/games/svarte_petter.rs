@@ -355,9 +355,13 @@ fn evolve(state: &mut State, event: &Event) {
                 }
                 Event::WentOut { seat, .. } => {
                     deal.out.push(*seat);
-                    let holding: Vec<Seat> = (0..deal.hands.len()).filter(|&s| deal.holds(s)).collect();
-                    if let [last] = holding[..] {
-                        deal.loser = Some(last);
+                    // Two may go out on one draw (the drawer pairing the giver's last card): the
+                    // deal ends once both are out.
+                    let seats = 0..deal.hands.len();
+                    let holding: Vec<Seat> = seats.clone().filter(|&s| deal.holds(s)).collect();
+                    let settled = seats.into_iter().all(|s| deal.holds(s) || deal.out.contains(&s));
+                    if let ([last], true) = (&holding[..], settled) {
+                        deal.loser = Some(*last);
                     }
                 }
                 _ => {}
