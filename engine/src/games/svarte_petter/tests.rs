@@ -182,3 +182,24 @@ fn the_bots_play_a_position_of_the_hand() {
         }
     }
 }
+
+/// The drawer pairs the giver's last card with his own last one: both go out on one draw, and
+/// the deal ends only then.
+#[test]
+fn two_may_go_out_on_one_draw() {
+    let mut m = started();
+    let d = m.state.deals.deal.as_mut().unwrap();
+    d.hands = vec![cards("3D"), cards("3C"), cards("JS")];
+    let mut rest: Vec<Card> = pack().into_iter().filter(|c| !cards("3D 3C JS").contains(c)).collect();
+    rest.sort_by_key(|c| c.rank());
+    d.pairs = vec![rest, Vec::new(), Vec::new()];
+    d.knowledge = Knowledge::of_hands(3);
+    d.turn = 0;
+    m.rules.check_invariants(&m.state).unwrap();
+    assert_eq!(m.rules.status(&m.state), Status::NeedsShuffle { cards: cards("3C") });
+    let events = shuffle_and_draw(&mut m, "3C", 0);
+    assert_eq!(events[1], Event::PairLaid { seat: 0, cards: cards("3D 3C") });
+    assert_eq!(events[2..4], [Event::WentOut { seat: 0, place: 1 }, Event::WentOut { seat: 1, place: 2 }]);
+    let Status::Finished { outcome } = m.rules.status(&m.state) else { panic!("the match is over") };
+    assert_eq!(outcome.winners, [0, 1]);
+}
