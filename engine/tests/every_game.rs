@@ -264,6 +264,13 @@ fn a_move_with_a_field_its_command_does_not_have_is_refused() {
         for e in m.deal(&composition).unwrap() {
             m.apply(&e).unwrap();
         }
+        // A game may shuffle within the deal before the first move (Svarte Petter's hand drawn
+        // from, before every draw).
+        while let Status::NeedsShuffle { cards } = m.status() {
+            for e in m.deal(&cards).unwrap() {
+                m.apply(&e).unwrap();
+            }
+        }
         let seat = m.status().to_act()[0];
         let legal = m.legal_moves(seat).swap_remove(0);
         assert!(m.decide(seat, &legal).is_ok());
@@ -295,6 +302,13 @@ fn numbers_past_the_documents_bound_are_malformed() {
         let Status::NeedsDeck { composition } = m.status() else { panic!("{}: no deal due", game.id()) };
         for e in m.deal(&composition).unwrap() {
             m.apply(&e).unwrap();
+        }
+        // A game may shuffle within the deal before the first move (Svarte Petter's hand drawn
+        // from, before every draw).
+        while let Status::NeedsShuffle { cards } = m.status() {
+            for e in m.deal(&cards).unwrap() {
+                m.apply(&e).unwrap();
+            }
         }
         let seat = m.status().to_act()[0];
         let Some(Value::Object(fields)) = m.legal_moves(seat).into_iter().next() else { continue };

@@ -29,6 +29,7 @@ pub mod stopp;
 pub mod stortok;
 pub mod svalta_rav;
 pub mod svangknack;
+pub mod svarte_petter;
 pub mod tarot;
 pub mod trettioett;
 pub mod vandatta;
@@ -69,5 +70,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(stortok::Stortok),
         erase(lange_laban::LangeLaban),
         erase(skitgubbe::Skitgubbe),
+        erase(svarte_petter::SvartePetter),
     ]
 }

@@ -161,6 +161,7 @@
     duels: ["första fasen, stick två och två", "duels"],
     shedding: ["andra fasen, bli av med korten", "shedding"],
     shuffling: ["ny talong blandas", "shuffling a new talon"],
+    "shuffling-hand": ["handen blandas före dragningen", "the hand is shuffled before the draw"],
     discarding: ["lägga bort", "discarding"],
     arranging: ["lägga högarna", "arranging the piles"],
     swapping: ["byten med de öppna korten", "swapping with the face-up cards"],
@@ -517,6 +518,12 @@
     trick_set_aside: () => t("Sticket läggs undan.", "The trick is set aside."),
     trick_put_aside: (d) => t(`Sticket läggs undan: ${cardNames(d.cards)}. ${seatName(d.leader)} spelar ut.`, `The trick is put aside: ${cardNames(d.cards)}. ${seatName(d.leader)} leads.`),
     stalled: (d) => t(`Given står still och avbryts: flest kort förlorar (${seatNames(d.losers)}).`, `The deal is stalled and stopped: the most cards lose (${seatNames(d.losers)}).`),
+    pair_laid: (d) => t(`${seatName(d.seat)} lägger upp paret ${cardNames(d.cards)}.`, `${seatName(d.seat)} lays the pair ${cardNames(d.cards)}.`),
+    hand_shuffled: (d) => t(`Handen hos ${seatName(d.seat)} blandas (${(d.order || []).length} kort).`, `The hand of ${seatName(d.seat)} is shuffled (${(d.order || []).length} cards).`),
+    drew_from_hand: (d) => {
+      const card = d.card ? cardName(d.card) : t("ett kort", "a card");
+      return t(`${seatName(d.seat)} drar ${card} från ${seatName(d.from)} (plats ${d.position}).`, `${seatName(d.seat)} draws ${card} from ${seatName(d.from)} (position ${d.position}).`);
+    },
     trost_declared: (d) => t(`${seatName(d.seat)} säger tröst.`, `${seatName(d.seat)} declares trost.`),
     trumps_chosen: (d) => t(`${seatName(d.seat)} väljer trumf: ${suitWord(d.suit)}.`, `${seatName(d.seat)} chooses trumps: ${suitWord(d.suit)}.`),
     turned_card_left: (d) => t(`${cardName(d.card)} blir kvar på bordet.`, `${cardName(d.card)} stays on the table.`),

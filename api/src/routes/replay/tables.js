@@ -808,6 +808,28 @@ window.KortbordTables = (function () {
     },
   });
 
+  // Svarte Petter: each seat's pairs laid face up (the page draws the hands: cards in a record,
+  // else a count), who went out and in which order, who draws from whom, and the loser.
+  register("svarte-petter", {
+    seat(table, seat, ui) {
+      const out = [];
+      const pairs = (table.pairs || [])[seat];
+      if (Array.isArray(pairs) && pairs.length) out.push(ui.cards(pairs, { small: true, from: `table.pairs.${seat}`, label: ui.t("Upplagda par", "Pairs laid") }));
+      const place = (table.out || []).indexOf(seat);
+      if (place >= 0) out.push(ui.el("div", { class: "extra" }, ui.t(`ute som nummer ${place + 1}`, `out in place ${place + 1}`)));
+      if (table.loser === seat) out.push(ui.el("div", { class: "extra" }, ui.t("Kvar med Svarte Petter", "Left with Svarte Petter")));
+      return out;
+    },
+    facts(table, ui) {
+      const rows = [];
+      if (table.drawer != null) rows.push([ui.t("Drar", "To draw"), ui.seat(table.drawer)]);
+      if (table.drawn_from != null) rows.push([ui.t("Drar från", "Draws from"), ui.seat(table.drawn_from)]);
+      if (Array.isArray(table.out) && table.out.length) rows.push([ui.t("Gick ut", "Went out"), list(ui, table.out)]);
+      if (table.loser != null) rows.push([ui.t("Förlorare", "Loser"), ui.seat(table.loser)]);
+      return rows;
+    },
+  });
+
   const omitted = (game) => Object.assign({}, OMIT, get(game).omit || {});
 
   return { register, get, common, omitted, FIELDS, SEAT_FIGURES };
