@@ -78,6 +78,7 @@ SETUPS = {
     "stortok": (3, {"deals": 2}),
     "lange-laban": (3, {}),
     "skitgubbe": (3, {"quiet_limit": 40}),
+    "lojliga-familjerna": (3, {}),
 }
 SERVICE_EVENTS = {"MatchSeatJoinedEvent", "MatchTurnTimedOutEvent", "MatchBotMovedEvent"}
 

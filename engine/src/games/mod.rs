@@ -15,6 +15,7 @@ pub mod japansk_whist;
 pub mod kasino;
 pub mod krypkasino;
 pub mod lange_laban;
+pub mod lojliga_familjerna;
 pub mod muggins;
 pub mod norrlandsknack;
 pub mod plump;
@@ -69,5 +70,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(stortok::Stortok),
         erase(lange_laban::LangeLaban),
         erase(skitgubbe::Skitgubbe),
+        erase(lojliga_familjerna::LojligaFamiljerna),
     ]
 }
