@@ -2,6 +2,7 @@
 //! rule). Each game is one module behind [`game::Rules`]; the service sees them through the
 //! object-safe [`game::Game`] and [`game::Match`].
 
+pub mod asking;
 pub mod bidding;
 pub mod bots;
 pub mod capture;

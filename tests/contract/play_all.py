@@ -79,6 +79,7 @@ SETUPS = {
     "lange-laban": (3, {}),
     "skitgubbe": (3, {"quiet_limit": 40}),
     "svarte-petter": (3, {}),
+    "lojliga-familjerna": (3, {}),
 }
 SERVICE_EVENTS = {"MatchSeatJoinedEvent", "MatchTurnTimedOutEvent", "MatchBotMovedEvent"}
 

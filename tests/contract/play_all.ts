@@ -75,6 +75,7 @@ const creations: { [G in Game]: Of<Schemas["CreateMatch"], G> } = {
   "lange-laban": { game: "lange-laban", seats: seats(3), options: {} },
   skitgubbe: { game: "skitgubbe", seats: seats(3), options: { quiet_limit: 40 } },
   "svarte-petter": { game: "svarte-petter", seats: seats(3), options: {} },
+  "lojliga-familjerna": { game: "lojliga-familjerna", seats: seats(3), options: {} },
 };
 
 function fail(message: string): never {

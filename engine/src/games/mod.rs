@@ -15,6 +15,7 @@ pub mod japansk_whist;
 pub mod kasino;
 pub mod krypkasino;
 pub mod lange_laban;
+pub mod lojliga_familjerna;
 pub mod muggins;
 pub mod norrlandsknack;
 pub mod plump;
@@ -71,5 +72,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(lange_laban::LangeLaban),
         erase(skitgubbe::Skitgubbe),
         erase(svarte_petter::SvartePetter),
+        erase(lojliga_familjerna::LojligaFamiljerna),
     ]
 }

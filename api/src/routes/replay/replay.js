@@ -118,6 +118,10 @@
 
   const cardName = (code) => (code === null || code === undefined ? t("ett dolt kort", "a hidden card") : (parseCard(code) || {}).name || code);
   const cardNames = (list) => (list || []).map(cardName).join(" ");
+  // A rank asked for (Löjliga familjerna, Finns i sjön), 2 to 14, in the plural: [sv, en][i].
+  const RANK_WORDS = ["tvåor", "treor", "fyror", "femmor", "sexor", "sjuor", "åttor", "nior", "tior", "knektar", "damer", "kungar", "ess"];
+  const RANK_WORDS_EN = ["twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens", "jacks", "queens", "kings", "aces"];
+  const rankWord = (r, i) => ((i ? RANK_WORDS_EN : RANK_WORDS)[r - 2] || String(r));
 
   function seatName(n) {
     if (n === null || n === undefined) return "?";
@@ -144,6 +148,7 @@
     // phases
     "waiting-for-deal": ["väntar på given", "waiting for the deal"],
     "deal-over": ["given är slut", "the deal is over"],
+    asking: ["frågande", "asking"],
     finished: ["partiet är slut", "the match is over"],
     over: ["given är slut", "the deal is over"],
     playing: ["spel", "card play"],
@@ -517,6 +522,13 @@
     took_from_pile: (d) => t(`${seatName(d.seat)} tar ${cardName(d.card)} från högen.`, `${seatName(d.seat)} takes ${cardName(d.card)} from the pile.`),
     trick_set_aside: () => t("Sticket läggs undan.", "The trick is set aside."),
     trick_put_aside: (d) => t(`Sticket läggs undan: ${cardNames(d.cards)}. ${seatName(d.leader)} spelar ut.`, `The trick is put aside: ${cardNames(d.cards)}. ${seatName(d.leader)} leads.`),
+    // Löjliga familjerna, Finns i sjön
+    asked: (d) => t(`${seatName(d.seat)} frågar ${seatName(d.target)} efter ${rankWord(d.rank, 0)}.`, `${seatName(d.seat)} asks ${seatName(d.target)} for ${rankWord(d.rank, 1)}.`),
+    handed_over: (d) => t(`${seatName(d.from)} lämnar över ${cardNames(d.cards)} till ${seatName(d.to)}.`, `${seatName(d.from)} hands ${cardNames(d.cards)} to ${seatName(d.to)}.`),
+    lacked: (d) => t(`${seatName(d.seat)} har inga ${rankWord(d.rank, 0)} och får frågan.`, `${seatName(d.seat)} has no ${rankWord(d.rank, 1)} and takes the turn.`),
+    quartet_laid: (d) => t(`${seatName(d.seat)} lägger ut en kvartett: ${cardNames(d.cards)}.`, `${seatName(d.seat)} lays down a quartet: ${cardNames(d.cards)}.`),
+    turn_passed: (d) => t(`${seatName(d.from)} har inga kort: ${seatName(d.to)} frågar.`, `${seatName(d.from)} has no cards: ${seatName(d.to)} asks.`),
+    asking_stopped: (d) => t(`${d.asks} frågor i rad fick nej: given avbryts.`, `${d.asks} asks in a row were answered no: the deal is stopped.`),
     stalled: (d) => t(`Given står still och avbryts: flest kort förlorar (${seatNames(d.losers)}).`, `The deal is stalled and stopped: the most cards lose (${seatNames(d.losers)}).`),
     pair_laid: (d) => t(`${seatName(d.seat)} lägger upp paret ${cardNames(d.cards)}.`, `${seatName(d.seat)} lays the pair ${cardNames(d.cards)}.`),
     hand_shuffled: (d) => t(`Handen hos ${seatName(d.seat)} blandas (${(d.order || []).length} kort).`, `The hand of ${seatName(d.seat)} is shuffled (${(d.order || []).length} cards).`),

@@ -830,6 +830,36 @@ window.KortbordTables = (function () {
     },
   });
 
+  // Löjliga familjerna and Finns i sjön: whose turn it is to ask, by seat the quartets laid
+  // (ranks: every card of a quartet is out of play); the cards handed over are the shared
+  // public_cards field. Finns i sjön's sea is a grid of face-down places, by position.
+  const RANKS_SV = ["tvåor", "treor", "fyror", "femmor", "sexor", "sjuor", "åttor", "nior", "tior", "knektar", "damer", "kungar", "ess"];
+  const RANKS_EN = ["twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens", "jacks", "queens", "kings", "aces"];
+  const rankName = (ui, r) => ui.t(RANKS_SV[r - 2] || String(r), RANKS_EN[r - 2] || String(r));
+  const asking = {
+    seat(table, seat, ui) {
+      const laid = (table.quartets || [])[seat];
+      if (!Array.isArray(laid) || !laid.length) return [];
+      return [ui.el("div", { class: "extra" }, `${ui.t("Kvartetter", "Quartets")} (${laid.length}): ${laid.map((r) => rankName(ui, r)).join(", ")}`)];
+    },
+    centre(table, ui) {
+      if (!Array.isArray(table.sea)) return [];
+      const label = `${ui.t("Sjön", "The sea")}: ${table.sea.length} ${ui.t("kort", table.sea.length === 1 ? "card" : "cards")} (${ui.t("platser", "places")} ${table.sea.map((p) => p.position).join(" ")})`;
+      // A record shows the sea's cards, place by place; a table only their backs.
+      if (Array.isArray(table.sea_cards)) return [ui.cards(table.sea_cards, { small: true, label, from: "table.sea_cards" })];
+      return [ui.backs(table.sea.length, { label })];
+    },
+    facts(table, ui) {
+      const rows = [];
+      if (table.turn != null) rows.push([ui.t("Frågar", "Asking"), ui.seat(table.turn)]);
+      if (Array.isArray(table.out) && table.out.length) rows.push([ui.t("Utan kort, sjön tom", "Out of cards, the sea empty"), list(ui, table.out)]);
+      return rows;
+    },
+    omit: { hand: "the viewer's own hand: a record draws every seat's hand" },
+  };
+  register("lojliga-familjerna", asking);
+  register("finns-i-sjon", asking);
+
   const omitted = (game) => Object.assign({}, OMIT, get(game).omit || {});
 
   return { register, get, common, omitted, FIELDS, SEAT_FIGURES };
