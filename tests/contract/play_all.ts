@@ -74,6 +74,7 @@ const creations: { [G in Game]: Of<Schemas["CreateMatch"], G> } = {
   stortok: { game: "stortok", seats: seats(3), options: { deals: 2 } },
   "lange-laban": { game: "lange-laban", seats: seats(3), options: {} },
   skitgubbe: { game: "skitgubbe", seats: seats(3), options: { quiet_limit: 40 } },
+  "kom-ihag": { game: "kom-ihag", seats: seats(2), options: {} },
 };
 
 function fail(message: string): never {

@@ -13,6 +13,7 @@ pub mod fyrtioett;
 pub mod gurka;
 pub mod japansk_whist;
 pub mod kasino;
+pub mod kom_ihag;
 pub mod krypkasino;
 pub mod lange_laban;
 pub mod muggins;
@@ -69,5 +70,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(stortok::Stortok),
         erase(lange_laban::LangeLaban),
         erase(skitgubbe::Skitgubbe),
+        erase(kom_ihag::KomIhag),
     ]
 }
