@@ -79,7 +79,7 @@ fn a_miss_stays_up_until_the_next_player_turns_and_is_then_never_shown_again() {
     }
     // Seat 2 remembers the seven at place 0.
     let events = m.ok(2, turn(0));
-    assert_eq!(events[2], Event::PairTaken { seat: 2, positions: vec![2, 0], cards: cards("7S 7H") });
+    assert_eq!(events[1], Event::PairTaken { seat: 2, positions: vec![2, 0], cards: cards("7S 7H") });
     let shown = m.rules.redact(&m.state, &m.log[1], Viewer::Spectator, false);
     assert_eq!(shown["card"], "7H", "a taken card is shown again");
     let record = m.rules.redact(&m.state, &m.log[2], Viewer::Record, true);
