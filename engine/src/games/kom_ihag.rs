@@ -401,7 +401,9 @@ fn view(state: &State, viewer: Viewer) -> Table {
 fn choice(deal: &Deal, memory: Option<usize>) -> Option<Command> {
     let known: Vec<(usize, Card)> =
         deal.spread.remembered(memory).into_iter().filter(|&(p, _)| deal.can_turn(p)).collect();
-    let unknown = (0..deal.spread.places()).find(|&p| deal.can_turn(p) && !known.iter().any(|&(k, _)| k == p));
+    // The last place not remembered: any would do, and one fixed by public facts alone keeps the
+    // bot from reading a face it was not shown.
+    let unknown = (0..deal.spread.places()).rev().find(|&p| deal.can_turn(p) && !known.iter().any(|&(k, _)| k == p));
     let mate = |r: Rank, besides: usize| known.iter().find(|&&(p, c)| p != besides && rank(c) == r).map(|k| k.0);
     let position = match deal.turned.first() {
         Some(&first) => mate(rank(deal.spread.card(first)?), first),

@@ -134,7 +134,11 @@ fn ties_share_the_win() {
 
 #[test]
 fn bots_remember_pairs_they_have_seen() {
-    let mut m = started(2, "7H 2C 7S 2D");
+    let mut m = M::new(2, Options::default());
+    let mut spread = deck("7H 2C 7S");
+    spread.retain(|&c| c != card("2D"));
+    spread.push(card("2D"));
+    m.deal(spread);
     m.ok(1, turn(0));
     m.ok(1, turn(1));
     m.ok(0, turn(2));
@@ -142,8 +146,8 @@ fn bots_remember_pairs_they_have_seen() {
     assert_eq!(m.rules.bot_candidates(&m.state, 0), [turn(0)]);
     assert_eq!(m.rules.basic_move(&m.state, 0, &mut Rng::new(1)), Some(turn(0)));
     m.ok(0, turn(0));
-    // No known pair: an unseen card first (2D at 3), then its remembered mate (2C at 1).
-    assert_eq!(m.rules.bot_candidates(&m.state, 0), [turn(3)]);
-    m.ok(0, turn(3));
+    // No known pair: the last unseen card first (2D at 51), then its remembered mate (2C at 1).
+    assert_eq!(m.rules.bot_candidates(&m.state, 0), [turn(51)]);
+    m.ok(0, turn(51));
     assert_eq!(m.rules.bot_candidates(&m.state, 0), [turn(1)]);
 }
