@@ -12,7 +12,7 @@ use engine::game::{Rules, Status};
 use engine::games::{
     bondtolva::Bondtolva, braus::Braus, fan_tan::FanTan, femhundra::Femhundra, femkort::Femkort, femtio::Femtio,
     fyrmanswhist::Fyrmanswhist, fyrtioett::Fyrtioett, gurka::Gurka, japansk_whist::JapanskWhist, kasino::Kasino,
-    krypkasino::Krypkasino, lange_laban::LangeLaban, lojliga_familjerna::LojligaFamiljerna,
+    kom_ihag::KomIhag, krypkasino::Krypkasino, lange_laban::LangeLaban, lojliga_familjerna::LojligaFamiljerna,
     norrlandsknack::Norrlandsknack, plump::Plump, polskt_pass::PolsktPass, president::President, priffe::Priffe,
     rodskagg::Rodskagg, skitgubbe::Skitgubbe, snipp_snapp_snorum::SnippSnappSnorum, spader::Spader, stopp::Stopp,
     stortok::Stortok, svangknack::Svangknack, svarte_petter::SvartePetter, tarot::Tarot, trettioett::Trettioett, vandatta::Vandatta,
@@ -168,6 +168,7 @@ fn bench_bots(c: &mut Criterion) {
     bench_strong(c, &Skitgubbe, &mut tails);
     bench_strong(c, &SvartePetter, &mut tails);
     bench_strong(c, &LojligaFamiljerna, &mut tails);
+    bench_strong(c, &KomIhag, &mut tails);
     print_tails(tails);
 }
 

@@ -294,11 +294,16 @@ impl Spread {
 /// Cards lying face down each in a fixed place, picked out by position: Finns i sjön's sea, the
 /// memory games' spreads. A card turned up shows until it is turned back down; a card taken
 /// leaves its place empty, and the other places keep their numbers. Nobody knows a face-down
-/// card (in the memory games not even one seen before: remembering it is the game).
+/// card (in the memory games not even one seen before: remembering it is the game), but which
+/// places were seen and in what order is public, so a game may list a card seen before as known
+/// to everyone who was there ([`Positions::memory_secrets`]) and a bot may remember it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Positions {
     places: Vec<Option<Card>>,
     up: Vec<bool>,
+    /// By place, when its card was last turned up (a count of turn-ups, 0 for never).
+    seen: Vec<u32>,
+    turns: u32,
 }
 
 /// A place still holding a card, as the table shows it: its face only while turned up.
@@ -316,7 +321,35 @@ impl Positions {
     /// `cards` laid face down, the first at position 0.
     pub fn new(cards: Vec<Card>) -> Positions {
         let up = vec![false; cards.len()];
-        Positions { places: cards.into_iter().map(Some).collect(), up }
+        let seen = vec![0; cards.len()];
+        Positions { places: cards.into_iter().map(Some).collect(), up, seen, turns: 0 }
+    }
+
+    /// Every place ever laid, empty or not.
+    pub fn places(&self) -> usize {
+        self.places.len()
+    }
+
+    /// Whether the card at `position` has ever been turned up.
+    pub fn was_seen(&self, position: usize) -> bool {
+        self.seen.get(position).is_some_and(|&t| t > 0)
+    }
+
+    /// The cards still on the table that have been turned up, face up or down again, with their
+    /// places: the last turned up first, at most `last` of them (all with `None`). What a player
+    /// remembering the last few (or every) card seen knows.
+    pub fn remembered(&self, last: Option<usize>) -> Vec<(usize, Card)> {
+        let mut seen: Vec<usize> =
+            (0..self.places.len()).filter(|&p| self.card(p).is_some() && self.was_seen(p)).collect();
+        seen.sort_by_key(|&p| std::cmp::Reverse(self.seen[p]));
+        seen.truncate(last.unwrap_or(usize::MAX));
+        seen.into_iter().map(|p| (p, self.places[p].unwrap())).collect()
+    }
+
+    /// Whether the card once turned up at `position` may be shown now: it lies face up, or it
+    /// has been taken off the table. A card turned back down is not (memory is the game).
+    pub fn shows(&self, position: usize) -> bool {
+        self.card(position).is_none() || self.is_up(position)
     }
 
     /// The card at `position`, if one lies there (face up or down).
@@ -342,6 +375,8 @@ impl Positions {
     pub fn turn_up(&mut self, position: usize) -> Card {
         let card = self.card(position).expect("a card lies there");
         self.up[position] = true;
+        self.turns += 1;
+        self.seen[position] = self.turns;
         card
     }
 
@@ -382,6 +417,18 @@ impl Positions {
     pub fn secrets(&self) -> Vec<(Card, Vec<crate::seat::Seat>)> {
         self.face_down().into_iter().map(|p| (self.places[p].unwrap(), vec![])).collect()
     }
+
+    /// The face-down cards of a memory game: one never turned up known to nobody, one turned up
+    /// before seen by all `seats` (each may remember it; the service never shows it again).
+    pub fn memory_secrets(&self, seats: usize) -> Vec<(Card, Vec<crate::seat::Seat>)> {
+        let knowers = |p: usize| if self.was_seen(p) { (0..seats).collect() } else { vec![] };
+        self.face_down().into_iter().map(|p| (self.places[p].unwrap(), knowers(p))).collect()
+    }
+
+    /// Every place still holding a card with its face, up or down: a finished deal's record.
+    pub fn view_open(&self) -> Vec<Place> {
+        (0..self.places.len()).filter_map(|p| self.card(p).map(|c| Place { position: p, card: Some(c) })).collect()
+    }
 }
 
 #[cfg(test)]
@@ -419,6 +466,23 @@ mod tests {
         assert_eq!(p.take(1), card("9C"));
         assert_eq!(p.face_down(), vec![0, 2]);
         assert_eq!((p.len(), p.card(1), p.cards()), (2, None, cards("5H 5S")));
+    }
+
+    #[test]
+    fn positions_remember_what_was_seen_and_in_what_order() {
+        let mut p = Positions::new(cards("5H 9C 5S 2D"));
+        p.turn_up(2);
+        p.turn_up(0);
+        p.turn_down(2);
+        p.turn_down(0);
+        p.turn_up(2);
+        assert_eq!(p.remembered(None), vec![(2, card("5S")), (0, card("5H"))]);
+        assert_eq!(p.remembered(Some(1)), vec![(2, card("5S"))]);
+        assert_eq!(p.memory_secrets(2), vec![(card("5H"), vec![0, 1]), (card("9C"), vec![]), (card("2D"), vec![])]);
+        assert!(p.shows(2) && !p.shows(0) && !p.shows(1));
+        p.take(0);
+        assert!(p.shows(0) && !p.was_seen(1) && p.was_seen(0));
+        assert_eq!(p.view_open().len(), 3);
     }
 
     #[test]

@@ -80,6 +80,7 @@ SETUPS = {
     "skitgubbe": (3, {"quiet_limit": 40}),
     "svarte-petter": (3, {}),
     "lojliga-familjerna": (3, {}),
+    "kom-ihag": (2, {}),
 }
 SERVICE_EVENTS = {"MatchSeatJoinedEvent", "MatchTurnTimedOutEvent", "MatchBotMovedEvent"}
 

@@ -76,6 +76,7 @@ const creations: { [G in Game]: Of<Schemas["CreateMatch"], G> } = {
   skitgubbe: { game: "skitgubbe", seats: seats(3), options: { quiet_limit: 40 } },
   "svarte-petter": { game: "svarte-petter", seats: seats(3), options: {} },
   "lojliga-familjerna": { game: "lojliga-familjerna", seats: seats(3), options: {} },
+  "kom-ihag": { game: "kom-ihag", seats: seats(2), options: {} },
 };
 
 function fail(message: string): never {

@@ -13,6 +13,7 @@ pub mod fyrtioett;
 pub mod gurka;
 pub mod japansk_whist;
 pub mod kasino;
+pub mod kom_ihag;
 pub mod krypkasino;
 pub mod lange_laban;
 pub mod lojliga_familjerna;
@@ -73,5 +74,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(skitgubbe::Skitgubbe),
         erase(svarte_petter::SvartePetter),
         erase(lojliga_familjerna::LojligaFamiljerna),
+        erase(kom_ihag::KomIhag),
     ]
 }

@@ -331,6 +331,12 @@
 
   // One function per event type, for the event's data; anything else gets the generic words.
   const EVENTS = {
+    turned_up: (d) => d.card
+      ? t(`${seatName(d.seat)} vänder upp ${cardName(d.card)} på plats ${d.position}.`, `${seatName(d.seat)} turns up ${cardName(d.card)} at place ${d.position}.`)
+      : t(`${seatName(d.seat)} vänder upp kortet på plats ${d.position}.`, `${seatName(d.seat)} turns up the card at place ${d.position}.`),
+    turned_back: (d) => t(`Korten på plats ${d.positions.join(", ")} vänds tillbaka.`, `The cards at places ${d.positions.join(", ")} are turned back.`),
+    pair_taken: (d) => t(`${seatName(d.seat)} tar paret ${cardNames(d.cards)} och vänder igen.`, `${seatName(d.seat)} takes the pair ${cardNames(d.cards)} and turns again.`),
+    missed: (d) => t(`Inget par. ${seatName(d.next)} har turen.`, `No pair. ${seatName(d.next)} is next.`),
     deal_started: (d) => t(`Giv ${d.deal_number ?? dealNo} börjar. ${seatName(d.dealer)} ger.`,
       `Deal ${d.deal_number ?? dealNo} starts. ${seatName(d.dealer)} deals.`),
     cards_dealt: (d) => t("Korten delas ut.", "The cards are dealt.") +

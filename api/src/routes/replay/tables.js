@@ -726,6 +726,45 @@ window.KortbordTables = (function () {
 
   // Stortok: the turned card, the pile (the trick under way), the cards put aside and each seat's
   // picked-up cards (public_cards) are common fields; who went out, the trumps and the Stortok.
+  // Kom ihåg and Tvärtom-kom ihåg: the spread as a grid of its places (a card face down, a card
+  // face up, or an empty place once taken; a record shows the faces of the cards face down too,
+  // dimmed); under each seat its pairs or its heap.
+  const memorySpread = (table, ui) => {
+    const places = Array.isArray(table.places) ? table.places : [];
+    const up = new Set([...(table.turned || []), ...(table.to_turn_back || [])]);
+    const at = new Map(places.map((p, i) => [p.position, i]));
+    const grid = ui.el("div", { class: "memory-grid", style: "display:grid;grid-template-columns:repeat(13,auto);gap:2px" });
+    for (let pos = 0; pos < 52; pos++) {
+      const i = at.get(pos);
+      const slot = ui.el("span", { class: `memory-place ${i === undefined ? "empty" : up.has(pos) ? "up" : "down"}`, title: String(pos) });
+      if (i === undefined) slot.append("·");
+      else {
+        const card = ui.card(places[i].card || null, { small: true, from: `table.places.${i}.card` });
+        if (!up.has(pos)) card.style.opacity = "0.45";
+        slot.append(card);
+      }
+      grid.append(slot);
+    }
+    return places.length ? [ui.el("div", { class: "extra" }, ui.t("Korten på bordet", "The cards on the table")), grid] : [];
+  };
+  const memoryFacts = (table, ui) => {
+    const rows = [];
+    if (table.to_play != null && table.phase === "playing") rows.push([ui.t("Tur", "To play"), ui.seat(table.to_play)]);
+    if (Array.isArray(table.places)) rows.push([ui.t("Kort kvar", "Cards left"), String(table.places.length)]);
+    return rows;
+  };
+  register("kom-ihag", {
+    omit: { deck: "the pack as spread: the grid shows each place's card" },
+    centre: memorySpread,
+    seat(table, seat, ui) {
+      const pairs = (table.pairs || [])[seat];
+      return Array.isArray(pairs) && pairs.length
+        ? [ui.cards(pairs, { small: true, from: `table.pairs.${seat}`, label: `${ui.t("Par", "Pairs")}: ${pairs.length / 2}` })]
+        : [];
+    },
+    facts: memoryFacts,
+  });
+
   register("stortok", {
     seat(table, seat, ui) {
       const out = [];
