@@ -10,7 +10,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use engine::bots::{self, Level};
 use engine::game::{Rules, Status};
 use engine::games::{
-    bondtolva::Bondtolva, braus::Braus, fan_tan::FanTan, femhundra::Femhundra, femkort::Femkort, femtio::Femtio,
+    bondtolva::Bondtolva, braus::Braus, fan_tan::FanTan, fusk::Fusk, femhundra::Femhundra, femkort::Femkort, femtio::Femtio,
     fyrmanswhist::Fyrmanswhist, fyrtioett::Fyrtioett, gurka::Gurka, japansk_whist::JapanskWhist, kasino::Kasino,
     krypkasino::Krypkasino, lange_laban::LangeLaban, norrlandsknack::Norrlandsknack, plump::Plump,
     polskt_pass::PolsktPass, president::President, priffe::Priffe, rodskagg::Rodskagg, skitgubbe::Skitgubbe,
@@ -165,6 +165,7 @@ fn bench_bots(c: &mut Criterion) {
     bench_strong(c, &Stortok, &mut tails);
     bench_strong(c, &LangeLaban, &mut tails);
     bench_strong(c, &Skitgubbe, &mut tails);
+    bench_strong(c, &Fusk, &mut tails);
     print_tails(tails);
 }
 

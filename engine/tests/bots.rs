@@ -4,7 +4,7 @@ use engine::bots::{self, Level};
 use engine::cards::Card;
 use engine::game::{Rules, Status, Viewer};
 use engine::games::{
-    bondtolva::Bondtolva, braus::Braus, fan_tan::FanTan, femhundra::Femhundra, femkort::Femkort, femtio::Femtio,
+    bondtolva::Bondtolva, braus::Braus, fan_tan::FanTan, fusk::Fusk, femhundra::Femhundra, femkort::Femkort, femtio::Femtio,
     fyrmanswhist::Fyrmanswhist, fyrtioett::Fyrtioett, gurka::Gurka, japansk_whist::JapanskWhist, kasino::Kasino,
     krypkasino::Krypkasino, lange_laban::LangeLaban, norrlandsknack::Norrlandsknack, plump::Plump,
     polskt_pass::PolsktPass, president::President, priffe::Priffe, rodskagg::Rodskagg, skitgubbe::Skitgubbe,
@@ -121,6 +121,7 @@ fn strong_bot_cannot_read_hidden_cards() {
     compare(&Kasino);
     compare(&Krypkasino);
     compare(&Stortok);
+    compare(&Fusk);
 }
 
 /// Plays one whole match: `strong_seats` at strong, the others at `other`; the strong seat's (or

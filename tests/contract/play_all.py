@@ -78,6 +78,7 @@ SETUPS = {
     "stortok": (3, {"deals": 2}),
     "lange-laban": (3, {}),
     "skitgubbe": (3, {"quiet_limit": 40}),
+    "fusk": (3, {"move_limit": 30}),
 }
 SERVICE_EVENTS = {"MatchSeatJoinedEvent", "MatchTurnTimedOutEvent", "MatchBotMovedEvent"}
 

@@ -74,6 +74,7 @@ const creations: { [G in Game]: Of<Schemas["CreateMatch"], G> } = {
   stortok: { game: "stortok", seats: seats(3), options: { deals: 2 } },
   "lange-laban": { game: "lange-laban", seats: seats(3), options: {} },
   skitgubbe: { game: "skitgubbe", seats: seats(3), options: { quiet_limit: 40 } },
+  fusk: { game: "fusk", seats: seats(3), options: { move_limit: 30 } },
 };
 
 function fail(message: string): never {

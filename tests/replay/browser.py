@@ -202,7 +202,7 @@ SHARED_WORDS = {"bot", "ada", "json", "kortbord", "pass", "rita", "ritor", "slam
                 "limpor", "lurat", "trumfmant", "rödskägg", "poignée", "in", "hand", "per", "under",
                 "partner", "minus", "bonus", "bet", "misère", "tarot", "whist", "wieder", "la", "vola",
                 "tjog", "blind", "stopp", "tabbe", "tabbar", "sistan", "jan",
-                "dubbeltabbe", "dukningar", "muggins", "stortok", "skitgubbe"}
+                "dubbeltabbe", "dukningar", "muggins", "stortok", "skitgubbe", "fusk"}
 
 
 def at_step(b, n):

@@ -8,6 +8,7 @@ pub mod fan_tan;
 pub mod femhundra;
 pub mod femkort;
 pub mod femtio;
+pub mod fusk;
 pub mod fyrmanswhist;
 pub mod fyrtioett;
 pub mod gurka;
@@ -69,5 +70,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(stortok::Stortok),
         erase(lange_laban::LangeLaban),
         erase(skitgubbe::Skitgubbe),
+        erase(fusk::Fusk),
     ]
 }
