@@ -4,9 +4,9 @@ use engine::bots::{self, Level};
 use engine::cards::Card;
 use engine::game::{Rules, Status, Viewer};
 use engine::games::{
-    bondtolva::Bondtolva, braus::Braus, fan_tan::FanTan, fusk::Fusk, femhundra::Femhundra, femkort::Femkort, femtio::Femtio,
-    fyrmanswhist::Fyrmanswhist, fyrtioett::Fyrtioett, gurka::Gurka, japansk_whist::JapanskWhist, kasino::Kasino,
-    krypkasino::Krypkasino, lange_laban::LangeLaban, norrlandsknack::Norrlandsknack, plump::Plump,
+    bondtolva::Bondtolva, braus::Braus, fan_tan::FanTan, femhundra::Femhundra, femkort::Femkort, femtio::Femtio,
+    fusk::Fusk, fyrmanswhist::Fyrmanswhist, fyrtioett::Fyrtioett, gurka::Gurka, japansk_whist::JapanskWhist,
+    kasino::Kasino, krypkasino::Krypkasino, lange_laban::LangeLaban, norrlandsknack::Norrlandsknack, plump::Plump,
     polskt_pass::PolsktPass, president::President, priffe::Priffe, rodskagg::Rodskagg, skitgubbe::Skitgubbe,
     snipp_snapp_snorum::SnippSnappSnorum, spader::Spader, stopp::Stopp, stortok::Stortok, svangknack::Svangknack,
     tarot::Tarot, trettioett::Trettioett, vandatta::Vandatta, vandtia::Vandtia, whist::Whist,

@@ -294,7 +294,10 @@ pub enum Event {
         options: Options,
     },
     /// A card laid face down: seen by its player alone.
-    CardLaid { seat: Seat, card: Card },
+    CardLaid {
+        seat: Seat,
+        card: Card,
+    },
     /// The play is made: `count` cards said to be of `rank`.
     Claimed {
         seat: Seat,
@@ -303,7 +306,9 @@ pub enum Event {
         rank: u8,
     },
     /// The seat let the last play stand.
-    Passed { seat: Seat },
+    Passed {
+        seat: Seat,
+    },
     /// "Fusk!" against `against`'s play, turned up: `cards`, true to the claim or not.
     Called {
         seat: Seat,
@@ -329,7 +334,11 @@ pub enum Event {
         points: Vec<i64>,
         scores: Vec<i64>,
     },
-    MatchEnded { winners: Vec<Seat>, scores: Vec<i64>, explanation: Text },
+    MatchEnded {
+        winners: Vec<Seat>,
+        scores: Vec<i64>,
+        explanation: Text,
+    },
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -440,7 +449,11 @@ fn next_step(state: &State) -> Option<Event> {
     }
     if deal.over {
         let explanation = explain(state, deal);
-        return Some(Event::MatchEnded { winners: deal.winners.clone(), scores: state.deals.scores.clone(), explanation });
+        return Some(Event::MatchEnded {
+            winners: deal.winners.clone(),
+            scores: state.deals.scores.clone(),
+            explanation,
+        });
     }
     if let Some(t) = deal.turned {
         let (claim, turned) = deal.pile.last()?;
@@ -592,7 +605,9 @@ fn explain(state: &State, deal: &Deal) -> Text {
         ),
         _ => Text::new(
             format!("Husets gräns på {limit} drag är nådd; platserna {who} har färst kort och delar segern."),
-            format!("The house's cap of {limit} moves is reached; seats {who} hold the fewest cards and share the win."),
+            format!(
+                "The house's cap of {limit} moves is reached; seats {who} hold the fewest cards and share the win."
+            ),
         ),
     }
 }
