@@ -81,6 +81,7 @@ SETUPS = {
     "svarte-petter": (3, {}),
     "lojliga-familjerna": (3, {}),
     "kom-ihag": (2, {}),
+    "fusk": (3, {"move_limit": 30}),
 }
 SERVICE_EVENTS = {"MatchSeatJoinedEvent", "MatchTurnTimedOutEvent", "MatchBotMovedEvent"}
 

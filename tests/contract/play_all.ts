@@ -77,6 +77,7 @@ const creations: { [G in Game]: Of<Schemas["CreateMatch"], G> } = {
   "svarte-petter": { game: "svarte-petter", seats: seats(3), options: {} },
   "lojliga-familjerna": { game: "lojliga-familjerna", seats: seats(3), options: {} },
   "kom-ihag": { game: "kom-ihag", seats: seats(2), options: {} },
+  fusk: { game: "fusk", seats: seats(3), options: { move_limit: 30 } },
 };
 
 function fail(message: string): never {

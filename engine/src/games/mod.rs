@@ -8,6 +8,7 @@ pub mod fan_tan;
 pub mod femhundra;
 pub mod femkort;
 pub mod femtio;
+pub mod fusk;
 pub mod fyrmanswhist;
 pub mod fyrtioett;
 pub mod gurka;
@@ -75,5 +76,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(svarte_petter::SvartePetter),
         erase(lojliga_familjerna::LojligaFamiljerna),
         erase(kom_ihag::KomIhag),
+        erase(fusk::Fusk),
     ]
 }

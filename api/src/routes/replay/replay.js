@@ -118,7 +118,7 @@
 
   const cardName = (code) => (code === null || code === undefined ? t("ett dolt kort", "a hidden card") : (parseCard(code) || {}).name || code);
   const cardNames = (list) => (list || []).map(cardName).join(" ");
-  // A rank asked for (Löjliga familjerna, Finns i sjön), 2 to 14, in the plural: [sv, en][i].
+  // A rank asked for (Löjliga familjerna, Finns i sjön) or claimed (Fusk), 2 to 14, in the plural: [sv, en][i].
   const RANK_WORDS = ["tvåor", "treor", "fyror", "femmor", "sexor", "sjuor", "åttor", "nior", "tior", "knektar", "damer", "kungar", "ess"];
   const RANK_WORDS_EN = ["twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens", "jacks", "queens", "kings", "aces"];
   const rankWord = (r, i) => ((i ? RANK_WORDS_EN : RANK_WORDS)[r - 2] || String(r));
@@ -152,6 +152,8 @@
     finished: ["partiet är slut", "the match is over"],
     over: ["given är slut", "the deal is over"],
     playing: ["spel", "card play"],
+    "move-limit": ["husets gräns för antal drag", "the house's cap on moves"],
+    "by-players": ["efter antalet spelare", "by the number of players"],
     taking: ["intagning", "taking in"],
     turning: ["vända kort", "turning cards"],
     paying: ["betala för ett klätt kort eller ess", "paying for a court card or an ace"],
@@ -436,6 +438,15 @@
       return t(`${seatName(d.seat)} lägger ${cardNames(d.cards)}${calls}.`, `${seatName(d.seat)} lays ${cardNames(d.cards)}${calls.replace(/”/g, '"')}.`);
     },
     sequence_closed: (d) => t(`Följden läggs undan; ${seatName(d.leader)} spelar ut.`, `The sequence is put aside; ${seatName(d.leader)} leads.`),
+    // Fusk
+    card_laid: (d) => (d.card ? t(`${seatName(d.seat)} lägger ${cardName(d.card)} med baksidan upp.`, `${seatName(d.seat)} lays ${cardName(d.card)} face down.`)
+      : t(`${seatName(d.seat)} lägger ett kort med baksidan upp.`, `${seatName(d.seat)} lays a card face down.`)),
+    claimed: (d) => t(`${seatName(d.seat)} säger: ${d.count} × ${rankWord(d.rank, 0)}.`, `${seatName(d.seat)} claims: ${d.count} × ${rankWord(d.rank, 1)}.`),
+    called: (d) => (d.truthful
+      ? t(`${seatName(d.seat)} ropar fusk på ${seatName(d.against)}: ${cardNames(d.cards)} stämde.`, `${seatName(d.seat)} calls cheat on ${seatName(d.against)}: ${cardNames(d.cards)} was true.`)
+      : t(`${seatName(d.seat)} ropar fusk på ${seatName(d.against)}: ${cardNames(d.cards)} var bluff.`, `${seatName(d.seat)} calls cheat on ${seatName(d.against)}: ${cardNames(d.cards)} was a lie.`)),
+    pile_taken_up: (d) => t(`${seatName(d.seat)} tar upp högen, ${(d.hidden || []).length + (d.turned || []).length} kort; ${seatName(d.leader)} spelar ut.`,
+      `${seatName(d.seat)} picks up the pile, ${(d.hidden || []).length + (d.turned || []).length} cards; ${seatName(d.leader)} leads.`),
     // Skitgubbe
     last_card_aside: (d) => t(`Talongens sista kort läggs osett framför ${seatName(d.seat)}.`, `The talon's last card is put unseen in front of ${seatName(d.seat)}.`),
     duel_won: (d) => t(`${seatName(d.seat)} vinner duellen: ${cardNames(d.cards)}.`, `${seatName(d.seat)} wins the duel: ${cardNames(d.cards)}.`),

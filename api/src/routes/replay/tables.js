@@ -869,6 +869,35 @@ window.KortbordTables = (function () {
     },
   });
 
+  // Fusk: the plays face down on the table, each with its claim (the last may still be called),
+  // the cards being laid, and what a seat's own record adds: its hand and the cards it knows in
+  // the pile. Cards never turned up are never in a step.
+  const fuskRank = (ui, r) => ({ 11: ui.t("knektar", "jacks"), 12: ui.t("damer", "queens"), 13: ui.t("kungar", "kings"), 14: ui.t("ess", "aces") }[r] || ui.t(`${r}:or`, `${r}s`));
+  register("fusk", {
+    centre(table, ui) {
+      const out = [];
+      (table.claims || []).forEach((c, i) => {
+        const last = i === table.claims.length - 1 && table.open_to_call === c.seat;
+        const label = `${ui.seat(c.seat)}: ${c.count} ${fuskRank(ui, c.rank)}${last ? ui.t(" (kan synas)", " (may be called)") : ""}`;
+        out.push(ui.backs(c.count, { label }));
+      });
+      if (table.laying_count) out.push(ui.backs(table.laying_count, { label: ui.t("Läggs just nu", "Being laid now") }));
+      if (Array.isArray(table.pile_known) && table.pile_known.length) out.push(ui.cards(table.pile_known, { small: true, from: "table.pile_known", label: ui.t("Egna kort i högen", "Own cards in the pile") }));
+      if (Array.isArray(table.hand) && table.hand.length) out.push(ui.cards(table.hand, { small: true, from: "table.hand", label: ui.t("Egen hand", "Own hand") }));
+      if (table.claims && !table.claims.length && table.phase === "playing") out.push(ui.el("div", { class: "extra" }, ui.t("Bordet är tomt", "The table is clear")));
+      return out;
+    },
+    facts(table, ui) {
+      const rows = [];
+      if (table.to_play != null) rows.push([ui.t("Tur", "To play"), ui.seat(table.to_play)]);
+      if (table.open_to_call != null) rows.push([ui.t("Kan synas", "May be called"), ui.seat(table.open_to_call)]);
+      if (Array.isArray(table.passed) && table.passed.length) rows.push([ui.t("Lät spelet stå", "Let it stand"), list(ui, table.passed)]);
+      if (table.packs) rows.push([ui.t("Lekar", "Packs"), String(table.packs)]);
+      if (table.moves != null) rows.push([ui.t("Drag", "Moves"), `${table.moves} / ${table.options ? table.options.move_limit : ""}`]);
+      return rows;
+    },
+  });
+
   // Löjliga familjerna and Finns i sjön: whose turn it is to ask, by seat the quartets laid
   // (ranks: every card of a quartet is out of play); the cards handed over are the shared
   // public_cards field. Finns i sjön's sea is a grid of face-down places, by position.
