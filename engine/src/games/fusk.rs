@@ -231,7 +231,7 @@ impl Deal {
     /// The winner, once his last play stands: his hand is empty and it can no longer be called.
     fn out(&self) -> Option<Seat> {
         (0..self.seats()).find(|&s| {
-            self.hands[s].is_empty() && self.open != Some(s) && !(s == self.to_play && !self.laying.is_empty())
+            self.hands[s].is_empty() && self.open != Some(s) && (s != self.to_play || self.laying.is_empty())
         })
     }
 }
