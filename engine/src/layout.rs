@@ -352,6 +352,25 @@ impl Positions {
         self.card(position).is_none() || self.is_up(position)
     }
 
+    /// Turn-ups so far: a clock of the spread, for "seen since".
+    pub fn turns(&self) -> u32 {
+        self.turns
+    }
+
+    /// Whether the card at `position` was last turned up after turn-up number `since`.
+    pub fn seen_after(&self, position: usize, since: u32) -> bool {
+        self.seen.get(position).is_some_and(|&t| t > since)
+    }
+
+    /// The cards turned back down since turn-up number `since`, with their places: what a
+    /// player may still be shown of the table's last moves.
+    pub fn turned_back_since(&self, since: u32) -> Vec<Place> {
+        (0..self.places.len())
+            .filter(|&p| self.card(p).is_some() && !self.up[p] && self.seen_after(p, since))
+            .map(|p| Place { position: p, card: self.places[p] })
+            .collect()
+    }
+
     /// The card at `position`, if one lies there (face up or down).
     pub fn card(&self, position: usize) -> Option<Card> {
         self.places.get(position).copied().flatten()

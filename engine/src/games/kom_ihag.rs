@@ -76,6 +76,23 @@ struct Deal {
     /// By seat, the pairs taken, two cards a pair.
     pairs: Vec<Vec<Card>>,
     scored: bool,
+    /// By seat, the spread's turn-up count when its latest turn began: it has been shown every
+    /// card turned up since, even those turned back before it could look (a bot moves at once).
+    turn_began: Vec<u32>,
+    /// The seat that turned the last card.
+    last_turner: Option<Seat>,
+}
+
+impl Deal {
+    /// The turn-up count after which `viewer` may still be shown a card turned back: since its
+    /// own turn began for a seat; never for a spectator, who has no turn to miss (and is not at
+    /// the table to have remembered it).
+    fn shown_since(&self, viewer: Viewer) -> u32 {
+        match viewer {
+            Viewer::Seat(s) => self.turn_began[s],
+            _ => self.spread.turns(),
+        }
+    }
 }
 
 impl Deal {
@@ -260,6 +277,8 @@ fn evolve(state: &mut State, event: &Event) {
                 to_turn_back: Vec::new(),
                 pairs: vec![Vec::new(); n],
                 scored: false,
+                turn_began: vec![0; n],
+                last_turner: None,
             };
             let scores = if state.deals.scores.len() == n { state.deals.scores.clone() } else { vec![0; n] };
             state.deals.started(*deal_number, &scores, deal);
@@ -278,7 +297,11 @@ fn evolve(state: &mut State, event: &Event) {
                     positions.iter().for_each(|&p| deal.spread.turn_down(p));
                     deal.to_turn_back.clear();
                 }
-                Event::TurnedUp { position, .. } => {
+                Event::TurnedUp { seat, position, .. } => {
+                    if deal.last_turner != Some(*seat) {
+                        deal.turn_began[*seat] = deal.spread.turns();
+                        deal.last_turner = Some(*seat);
+                    }
                     deal.spread.turn_up(*position);
                     deal.turned.push(*position);
                 }
@@ -369,6 +392,12 @@ pub struct Table {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(nullable = false))]
     pub pairs: Option<Vec<Vec<Card>>>,
+    /// The cards turned back down since the viewer's own turn began, with their places: what the
+    /// table showed while the viewer could not look, as when a bot moves at once (none for a
+    /// spectator). Older ones are never shown again.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub turned_back: Option<Vec<Place>>,
     /// The pack as it was spread: only in a finished deal's record.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(nullable = false))]
@@ -388,6 +417,7 @@ fn view(state: &State, viewer: Viewer) -> Table {
         turned: deal.map(|d| d.turned.clone()),
         to_turn_back: deal.map(|d| d.to_turn_back.clone()),
         pairs: deal.map(|d| d.pairs.clone()),
+        turned_back: deal.filter(|_| !record).map(|d| d.spread.turned_back_since(d.shown_since(viewer))),
         deck: deal.filter(|d| record && d.over()).map(|d| d.deck.clone()),
     }
 }
@@ -467,7 +497,11 @@ impl Rules for KomIhag {
             Event::DealStarted { deal_number, deck, .. } if state.deals.in_play(*deal_number, viewer, deal_over) => {
                 deals::blank(&mut full, "deck", deck);
             }
-            Event::TurnedUp { position, .. } if deal.is_some_and(|d| !d.spread.shows(*position)) => {
+            Event::TurnedUp { position, .. }
+                if deal.is_some_and(|d| {
+                    !d.spread.shows(*position) && !d.spread.seen_after(*position, d.shown_since(viewer))
+                }) =>
+            {
                 full["card"] = json!(null);
             }
             _ => {}

@@ -53,7 +53,7 @@ fn a_pair_is_taken_and_the_player_turns_again() {
 }
 
 #[test]
-fn a_miss_stays_up_until_the_next_player_turns_and_is_then_never_shown_again() {
+fn a_miss_stays_up_until_the_next_player_turns_and_is_hidden_once_each_viewer_has_turned_since() {
     let mut m = started(3, "7H 2C 7S");
     m.ok(1, turn(0));
     let events = m.ok(1, turn(1));
@@ -71,23 +71,51 @@ fn a_miss_stays_up_until_the_next_player_turns_and_is_then_never_shown_again() {
     );
     for v in VIEWERS {
         assert_eq!((face(&m, v, 0), face(&m, v, 1), face(&m, v, 2)), (None, None, Some(card("7S"))));
-        for e in &m.log[1..3] {
+    }
+    // Seat 2 has begun a turn since: the cards are its to remember (a spectator's too). Seats 0
+    // and 1 have not, and may still be shown what the table showed.
+    for e in &m.log[1..3] {
+        for v in [Viewer::Seat(2), Viewer::Spectator] {
             let shown = m.rules.redact(&m.state, e, v, false);
             assert_eq!(shown["card"], serde_json::Value::Null, "{v:?} {e:?}");
             assert!(crate::game::cards_in(&shown).is_empty());
         }
+        for v in [Viewer::Seat(0), Viewer::Seat(1)] {
+            assert_ne!(m.rules.redact(&m.state, e, v, false)["card"], serde_json::Value::Null, "{v:?} {e:?}");
+        }
     }
+    assert_eq!(table(&m, Viewer::Seat(2)).turned_back, Some(vec![]));
+    let back = table(&m, Viewer::Seat(0)).turned_back.unwrap();
+    assert_eq!(
+        back.iter().map(|p| (p.position, p.card)).collect::<Vec<_>>(),
+        [(0, Some(card("7H"))), (1, Some(card("2C")))]
+    );
     // Seat 2 remembers the seven at place 0.
     let events = m.ok(2, turn(0));
     assert_eq!(events[1], Event::PairTaken { seat: 2, positions: vec![2, 0], cards: cards("7S 7H") });
     let shown = m.rules.redact(&m.state, &m.log[1], Viewer::Spectator, false);
     assert_eq!(shown["card"], "7H", "a taken card is shown again");
+    // Seat 2 misses; seats 0 and 1 each begin a turn: the 2C turned back is then never shown
+    // again, to anyone at the table.
+    let open: Vec<usize> =
+        m.state.deals.deal.as_ref().unwrap().spread.face_down().into_iter().filter(|&p| p > 2).collect();
+    m.ok(2, turn(open[0]));
+    m.ok(2, turn(open[1]));
+    assert_eq!(m.to_act(), [0], "{:?}", m.log.last());
+    m.ok(0, turn(open[2]));
+    m.ok(0, turn(open[3]));
+    m.ok(1, turn(open[4]));
+    for v in VIEWERS {
+        let shown = m.rules.redact(&m.state, &m.log[2], v, false);
+        assert_eq!(shown["card"], serde_json::Value::Null, "{v:?}");
+        assert!(table(&m, v).turned_back.unwrap().iter().all(|p| p.position != 1));
+    }
     let record = m.rules.redact(&m.state, &m.log[2], Viewer::Record, true);
     assert_eq!(record["card"], "2C", "the record shows all");
     // The two remembered cards are known to all, the others to nobody.
     let secrets = m.rules.secrets(&m.state);
     assert!(secrets.contains(&(card("2C"), vec![0, 1, 2])));
-    assert!(secrets.contains(&(card("3C"), vec![])));
+    assert!(secrets.contains(&(card("KS"), vec![])));
 }
 
 #[test]
