@@ -66,7 +66,7 @@ const creations: { [G in Game]: Of<Schemas["CreateMatch"], G> } = {
   "snipp-snapp-snorum": { game: "snipp-snapp-snorum", seats: seats(2), options: { jig: true } },
   stopp: { game: "stopp", seats: seats(3), options: { capital: 3, per_card: 2 } },
   vandatta: { game: "vandatta", seats: seats(5), options: { limit: 20 } },
-  vandtia: { game: "vandtia", seats: seats(3), options: { play_out: true } },
+  vandtia: { game: "vandtia", seats: seats(3), options: {} },
   kasino: { game: "kasino", seats: seats(2), options: { target: 6, deal_limit: 1 } },
   "svalta-rav": { game: "svalta-rav", seats: seats(2), options: { variant: "second", round_limit: 20 } },
   krypkasino: { game: "krypkasino", seats: seats(2), options: {} },
