@@ -11,8 +11,8 @@ use engine::bots::{self, Level};
 use engine::game::{Rules, Status};
 use engine::games::{
     bondtolva::Bondtolva, braus::Braus, fan_tan::FanTan, femhundra::Femhundra, femkort::Femkort, femtio::Femtio,
-    fusk::Fusk, fyrmanswhist::Fyrmanswhist, fyrtioett::Fyrtioett, gurka::Gurka, japansk_whist::JapanskWhist,
-    kasino::Kasino, kom_ihag::KomIhag, krypkasino::Krypkasino, lange_laban::LangeLaban,
+    finns_i_sjon::FinnsISjon, fusk::Fusk, fyrmanswhist::Fyrmanswhist, fyrtioett::Fyrtioett, gurka::Gurka,
+    japansk_whist::JapanskWhist, kasino::Kasino, kom_ihag::KomIhag, krypkasino::Krypkasino, lange_laban::LangeLaban,
     lojliga_familjerna::LojligaFamiljerna, norrlandsknack::Norrlandsknack, plump::Plump, polskt_pass::PolsktPass,
     president::President, priffe::Priffe, rodskagg::Rodskagg, skitgubbe::Skitgubbe,
     snipp_snapp_snorum::SnippSnappSnorum, spader::Spader, stopp::Stopp, stortok::Stortok, svangknack::Svangknack,
@@ -169,6 +169,7 @@ fn bench_bots(c: &mut Criterion) {
     bench_strong(c, &Skitgubbe, &mut tails);
     bench_strong(c, &SvartePetter, &mut tails);
     bench_strong(c, &LojligaFamiljerna, &mut tails);
+    bench_strong(c, &FinnsISjon, &mut tails);
     bench_strong(c, &KomIhag, &mut tails);
     bench_strong(c, &Fusk, &mut tails);
     print_tails(tails);

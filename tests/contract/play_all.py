@@ -80,6 +80,7 @@ SETUPS = {
     "skitgubbe": (3, {"quiet_limit": 40}),
     "svarte-petter": (3, {}),
     "lojliga-familjerna": (3, {}),
+    "finns-i-sjon": (2, {}),
     "kom-ihag": (2, {}),
     "fusk": (3, {"move_limit": 30}),
 }

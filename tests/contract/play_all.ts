@@ -76,6 +76,7 @@ const creations: { [G in Game]: Of<Schemas["CreateMatch"], G> } = {
   skitgubbe: { game: "skitgubbe", seats: seats(3), options: { quiet_limit: 40 } },
   "svarte-petter": { game: "svarte-petter", seats: seats(3), options: {} },
   "lojliga-familjerna": { game: "lojliga-familjerna", seats: seats(3), options: {} },
+  "finns-i-sjon": { game: "finns-i-sjon", seats: seats(2), options: {} },
   "kom-ihag": { game: "kom-ihag", seats: seats(2), options: {} },
   fusk: { game: "fusk", seats: seats(3), options: { move_limit: 30 } },
 };

@@ -8,6 +8,7 @@ pub mod fan_tan;
 pub mod femhundra;
 pub mod femkort;
 pub mod femtio;
+pub mod finns_i_sjon;
 pub mod fusk;
 pub mod fyrmanswhist;
 pub mod fyrtioett;
@@ -75,6 +76,7 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(skitgubbe::Skitgubbe),
         erase(svarte_petter::SvartePetter),
         erase(lojliga_familjerna::LojligaFamiljerna),
+        erase(finns_i_sjon::FinnsISjon),
         erase(kom_ihag::KomIhag),
         erase(fusk::Fusk),
     ]
