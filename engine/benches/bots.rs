@@ -16,8 +16,8 @@ use engine::games::{
     lojliga_familjerna::LojligaFamiljerna, norrlandsknack::Norrlandsknack, plump::Plump, polskt_pass::PolsktPass,
     president::President, priffe::Priffe, rodskagg::Rodskagg, skitgubbe::Skitgubbe,
     snipp_snapp_snorum::SnippSnappSnorum, spader::Spader, stopp::Stopp, stortok::Stortok, svangknack::Svangknack,
-    svarte_petter::SvartePetter, tarot::Tarot, trettioett::Trettioett, vandatta::Vandatta, vandtia::Vandtia,
-    whist::Whist,
+    svarte_petter::SvartePetter, tarot::Tarot, trettioett::Trettioett, tvartom_kom_ihag::TvartomKomIhag,
+    vandatta::Vandatta, vandtia::Vandtia, whist::Whist,
 };
 use engine::random::Rng;
 
@@ -171,6 +171,7 @@ fn bench_bots(c: &mut Criterion) {
     bench_strong(c, &LojligaFamiljerna, &mut tails);
     bench_strong(c, &FinnsISjon, &mut tails);
     bench_strong(c, &KomIhag, &mut tails);
+    bench_strong(c, &TvartomKomIhag, &mut tails);
     bench_strong(c, &Fusk, &mut tails);
     print_tails(tails);
 }

@@ -10,8 +10,8 @@ use engine::games::{
     lojliga_familjerna::LojligaFamiljerna, norrlandsknack::Norrlandsknack, plump::Plump, polskt_pass::PolsktPass,
     president::President, priffe::Priffe, rodskagg::Rodskagg, skitgubbe::Skitgubbe,
     snipp_snapp_snorum::SnippSnappSnorum, spader::Spader, stopp::Stopp, stortok::Stortok, svangknack::Svangknack,
-    svarte_petter::SvartePetter, tarot::Tarot, trettioett::Trettioett, vandatta::Vandatta, vandtia::Vandtia,
-    whist::Whist,
+    svarte_petter::SvartePetter, tarot::Tarot, trettioett::Trettioett, tvartom_kom_ihag::TvartomKomIhag,
+    vandatta::Vandatta, vandtia::Vandtia, whist::Whist,
 };
 use engine::random::Rng;
 
@@ -140,6 +140,7 @@ fn strong_bot_cannot_read_hidden_cards() {
     compare(&LojligaFamiljerna);
     compare(&FinnsISjon);
     compare(&KomIhag);
+    compare(&TvartomKomIhag);
     compare(&Fusk);
 }
 

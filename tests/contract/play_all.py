@@ -82,6 +82,7 @@ SETUPS = {
     "lojliga-familjerna": (3, {}),
     "finns-i-sjon": (2, {}),
     "kom-ihag": (2, {}),
+    "tvartom-kom-ihag": (3, {"scoring": "points"}),
     "fusk": (3, {"move_limit": 30}),
 }
 SERVICE_EVENTS = {"MatchSeatJoinedEvent", "MatchTurnTimedOutEvent", "MatchBotMovedEvent"}

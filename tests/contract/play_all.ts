@@ -78,6 +78,7 @@ const creations: { [G in Game]: Of<Schemas["CreateMatch"], G> } = {
   "lojliga-familjerna": { game: "lojliga-familjerna", seats: seats(3), options: {} },
   "finns-i-sjon": { game: "finns-i-sjon", seats: seats(2), options: {} },
   "kom-ihag": { game: "kom-ihag", seats: seats(2), options: {} },
+  "tvartom-kom-ihag": { game: "tvartom-kom-ihag", seats: seats(3), options: { scoring: "simple" } },
   fusk: { game: "fusk", seats: seats(3), options: { move_limit: 30 } },
 };
 

@@ -36,6 +36,7 @@ pub mod svangknack;
 pub mod svarte_petter;
 pub mod tarot;
 pub mod trettioett;
+pub mod tvartom_kom_ihag;
 pub mod vandatta;
 pub mod vandtia;
 pub mod whist;
@@ -78,6 +79,7 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(lojliga_familjerna::LojligaFamiljerna),
         erase(finns_i_sjon::FinnsISjon),
         erase(kom_ihag::KomIhag),
+        erase(tvartom_kom_ihag::TvartomKomIhag),
         erase(fusk::Fusk),
     ]
 }

@@ -340,6 +340,8 @@
       : t(`${seatName(d.seat)} vänder upp kortet på plats ${d.position}.`, `${seatName(d.seat)} turns up the card at place ${d.position}.`),
     turned_back: (d) => t(`Korten på plats ${d.positions.join(", ")} vänds tillbaka.`, `The cards at places ${d.positions.join(", ")} are turned back.`),
     pair_taken: (d) => t(`${seatName(d.seat)} tar paret ${cardNames(d.cards)} och vänder igen.`, `${seatName(d.seat)} takes the pair ${cardNames(d.cards)} and turns again.`),
+    busted: (d) => t(`${seatName(d.seat)} vänder upp en valör som redan ligger uppe i turen och spricker: korten ska vändas tillbaka. ${seatName(d.next)} har turen.`, `${seatName(d.seat)} turns up a rank already up in the turn and goes bust: the cards go back face down. ${seatName(d.next)} is next.`),
+    heap_taken: (d) => t(`${seatName(d.seat)} stannar och tar ${cardNames(d.cards)} till sin hög. ${seatName(d.next)} har turen.`, `${seatName(d.seat)} stops and takes ${cardNames(d.cards)} into his heap. ${seatName(d.next)} is next.`),
     missed: (d) => t(`Inget par. ${seatName(d.next)} har turen.`, `No pair. ${seatName(d.next)} is next.`),
     deal_started: (d) => t(`Giv ${d.deal_number ?? dealNo} börjar. ${seatName(d.dealer)} ger.`,
       `Deal ${d.deal_number ?? dealNo} starts. ${seatName(d.dealer)} deals.`),

@@ -765,6 +765,25 @@ window.KortbordTables = (function () {
     facts: memoryFacts,
   });
 
+  // Tvärtom-kom ihåg: the spread as in Kom ihåg; each seat's heap (face down at the table, but
+  // every card in it was seen by all); the cards turned up in the turn under way.
+  register("tvartom-kom-ihag", {
+    omit: { deck: "the pack as spread: the grid shows each place's card" },
+    centre: memorySpread,
+    seat(table, seat, ui) {
+      const heap = (table.heaps || [])[seat];
+      return Array.isArray(heap) && heap.length
+        ? [ui.cards(heap, { small: true, from: `table.heaps.${seat}`, label: `${ui.t("Hög", "Heap")}: ${heap.length}` })]
+        : [];
+    },
+    facts(table, ui) {
+      const rows = memoryFacts(table, ui);
+      if (Array.isArray(table.turned) && table.turned.length) rows.push([ui.t("Uppvända i turen", "Turned up this turn"), String(table.turned.length)]);
+      if (table.options && table.options.scoring && table.options.scoring !== "cards") rows.push([ui.t("Räknas i", "Counted in"), table.options.scoring === "points" ? ui.t("poäng", "points") : ui.t("enkla poäng", "simple points")]);
+      return rows;
+    },
+  });
+
   register("stortok", {
     seat(table, seat, ui) {
       const out = [];

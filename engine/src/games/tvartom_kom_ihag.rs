@@ -5,8 +5,9 @@
 //!
 //! The spread, what was seen and what may be shown again are `layout::Positions`, as in Kom ihåg:
 //! a bust stays face up until the next player's first turn, which begins by turning it back, and a
-//! card turned back is never shown again. A heap lies face down, but every face in it was seen by
-//! all, so it is public.
+//! card turned back is shown to a seat only until that seat begins its next turn (the one who went
+//! bust has to see his cards even when a bot after him turns them back at once). A heap lies face
+//! down, but every face in it was seen by all, so it is public.
 
 use std::ops::RangeInclusive;
 
@@ -92,9 +93,23 @@ struct Deal {
     /// By seat, the heap of cards taken.
     heaps: Vec<Vec<Card>>,
     scored: bool,
+    /// By seat, the spread's turn-up count when its latest turn began: it has been shown every
+    /// card turned up since, even those turned back before it could look.
+    turn_began: Vec<u32>,
+    /// The seat that turned the last card.
+    last_turner: Option<Seat>,
 }
 
 impl Deal {
+    /// The turn-up count after which `viewer` may still be shown a card turned back: since its
+    /// own turn began for a seat; never for a spectator, who has no turn to miss.
+    fn shown_since(&self, viewer: Viewer) -> u32 {
+        match viewer {
+            Viewer::Seat(s) => self.turn_began[s],
+            _ => self.spread.turns(),
+        }
+    }
+
     fn over(&self) -> bool {
         self.spread.is_empty()
     }
@@ -102,8 +117,7 @@ impl Deal {
     /// Whether `position` may be turned now: its card lies face down, or is about to be turned
     /// back before this turn.
     fn can_turn(&self, position: usize) -> bool {
-        self.spread.card(position).is_some()
-            && (!self.spread.is_up(position) || self.to_turn_back.contains(&position))
+        self.spread.card(position).is_some() && (!self.spread.is_up(position) || self.to_turn_back.contains(&position))
     }
 
     fn turned_cards(&self) -> Vec<Card> {
@@ -165,14 +179,29 @@ pub enum Event {
         options: Options,
     },
     /// The cards of the last bust turned back face down, as the next player begins.
-    TurnedBack { positions: Vec<usize> },
+    TurnedBack {
+        positions: Vec<usize>,
+    },
     /// A card turned up: its face is shown only while it stays up (or once taken).
-    TurnedUp { seat: Seat, position: usize, card: Card },
+    TurnedUp {
+        seat: Seat,
+        position: usize,
+        card: Card,
+    },
     /// The card at `position` repeats a rank turned up this turn: the turn's cards will go back
     /// face down, and `next` turns.
-    Busted { seat: Seat, position: usize, next: Seat },
+    Busted {
+        seat: Seat,
+        position: usize,
+        next: Seat,
+    },
     /// `seat` stopped (or turned the last card): this turn's cards go into his heap.
-    HeapTaken { seat: Seat, positions: Vec<usize>, cards: Vec<Card>, next: Seat },
+    HeapTaken {
+        seat: Seat,
+        positions: Vec<usize>,
+        cards: Vec<Card>,
+        next: Seat,
+    },
     DealScored {
         deal_number: u32,
         /// By seat, the cards in the heap.
@@ -306,6 +335,8 @@ fn evolve(state: &mut State, event: &Event) {
                 to_turn_back: Vec::new(),
                 heaps: vec![Vec::new(); n],
                 scored: false,
+                turn_began: vec![0; n],
+                last_turner: None,
             };
             let scores = if state.deals.scores.len() == n { state.deals.scores.clone() } else { vec![0; n] };
             state.deals.started(*deal_number, &scores, deal);
@@ -324,7 +355,11 @@ fn evolve(state: &mut State, event: &Event) {
                     positions.iter().for_each(|&p| deal.spread.turn_down(p));
                     deal.to_turn_back.clear();
                 }
-                Event::TurnedUp { position, .. } => {
+                Event::TurnedUp { seat, position, .. } => {
+                    if deal.last_turner != Some(*seat) {
+                        deal.turn_began[*seat] = deal.spread.turns();
+                        deal.last_turner = Some(*seat);
+                    }
                     deal.spread.turn_up(*position);
                     deal.turned.push(*position);
                 }
@@ -389,7 +424,10 @@ fn match_end(state: &State) -> Event {
         _ => ("poäng", "points"),
     };
     Event::MatchEnded {
-        explanation: Text::new(format!("Plats {who} vann med flest {sv}, {most}."), format!("Seat {who} won with the most {en}, {most}.")),
+        explanation: Text::new(
+            format!("Plats {who} vann med flest {sv}, {most}."),
+            format!("Seat {who} won with the most {en}, {most}."),
+        ),
         winners,
         scores,
     }
@@ -432,6 +470,12 @@ pub struct Table {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(nullable = false))]
     pub heaps: Option<Vec<Vec<Card>>>,
+    /// The cards turned back down since the viewer's own turn began, with their places: what the
+    /// table showed while the viewer could not look, as when a bot moves at once (none for a
+    /// spectator). Older ones are never shown again.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(nullable = false))]
+    pub turned_back: Option<Vec<Place>>,
     /// The pack as it was spread: only in a finished deal's record.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "openapi", schema(nullable = false))]
@@ -451,6 +495,7 @@ fn view(state: &State, viewer: Viewer) -> Table {
         turned: deal.map(|d| d.turned.clone()),
         to_turn_back: deal.map(|d| d.to_turn_back.clone()),
         heaps: deal.map(|d| d.heaps.clone()),
+        turned_back: deal.filter(|_| !record).map(|d| d.spread.turned_back_since(d.shown_since(viewer))),
         deck: deal.filter(|d| record && d.over()).map(|d| d.deck.clone()),
     }
 }
@@ -469,16 +514,17 @@ fn choice(deal: &Deal, scoring: Scoring, memory: Option<usize>) -> Option<Comman
     if let Some(&(position, _)) = known.iter().find(|&&(_, c)| !up.contains(&rank(c))) {
         return Some(Command::Turn { position });
     }
-    let unknown: Vec<usize> =
-        (0..deal.spread.places()).filter(|&p| deal.can_turn(p) && !known.iter().any(|&(k, _)| k == p)).collect();
-    let Some(&first_unknown) = unknown.first() else {
+    // The last place not remembered: any would do, and one fixed by public facts alone keeps the
+    // bot from reading a face it was not shown.
+    let unknown = (0..deal.spread.places()).rev().find(|&p| deal.can_turn(p) && !known.iter().any(|&(k, _)| k == p));
+    let Some(unseen) = unknown else {
         return match up.is_empty() {
             true => known.first().map(|&(position, _)| Command::Turn { position }),
             false => Some(Command::Stop),
         };
     };
     if up.is_empty() {
-        return Some(Command::Turn { position: first_unknown });
+        return Some(Command::Turn { position: unseen });
     }
     // The cards it cannot place: the pack less the heaps, the cards face up and those remembered.
     let mut placed: Vec<Card> = deal.heaps.concat();
@@ -491,7 +537,7 @@ fn choice(deal: &Deal, scoring: Scoring, memory: Option<usize>) -> Option<Comman
     let gain = safe.iter().sum::<i64>() as f64 / safe.len().max(1) as f64;
     let at_stake: i64 = deal.turned_cards().into_iter().map(|c| value(c, scoring)).sum();
     if (1.0 - bust) * (at_stake as f64 + gain) > at_stake as f64 {
-        Some(Command::Turn { position: first_unknown })
+        Some(Command::Turn { position: unseen })
     } else {
         Some(Command::Stop)
     }
@@ -535,8 +581,10 @@ impl Rules for TvartomKomIhag {
 
     fn legal_moves(&self, state: &State, seat: Seat) -> Vec<Command> {
         let Some(deal) = state.deals.acting(seat) else { return Vec::new() };
-        let mut moves: Vec<Command> =
-            (0..deal.spread.places()).filter(|&p| deal.can_turn(p)).map(|position| Command::Turn { position }).collect();
+        let mut moves: Vec<Command> = (0..deal.spread.places())
+            .filter(|&p| deal.can_turn(p))
+            .map(|position| Command::Turn { position })
+            .collect();
         if !deal.turned.is_empty() {
             moves.push(Command::Stop);
         }
@@ -561,7 +609,11 @@ impl Rules for TvartomKomIhag {
             Event::DealStarted { deal_number, deck, .. } if state.deals.in_play(*deal_number, viewer, deal_over) => {
                 deals::blank(&mut full, "deck", deck);
             }
-            Event::TurnedUp { position, .. } if deal.is_some_and(|d| !d.spread.shows(*position)) => {
+            Event::TurnedUp { position, .. }
+                if deal.is_some_and(|d| {
+                    !d.spread.shows(*position) && !d.spread.seen_after(*position, d.shown_since(viewer))
+                }) =>
+            {
                 full["card"] = json!(null);
             }
             _ => {}

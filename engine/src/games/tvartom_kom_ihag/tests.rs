@@ -47,11 +47,27 @@ fn klarabella_turns_a_four_an_ace_an_eight_a_five_and_an_ace_and_busts() {
     assert_eq!(events[0], Event::TurnedBack { positions: vec![0, 1, 2, 3, 4] });
     for v in VIEWERS {
         assert_eq!((0..5).filter_map(|p| face(&m, v, p)).count(), 0);
-        for e in &m.log[1..6] {
-            let shown = m.rules.redact(&m.state, e, v, false);
-            assert!(crate::game::cards_in(&shown).is_empty(), "{v:?} {shown}");
+        // The one who went bust may still look at his cards until his next turn begins; the
+        // player who turned them back, and a spectator, no longer see them.
+        let turned_back = m.rules.view(&m.state, v).turned_back.unwrap_or_default();
+        let shown: Vec<Card> =
+            m.log[1..6].iter().flat_map(|e| crate::game::cards_in(&m.rules.redact(&m.state, e, v, false))).collect();
+        match v {
+            Viewer::Seat(1) => {
+                assert_eq!(turned_back.iter().filter_map(|p| p.card).collect::<Vec<_>>(), cards("4H AS 8D 5C AH"));
+                assert_eq!(shown, cards("4H AS 8D 5C AH"));
+            }
+            _ => assert!(turned_back.is_empty() && shown.is_empty(), "{v:?} {turned_back:?} {shown:?}"),
         }
     }
+    m.ok(0, Command::Stop);
+    m.ok(1, turn(6));
+    assert!(m.rules.view(&m.state, Viewer::Seat(1)).turned_back.unwrap().is_empty(), "forgotten once his turn began");
+    let shown: Vec<Card> = m.log[1..6]
+        .iter()
+        .flat_map(|e| crate::game::cards_in(&m.rules.redact(&m.state, e, Viewer::Seat(1), false)))
+        .collect();
+    assert!(shown.is_empty(), "{shown:?}");
     let secrets = m.rules.secrets(&m.state);
     assert!(secrets.contains(&(card("AS"), vec![0, 1])) && secrets.contains(&(card("7S"), vec![])));
 }
@@ -72,7 +88,9 @@ fn stopping_takes_the_turns_cards_into_a_heap_that_stays_shown() {
 
 #[test]
 fn every_scoring_counts_its_own_way_and_the_last_cards_end_the_deal() {
-    for (scoring, want) in [(Scoring::Cards, [0, 52]), (Scoring::Points, [0, 380]), (Scoring::Simple, [0, 4 * (30 + 45 + 1)])] {
+    for (scoring, want) in
+        [(Scoring::Cards, [0, 52]), (Scoring::Points, [0, 4 * (54 + 40)]), (Scoring::Simple, [0, 4 * (30 + 45 + 1)])]
+    {
         let mut m = started(2, scoring, "");
         let d = m.state.deals.deal.as_mut().unwrap();
         // Seat 1 holds every card but the last, which it then turns and takes.
@@ -82,7 +100,8 @@ fn every_scoring_counts_its_own_way_and_the_last_cards_end_the_deal() {
         }
         let events = m.ok(1, turn(51));
         assert!(matches!(events[1], Event::HeapTaken { seat: 1, .. }), "{events:?}");
-        let Some(Event::DealScored { scores, .. }) = events.iter().find(|e| matches!(e, Event::DealScored { .. })) else {
+        let Some(Event::DealScored { scores, .. }) = events.iter().find(|e| matches!(e, Event::DealScored { .. }))
+        else {
             panic!("no score")
         };
         assert_eq!(scores[..], want, "{scoring:?}");
