@@ -23,6 +23,7 @@ pub mod norrlandsknack;
 pub mod plump;
 pub mod polskt_pass;
 pub mod president;
+pub mod rummy;
 pub mod priffe;
 pub mod rodskagg;
 pub mod skitgubbe;
@@ -77,5 +78,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(lojliga_familjerna::LojligaFamiljerna),
         erase(kom_ihag::KomIhag),
         erase(fusk::Fusk),
+        erase(rummy::Rummy),
     ]
 }
