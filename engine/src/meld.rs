@@ -113,11 +113,10 @@ impl Fault {
             Fault::NoNatural => {
                 ("En kombination måste ha minst ett naturligt kort.", "A meld needs at least one natural card.")
             }
-            Fault::NotACard => ("Bara vanliga kort och jokrar kan ingå.", "Only standard cards and jokers can be melded."),
-            Fault::MixedRanks => (
-                "En grupp består av kort av samma valör.",
-                "A group is made of cards of one rank.",
-            ),
+            Fault::NotACard => {
+                ("Bara vanliga kort och jokrar kan ingå.", "Only standard cards and jokers can be melded.")
+            }
+            Fault::MixedRanks => ("En grupp består av kort av samma valör.", "A group is made of cards of one rank."),
             Fault::MixedSuits => ("En sekvens består av kort i samma färg.", "A run is made of cards of one suit."),
             Fault::OutOfSequence => (
                 "En sekvens ska ligga i följd, från lägsta kortet uppåt, utan luckor och utan dubbletter.",
@@ -127,22 +126,17 @@ impl Fault {
                 "En sekvens kan inte gå runt esset: esset är lägst, eller högst där det är tillåtet, men aldrig båda.",
                 "A run cannot turn the corner at the ace: the ace is low, or high where allowed, never both.",
             ),
-            Fault::DoesNotFit => (
-                "Kortet passar inte i kombinationen.",
-                "The card does not fit the meld.",
-            ),
+            Fault::DoesNotFit => ("Kortet passar inte i kombinationen.", "The card does not fit the meld."),
             Fault::EndNeeded => (
                 "Kortet passar i båda ändar av sekvensen: säg i vilken.",
                 "The card fits either end of the run: say which.",
             ),
-            Fault::EndNotWanted => (
-                "Kortets plats är given: ange ingen ände.",
-                "The card has only one place: name no end.",
-            ),
-            Fault::NoSuchJoker => (
-                "Ingen joker i kombinationen står för det kortet.",
-                "No joker in the meld stands for that card.",
-            ),
+            Fault::EndNotWanted => {
+                ("Kortets plats är given: ange ingen ände.", "The card has only one place: name no end.")
+            }
+            Fault::NoSuchJoker => {
+                ("Ingen joker i kombinationen står för det kortet.", "No joker in the meld stands for that card.")
+            }
         }
     }
 }
@@ -290,9 +284,9 @@ impl Meld {
     pub fn take_joker(&self, natural: Card) -> Result<(Meld, Card), Fault> {
         let at = match self {
             _ if is_joker(natural) => None,
-            Meld::Group { rank, cards } => {
-                (natural.rank().map(Rank::value) == Some(*rank)).then(|| cards.iter().position(|&c| is_joker(c))).flatten()
-            }
+            Meld::Group { rank, cards } => (natural.rank().map(Rank::value) == Some(*rank))
+                .then(|| cards.iter().position(|&c| is_joker(c)))
+                .flatten(),
             Meld::Run { suit, low, cards } => {
                 (0..cards.len()).find(|&i| is_joker(cards[i]) && card_at(*suit, low + i as u8) == natural)
             }

@@ -290,24 +290,53 @@ pub enum Event {
         options: Options,
     },
     /// `seat` drew the stock's top card: seen by him alone while the deal lasts.
-    DrewFromStock { seat: Seat, card: Card },
+    DrewFromStock {
+        seat: Seat,
+        card: Card,
+    },
     /// `seat` took the pile's top card, in everyone's sight.
-    TookDiscard { seat: Seat, card: Card },
+    TookDiscard {
+        seat: Seat,
+        card: Card,
+    },
     /// `seat` laid down a meld, now at index `index` of the table's melds.
-    Melded { seat: Seat, index: usize, meld: Meld },
+    Melded {
+        seat: Seat,
+        index: usize,
+        meld: Meld,
+    },
     /// `seat` laid `card` off at the `end` of the meld at `index` (a group's cards go last).
-    LaidOff { seat: Seat, index: usize, card: Card, end: End },
+    LaidOff {
+        seat: Seat,
+        index: usize,
+        card: Card,
+        end: End,
+    },
     /// `seat` put `card` in a meld in place of the joker that stood for it and took the joker.
-    JokerTaken { seat: Seat, index: usize, card: Card, joker: Card },
+    JokerTaken {
+        seat: Seat,
+        index: usize,
+        card: Card,
+        joker: Card,
+    },
     /// `seat` discarded `card` on the pile, ending his turn.
-    Discarded { seat: Seat, card: Card },
+    Discarded {
+        seat: Seat,
+        card: Card,
+    },
     /// The pile less its top card became the stock in this order (top card first): hidden from
     /// everyone while the deal lasts.
-    StockRebuilt { order: Vec<Card> },
+    StockRebuilt {
+        order: Vec<Card>,
+    },
     /// `seat` is rid of his last card and the deal is over.
-    WentOut { seat: Seat },
+    WentOut {
+        seat: Seat,
+    },
     /// The deal reached the turn limit without anyone going out (house rule).
-    DealStopped { turns: u32 },
+    DealStopped {
+        turns: u32,
+    },
     DealScored {
         deal_number: u32,
         /// The player who went out, or who held the least when the deal was stopped.
@@ -320,7 +349,11 @@ pub enum Event {
         terms: Vec<ScoreTerm>,
         scores: Vec<i64>,
     },
-    MatchEnded { winners: Vec<Seat>, scores: Vec<i64>, explanation: Text },
+    MatchEnded {
+        winners: Vec<Seat>,
+        scores: Vec<i64>,
+        explanation: Text,
+    },
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -410,7 +443,11 @@ fn decide(state: &State, seat: Seat, command: &Command) -> Result<Vec<Event>, Ru
         }
         Command::TakeDiscard => {
             let card = deal.piles.top().ok_or_else(|| {
-                RuleViolation::new(rule::PILE, "Högen är tom: dra från talongen.", "The pile is empty: draw from the stock.")
+                RuleViolation::new(
+                    rule::PILE,
+                    "Högen är tom: dra från talongen.",
+                    "The pile is empty: draw from the stock.",
+                )
             })?;
             Event::TookDiscard { seat, card }
         }
@@ -761,15 +798,15 @@ fn legal(state: &State, deal: &Deal, seat: Seat) -> Vec<Command> {
         meld::melds_in(hand, rules).into_iter().map(|(kind, cards)| Command::Meld { kind, cards }).collect();
     for (index, laid) in deal.melds.iter().enumerate() {
         if deal.may_lay_off(seat, index, state.options.lay_off_anywhere) {
-            moves.extend(
-                meld::lay_offs(&laid.meld, hand, rules).into_iter().map(|(card, end)| Command::LayOff {
-                    meld: index,
-                    card,
-                    end,
-                }),
-            );
+            moves.extend(meld::lay_offs(&laid.meld, hand, rules).into_iter().map(|(card, end)| Command::LayOff {
+                meld: index,
+                card,
+                end,
+            }));
         }
-        moves.extend(meld::joker_takes(&laid.meld, hand).into_iter().map(|card| Command::TakeJoker { meld: index, card }));
+        moves.extend(
+            meld::joker_takes(&laid.meld, hand).into_iter().map(|card| Command::TakeJoker { meld: index, card }),
+        );
     }
     let mut distinct = hand.clone();
     distinct.sort();
@@ -824,7 +861,10 @@ fn basic_choice(state: &State, deal: &Deal, seat: Seat) -> Option<Command> {
     let hand = &deal.hands[seat];
     let anywhere = state.options.lay_off_anywhere;
     let lays_off = |card: Card| {
-        deal.melds.iter().enumerate().any(|(i, l)| deal.may_lay_off(seat, i, anywhere) && !l.meld.ends_for(card, rules).is_empty())
+        deal.melds
+            .iter()
+            .enumerate()
+            .any(|(i, l)| deal.may_lay_off(seat, i, anywhere) && !l.meld.ends_for(card, rules).is_empty())
     };
     if !deal.drawn {
         let take = deal.piles.top().is_some_and(|top| completes(hand, top, rules) || lays_off(top));
@@ -853,23 +893,28 @@ fn basic_choice(state: &State, deal: &Deal, seat: Seat) -> Option<Command> {
     Some(Command::Discard { card })
 }
 
-/// The strong bot's candidates: the pile's top card only when it makes or nearly makes a meld;
-/// every meld, lay-off and joker taken back the basic bot would choose among; and the few
-/// discards least near a meld that do not feed the next player's melds, highest first.
+/// The strong bot's rule of thumb: it takes the pile's top card only when it makes or nearly
+/// makes a meld (two cards of the hand near it); it lays what the basic bot lays; and it
+/// discards first what does not fit the next player's melds, then what is least near a meld,
+/// then the highest. A short search weighs the pile's card against the stock's when it is near,
+/// and the three best discards.
 fn strong_candidates(state: &State, deal: &Deal, seat: Seat) -> Vec<Command> {
     let rules = state.options.meld_rules();
     let hand = &deal.hands[seat];
-    let legal = legal(state, deal, seat);
     if !deal.drawn {
         let near = deal.piles.top().is_some_and(|top| {
             let with: Vec<Card> = hand.iter().copied().chain([top]).collect();
             completes(hand, top, rules) || nearness(&with, top) >= 2
         });
-        return legal.into_iter().filter(|m| *m != Command::TakeDiscard || near || !deal.piles.can_draw()).collect();
+        return match (near, deal.piles.can_draw()) {
+            (true, true) => vec![Command::TakeDiscard, Command::DrawStock],
+            (false, true) => vec![Command::DrawStock],
+            (_, false) => vec![Command::TakeDiscard],
+        };
     }
-    let mut moves: Vec<Command> = legal.iter().filter(|m| !matches!(m, Command::Discard { .. })).cloned().collect();
-    if moves.len() > 6 {
-        moves.truncate(6);
+    match basic_choice(state, deal, seat) {
+        Some(Command::Discard { .. }) | None => {}
+        Some(lay) => return vec![lay],
     }
     let ace_high = state.options.ace_high;
     let mut discards: Vec<Card> = hand.clone();
@@ -878,8 +923,7 @@ fn strong_candidates(state: &State, deal: &Deal, seat: Seat) -> Vec<Command> {
     discards.sort_by_key(|&c| {
         (feeds_next(state, deal, seat, c), nearness(hand, c), std::cmp::Reverse(card_points(c, ace_high)), c)
     });
-    moves.extend(discards.into_iter().take(3).map(|card| Command::Discard { card }));
-    moves
+    discards.into_iter().take(3).map(|card| Command::Discard { card }).collect()
 }
 
 /// The deal as `seat` knows it on its turn: its hand, the melds, the pile and the cards known
@@ -1087,7 +1131,7 @@ impl Rules for Rummy {
     }
 
     fn strong_budget(&self) -> bots::Budget {
-        bots::Budget { playouts: 48, min_samples: 4, max_samples: 12 }
+        bots::Budget { playouts: 60, min_samples: 4, max_samples: 20 }
     }
 
     fn determinize(&self, state: &State, seat: Seat, rng: &mut Rng) -> Option<State> {

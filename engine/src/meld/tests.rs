@@ -134,7 +134,8 @@ fn brute_run_set(cards: &[Card], rules: MeldRules) -> bool {
     let jokers = cards.len() - nat.len();
     let mut options: Vec<Vec<Card>> = vec![nat.clone()];
     for _ in 0..jokers {
-        options = options.iter().flat_map(|o| naturals().into_iter().map(move |c| [o.clone(), vec![c]].concat())).collect();
+        options =
+            options.iter().flat_map(|o| naturals().into_iter().map(move |c| [o.clone(), vec![c]].concat())).collect();
     }
     options.iter().any(|all| {
         let suit = all[0].suit();
@@ -193,8 +194,15 @@ fn three_card_melds_listed_are_exactly_those_found_by_brute_force() {
             deck[..size].to_vec()
         } else {
             let suit = Suit::ALL[round % 4];
-            let mut near: Vec<Card> =
-                deck.iter().copied().filter(|c| c.suit() == Some(suit) || is_joker(*c) || round % 3 == 2 && c.rank().is_some_and(|r| r.value() % 4 == 0)).collect();
+            let mut near: Vec<Card> = deck
+                .iter()
+                .copied()
+                .filter(|c| {
+                    c.suit() == Some(suit)
+                        || is_joker(*c)
+                        || round % 3 == 2 && c.rank().is_some_and(|r| r.value() % 4 == 0)
+                })
+                .collect();
             near.truncate(size);
             near
         };

@@ -301,3 +301,52 @@ fn the_strong_bots_world_keeps_what_the_seat_saw() {
     assert_eq!(w.piles.talon.len(), deal(&m).piles.talon.len());
     Rummy.check_invariants(&world).unwrap();
 }
+
+/// Plays a match of bots at `level` for every seat from `seed`: the deal's turns.
+fn bots_match(players: usize, options: Options, level: crate::bots::Level, seed: u64) -> (u32, State) {
+    let rules = Rummy;
+    let mut rng = Rng::new(seed);
+    let mut state = rules.setup(players, options).unwrap();
+    let mut turns = 0;
+    loop {
+        let events = match rules.status(&state) {
+            Status::Finished { .. } => break,
+            Status::NeedsDeck { composition: mut cards } | Status::NeedsShuffle { mut cards } => {
+                rng.shuffle(&mut cards);
+                crate::game::shuffled_in(&rules, &state, cards).unwrap()
+            }
+            Status::ToAct { seats } => {
+                let command = crate::bots::choose(&rules, &state, seats[0], level, rng.next_u64()).unwrap();
+                rules.decide(&state, seats[0], &command).unwrap()
+            }
+        };
+        for e in &events {
+            if let Event::DealScored { .. } = e {
+                turns = state.deals.deal.as_ref().unwrap().turns;
+            }
+            rules.evolve(&mut state, e);
+        }
+    }
+    (turns, state)
+}
+
+#[test]
+fn basic_bots_go_out_well_inside_the_turn_limit() {
+    for players in [2, 4, 8] {
+        let turns: Vec<u32> =
+            (0..10).map(|seed| bots_match(players, Options::default(), crate::bots::Level::Basic, seed).0).collect();
+        let mean = turns.iter().sum::<u32>() as f64 / turns.len() as f64;
+        assert!(mean < 120.0 && turns.iter().all(|&t| t < TURN_LIMIT), "{players} players: {turns:?}");
+    }
+}
+
+#[test]
+fn strong_bots_play_whole_matches() {
+    for players in [2, 5] {
+        let start = std::time::Instant::now();
+        let (_, state) =
+            bots_match(players, Options { jokers: true, ..Options::default() }, crate::bots::Level::Strong, 5);
+        assert!(state.deals.outcome.is_some());
+        eprintln!("{players} players: a strong match in {:?}", start.elapsed());
+    }
+}
