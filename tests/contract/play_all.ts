@@ -75,6 +75,7 @@ const creations: { [G in Game]: Of<Schemas["CreateMatch"], G> } = {
   "lange-laban": { game: "lange-laban", seats: seats(3), options: {} },
   skitgubbe: { game: "skitgubbe", seats: seats(3), options: { quiet_limit: 40 } },
   "svarte-petter": { game: "svarte-petter", seats: seats(3), options: {} },
+  rummy: { game: "rummy", seats: seats(5), options: { jokers: true } },
   "lojliga-familjerna": { game: "lojliga-familjerna", seats: seats(3), options: {} },
   "kom-ihag": { game: "kom-ihag", seats: seats(2), options: {} },
   fusk: { game: "fusk", seats: seats(3), options: { move_limit: 30 } },
