@@ -263,6 +263,7 @@ pub enum Command {
         meld: usize,
         card: Card,
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "openapi", schema(nullable = false))]
         end: Option<End>,
     },
     /// Take a joker back from the meld at index `meld`, putting `card`, the natural card it
