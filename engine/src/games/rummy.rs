@@ -154,7 +154,7 @@ impl MatchPhase for Phase {
 }
 
 /// A meld on the table and the player it lies in front of.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = RummyLaid))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Laid {
     pub owner: Seat,
