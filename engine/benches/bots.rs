@@ -14,7 +14,7 @@ use engine::games::{
     finns_i_sjon::FinnsISjon, fusk::Fusk, fyrmanswhist::Fyrmanswhist, fyrtioett::Fyrtioett, gurka::Gurka,
     japansk_whist::JapanskWhist, kasino::Kasino, kom_ihag::KomIhag, krypkasino::Krypkasino, lange_laban::LangeLaban,
     lojliga_familjerna::LojligaFamiljerna, norrlandsknack::Norrlandsknack, plump::Plump, polskt_pass::PolsktPass,
-    president::President, priffe::Priffe, rodskagg::Rodskagg, skitgubbe::Skitgubbe,
+    president::President, priffe::Priffe, rodskagg::Rodskagg, rummy::Rummy, skitgubbe::Skitgubbe,
     snipp_snapp_snorum::SnippSnappSnorum, spader::Spader, stopp::Stopp, stortok::Stortok, svangknack::Svangknack,
     svarte_petter::SvartePetter, tarot::Tarot, trettioett::Trettioett, tvartom_kom_ihag::TvartomKomIhag,
     vandatta::Vandatta, vandtia::Vandtia, whist::Whist,
@@ -173,6 +173,7 @@ fn bench_bots(c: &mut Criterion) {
     bench_strong(c, &KomIhag, &mut tails);
     bench_strong(c, &TvartomKomIhag, &mut tails);
     bench_strong(c, &Fusk, &mut tails);
+    bench_strong(c, &Rummy, &mut tails);
     print_tails(tails);
 }
 

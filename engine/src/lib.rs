@@ -15,6 +15,7 @@ pub mod games;
 pub mod knowledge;
 pub mod layout;
 pub mod ledger;
+pub mod meld;
 pub mod pile;
 pub mod random;
 pub mod rules;

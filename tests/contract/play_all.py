@@ -79,6 +79,7 @@ SETUPS = {
     "lange-laban": (3, {}),
     "skitgubbe": (3, {"quiet_limit": 40}),
     "svarte-petter": (3, {}),
+    "rummy": (5, {"jokers": True}),
     "lojliga-familjerna": (3, {}),
     "finns-i-sjon": (2, {}),
     "kom-ihag": (2, {}),

@@ -75,6 +75,7 @@ const creations: { [G in Game]: Of<Schemas["CreateMatch"], G> } = {
   "lange-laban": { game: "lange-laban", seats: seats(3), options: {} },
   skitgubbe: { game: "skitgubbe", seats: seats(3), options: { quiet_limit: 40 } },
   "svarte-petter": { game: "svarte-petter", seats: seats(3), options: {} },
+  rummy: { game: "rummy", seats: seats(5), options: { jokers: true } },
   "lojliga-familjerna": { game: "lojliga-familjerna", seats: seats(3), options: {} },
   "finns-i-sjon": { game: "finns-i-sjon", seats: seats(2), options: {} },
   "kom-ihag": { game: "kom-ihag", seats: seats(2), options: {} },

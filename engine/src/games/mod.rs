@@ -26,6 +26,7 @@ pub mod polskt_pass;
 pub mod president;
 pub mod priffe;
 pub mod rodskagg;
+pub mod rummy;
 pub mod skitgubbe;
 pub mod snipp_snapp_snorum;
 pub mod spader;
@@ -81,5 +82,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(kom_ihag::KomIhag),
         erase(tvartom_kom_ihag::TvartomKomIhag),
         erase(fusk::Fusk),
+        erase(rummy::Rummy),
     ]
 }

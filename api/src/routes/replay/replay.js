@@ -171,6 +171,8 @@
     shedding: ["andra fasen, bli av med korten", "shedding"],
     shuffling: ["ny talong blandas", "shuffling a new talon"],
     "shuffling-hand": ["handen blandas före dragningen", "the hand is shuffled before the draw"],
+    "rebuilding-stock": ["ny talong blandas av högen", "the pile is shuffled into a new stock"],
+    melding: ["lägga ned och bygga på, sedan kasta", "melding and laying off, then discarding"],
     discarding: ["lägga bort", "discarding"],
     arranging: ["lägga högarna", "arranging the piles"],
     swapping: ["byten med de öppna korten", "swapping with the face-up cards"],
@@ -504,7 +506,8 @@
     cards_won: (d) => t(`${seatName(d.seat)} lägger ${cardNames(d.cards)} under sin hög.`, `${seatName(d.seat)} puts ${cardNames(d.cards)} under his pile.`),
     player_out: (d) => t(`${seatName(d.seat)} har inga kort kvar och är ute.`, `${seatName(d.seat)} has no cards left and is out.`),
     placed_on_muggins: (d) => t(`${seatName(d.seat)} lägger ${cardName(d.card)} på muggins-hög ${d.pile + 1}.`, `${seatName(d.seat)} places ${cardName(d.card)} on muggins pile ${d.pile + 1}.`),
-    discarded: (d) => t(`${seatName(d.seat)} lägger ${cardName(d.card)} i ${d.owner === d.seat ? "sin egen kasthög" : `kasthögen hos ${seatName(d.owner)}`}${d.wrong ? " (fel)" : ""}.`,
+    // Rummy's discard goes on the one pile; Muggins names whose discard pile.
+    discarded: (d) => d.owner === undefined ? t(`${seatName(d.seat)} kastar ${cardName(d.card)} på högen.`, `${seatName(d.seat)} discards ${cardName(d.card)} on the pile.`) : t(`${seatName(d.seat)} lägger ${cardName(d.card)} i ${d.owner === d.seat ? "sin egen kasthög" : `kasthögen hos ${seatName(d.owner)}`}${d.wrong ? " (fel)" : ""}.`,
       `${seatName(d.seat)} places ${cardName(d.card)} on ${d.owner === d.seat ? "his own discard pile" : `the discard pile of ${seatName(d.owner)}`}${d.wrong ? " (wrongly)" : ""}.`),
     draw_pile_renewed: (d) => t(`${seatName(d.seat)} vänder sin kasthög till en ny draghög (${d.cards} kort).`, `${seatName(d.seat)} turns his discard pile over as a new draw pile (${d.cards} cards).`),
     muggins_called: (d) => t(`${seatName(d.seat)} kallar ${seatName(d.offender)} muggins.`, `${seatName(d.seat)} calls ${seatName(d.offender)} a muggins.`),
@@ -539,7 +542,19 @@
     pile_burnt: (d) => t(`${seatName(d.seat)} vänder bort högen (${(d.cards || []).length} kort).`, `${seatName(d.seat)} burns the pile (${(d.cards || []).length} cards).`),
     trick_picked_up: (d) => t(`${seatName(d.seat)} kan inte lägga och tar upp sticket: ${cardNames(d.cards)}.`, `${seatName(d.seat)} cannot play and picks up the trick: ${cardNames(d.cards)}.`),
     pile_taken: (d) => t(`${seatName(d.seat)} tar upp högen: ${cardNames(d.cards)}.`, `${seatName(d.seat)} picks up the pile: ${cardNames(d.cards)}.`),
-    went_out: (d) => t(`${seatName(d.seat)} är av med alla kort (plats ${d.place}).`, `${seatName(d.seat)} is rid of every card (place ${d.place}).`),
+    went_out: (d) => d.place == null
+      ? t(`${seatName(d.seat)} är av med sista kortet och går ut.`, `${seatName(d.seat)} is rid of the last card and goes out.`)
+      : t(`${seatName(d.seat)} är av med alla kort (plats ${d.place}).`, `${seatName(d.seat)} is rid of every card (place ${d.place}).`),
+    took_discard: (d) => t(`${seatName(d.seat)} tar ${cardName(d.card)} från högen.`, `${seatName(d.seat)} takes ${cardName(d.card)} from the pile.`),
+    melded: (d) => {
+      const run = d.meld && d.meld.kind === "run";
+      const cards = cardNames((d.meld && d.meld.cards) || []);
+      return t(`${seatName(d.seat)} lägger ned ${run ? "sekvensen" : "gruppen"} ${cards} (kombination ${d.index}).`, `${seatName(d.seat)} lays down the ${run ? "run" : "group"} ${cards} (meld ${d.index}).`);
+    },
+    laid_off: (d) => t(`${seatName(d.seat)} bygger på kombination ${d.index} med ${cardName(d.card)}.`, `${seatName(d.seat)} lays ${cardName(d.card)} off on meld ${d.index}.`),
+    joker_taken: (d) => t(`${seatName(d.seat)} lägger ${cardName(d.card)} i kombination ${d.index} och tar jokern ${cardName(d.joker)}.`, `${seatName(d.seat)} puts ${cardName(d.card)} in meld ${d.index} and takes the joker ${cardName(d.joker)}.`),
+    stock_rebuilt: (d) => t(`Talongen är slut: högen utom det översta kortet blandas till en ny talong (${(d.order || []).length} kort).`, `The stock is out: the pile but its top card is shuffled into a new stock (${(d.order || []).length} cards).`),
+    deal_stopped: (d) => t(`Given stoppas efter ${d.turns} turer utan att någon gått ut.`, `The deal is stopped after ${d.turns} turns without anyone going out.`),
     took_from_pile: (d) => t(`${seatName(d.seat)} tar ${cardName(d.card)} från högen.`, `${seatName(d.seat)} takes ${cardName(d.card)} from the pile.`),
     trick_set_aside: () => t("Sticket läggs undan.", "The trick is set aside."),
     trick_put_aside: (d) => t(`Sticket läggs undan: ${cardNames(d.cards)}. ${seatName(d.leader)} spelar ut.`, `The trick is put aside: ${cardNames(d.cards)}. ${seatName(d.leader)} leads.`),

@@ -888,6 +888,32 @@ window.KortbordTables = (function () {
     },
   });
 
+  // Rummy: the melds in front of each seat (a run from its lowest card up, numbered as the moves
+  // name them), the cards everyone saw go into a hand from the pile, whose turn it is, whether he
+  // has drawn, and who went out. The stock and the pile are the shared fields.
+  register("rummy", {
+    seat(table, seat, ui) {
+      const out = [];
+      (table.melds || []).forEach((laid, i) => {
+        if (laid.owner !== seat || !laid.meld) return;
+        const kind = laid.meld.kind === "run" ? ui.t("Sekvens", "Run") : ui.t("Grupp", "Group");
+        out.push(ui.cards(laid.meld.cards, { small: true, from: `table.melds.${i}.meld.cards`, label: `${kind} ${i}` }));
+      });
+      const known = (table.known_cards || [])[seat];
+      if (Array.isArray(known) && known.length) out.push(ui.cards(known, { small: true, from: `table.known_cards.${seat}`, label: ui.t("Tagna från högen, synliga för alla", "Taken from the pile, seen by all") }));
+      if (table.went_out === seat) out.push(ui.el("div", { class: "extra" }, ui.t("Gick ut", "Went out")));
+      return out;
+    },
+    facts(table, ui) {
+      const rows = [];
+      if (table.turn != null) rows.push([ui.t("Tur", "To play"), ui.seat(table.turn)]);
+      if (table.drawn != null) rows.push([ui.t("Har tagit sitt kort", "Has drawn"), table.drawn ? ui.t("ja", "yes") : ui.t("nej", "no")]);
+      if (table.turns != null) rows.push([ui.t("Avslutade turer", "Turns ended"), String(table.turns)]);
+      if (table.went_out != null) rows.push([ui.t("Gick ut", "Went out"), ui.seat(table.went_out)]);
+      return rows;
+    },
+  });
+
   // Fusk: the plays face down on the table, each with its claim (the last may still be called),
   // the cards being laid, and what a seat's own record adds: its hand and the cards it knows in
   // the pile. Cards never turned up are never in a step.
