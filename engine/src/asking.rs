@@ -281,19 +281,23 @@ pub fn basic_ask(asking: &Asking, seat: Seat, rng: &mut crate::random::Rng) -> O
 
 /// The ask of a player who remembers what the table saw: a rank it holds that another seat is
 /// known to hold (the most of its own cards first); failing that, the rank it holds most of, of
-/// the seat not known to lack it with the most cards nobody has seen.
+/// the seat not known to lack it with the most cards nobody has seen. When every seat it may ask
+/// is known to lack every rank it holds (the missing cards lie in Finns i sjön's sea), it must
+/// still ask: the rank it holds most of, of the seat with the most unseen cards.
 pub fn remembering_ask(asking: &Asking, seat: Seat) -> Option<(Seat, u8)> {
     let mut mine = asking.ranks(seat);
     mine.sort_by_key(|&r| std::cmp::Reverse(asking.of_rank(seat, r).len()));
     let targets = asking.targets(seat);
+    let unseen = |t: Seat| asking.hands[t].len() - asking.knowledge.public_in(t).len();
+    let most_unseen = |seats: &mut dyn Iterator<Item = Seat>| seats.max_by_key(|&t| (unseen(t), std::cmp::Reverse(t)));
     let sure = mine.iter().find_map(|&r| targets.iter().find(|&&t| asking.shown[t].contains(&r)).map(|&t| (t, r)));
     sure.or_else(|| {
         mine.iter().find_map(|&r| {
-            let unseen = |t: Seat| asking.hands[t].len() - asking.knowledge.public_in(t).len();
-            let open = targets.iter().copied().filter(|&t| !asking.lacks[t].contains(&r));
-            open.max_by_key(|&t| (unseen(t), std::cmp::Reverse(t))).map(|t| (t, r))
+            let mut open = targets.iter().copied().filter(|&t| !asking.lacks[t].contains(&r));
+            most_unseen(&mut open).map(|t| (t, r))
         })
     })
+    .or_else(|| Some((most_unseen(&mut targets.iter().copied())?, *mine.first()?)))
 }
 
 #[cfg(test)]
@@ -311,6 +315,16 @@ mod tests {
         assert_eq!(a.check_ask(0, 0, 9, RULES).unwrap_err().rule, "x.target");
         assert_eq!(a.check_ask(0, 2, 9, RULES).unwrap_err().rule, "x.target");
         assert_eq!(a.asks(0), vec![(1, 9), (1, 13)]);
+    }
+
+    #[test]
+    fn a_remembering_player_still_asks_when_every_seat_is_known_to_lack_his_ranks() {
+        let mut a = Asking::new(vec![cards("9H 9S KD"), cards("2C 3D"), cards("4C")]);
+        a.lacked(1, 9);
+        a.lacked(1, 13);
+        a.lacked(2, 9);
+        a.lacked(2, 13);
+        assert_eq!(remembering_ask(&a, 0), Some((1, 9)), "the rank held most, of the seat with most unseen");
     }
 
     #[test]
