@@ -150,7 +150,8 @@ pub fn rank(cards: &[Card], hands: Hands) -> HandRank {
     // Groups of equal rank, the largest first and, among equal sizes, the highest.
     let mut counts = [0u8; 15];
     values.iter().for_each(|&v| counts[v as usize] += 1);
-    let mut groups: Vec<(u8, u8)> = (2..=14u8).filter(|&v| counts[v as usize] > 0).map(|v| (counts[v as usize], v)).collect();
+    let mut groups: Vec<(u8, u8)> =
+        (2..=14u8).filter(|&v| counts[v as usize] > 0).map(|v| (counts[v as usize], v)).collect();
     groups.sort_unstable_by(|a, b| b.cmp(a));
     let by_groups = || {
         // Each rank once, the larger groups first: in a full house the triple decides, then

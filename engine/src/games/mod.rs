@@ -21,6 +21,7 @@ pub mod lojliga_familjerna;
 pub mod muggins;
 pub mod norrlandsknack;
 pub mod plump;
+pub mod poker;
 pub mod polskt_pass;
 pub mod president;
 pub mod priffe;
@@ -77,5 +78,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(lojliga_familjerna::LojligaFamiljerna),
         erase(kom_ihag::KomIhag),
         erase(fusk::Fusk),
+        erase(poker::Poker),
     ]
 }

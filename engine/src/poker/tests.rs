@@ -35,7 +35,8 @@ fn reference(hand: &[Card]) -> (u8, Vec<u8>) {
         None
     };
     // (how many, value) pairs, most copies first, then the higher value.
-    let mut tally: Vec<(usize, u8)> = distinct.iter().map(|&v| (values.iter().filter(|&&x| x == v).count(), v)).collect();
+    let mut tally: Vec<(usize, u8)> =
+        distinct.iter().map(|&v| (values.iter().filter(|&&x| x == v).count(), v)).collect();
     tally.sort_by(|a, b| b.cmp(a));
     let counts: Vec<usize> = tally.iter().map(|t| t.0).collect();
     let order: Vec<u8> = tally.iter().map(|t| t.1).collect();
@@ -80,7 +81,8 @@ fn random_hand(rng: &mut Rng) -> Vec<Card> {
 #[test]
 fn the_ranking_agrees_with_the_reference_on_100_000_random_hands() {
     let mut rng = Rng::new(20261129);
-    let mut previous: Option<(Vec<Card>, HandRank, (u8, Vec<u8>))> = None;
+    type Ranked = (Vec<Card>, HandRank, (u8, Vec<u8>));
+    let mut previous: Option<Ranked> = None;
     for _ in 0..100_000 {
         let hand = random_hand(&mut rng);
         let ours = rank(&hand, Hands::Standard);
