@@ -82,6 +82,7 @@ SETUPS = {
     "lojliga-familjerna": (3, {}),
     "kom-ihag": (2, {}),
     "fusk": (3, {"move_limit": 30}),
+    "poker": (3, {"deals": 2}),
 }
 SERVICE_EVENTS = {"MatchSeatJoinedEvent", "MatchTurnTimedOutEvent", "MatchBotMovedEvent"}
 

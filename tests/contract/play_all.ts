@@ -78,6 +78,7 @@ const creations: { [G in Game]: Of<Schemas["CreateMatch"], G> } = {
   "lojliga-familjerna": { game: "lojliga-familjerna", seats: seats(3), options: {} },
   "kom-ihag": { game: "kom-ihag", seats: seats(2), options: {} },
   fusk: { game: "fusk", seats: seats(3), options: { move_limit: 30 } },
+  poker: { game: "poker", seats: seats(3), options: { deals: 2 } },
 };
 
 function fail(message: string): never {
