@@ -13,7 +13,7 @@ use engine::games::{
     bondtolva::Bondtolva, braus::Braus, fan_tan::FanTan, femhundra::Femhundra, femkort::Femkort, femtio::Femtio,
     fusk::Fusk, fyrmanswhist::Fyrmanswhist, fyrtioett::Fyrtioett, gurka::Gurka, japansk_whist::JapanskWhist,
     kasino::Kasino, kom_ihag::KomIhag, krypkasino::Krypkasino, lange_laban::LangeLaban,
-    lojliga_familjerna::LojligaFamiljerna, norrlandsknack::Norrlandsknack, plump::Plump, polskt_pass::PolsktPass,
+    lojliga_familjerna::LojligaFamiljerna, norrlandsknack::Norrlandsknack, plump::Plump, poker::Poker, polskt_pass::PolsktPass,
     president::President, priffe::Priffe, rodskagg::Rodskagg, skitgubbe::Skitgubbe,
     snipp_snapp_snorum::SnippSnappSnorum, spader::Spader, stopp::Stopp, stortok::Stortok, svangknack::Svangknack,
     svarte_petter::SvartePetter, tarot::Tarot, trettioett::Trettioett, vandatta::Vandatta, vandtia::Vandtia,
@@ -171,6 +171,7 @@ fn bench_bots(c: &mut Criterion) {
     bench_strong(c, &LojligaFamiljerna, &mut tails);
     bench_strong(c, &KomIhag, &mut tails);
     bench_strong(c, &Fusk, &mut tails);
+    bench_strong(c, &Poker, &mut tails);
     print_tails(tails);
 }
 
