@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::cards::{rank_value, Card, Suit};
 
 /// The categories of hands, lowest first. `FourStraight` and `FourFlush` exist only in sökö.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = PokerCategory))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = HandCategory))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Category {
@@ -87,7 +87,7 @@ pub enum Hands {
 /// A hand's place in the order of hands: compare two with `<`. `ranks` are the rank values (2 to
 /// 14, the ace low in a five-high straight counted 1) that decide between hands of the category,
 /// most significant first, zero-padded.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = PokerHandRank))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct HandRank {
     pub category: Category,
