@@ -59,7 +59,7 @@ pub mod rule {
 // Options
 
 /// What happens to the chips a split pot cannot share evenly.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = PokerOddChip))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum OddChip {
@@ -70,7 +70,7 @@ pub enum OddChip {
     CarryOver,
 }
 
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = PokerOptions))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Options {
@@ -116,7 +116,7 @@ impl Default for Options {
 /// Where the match is: `waiting-for-deal`, `first-betting` (before the draw), `drawing`,
 /// `shuffling-stock` (discards being shuffled into a new stock), `second-betting`, `deal-over`
 /// and `finished`.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = PokerPhase))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Phase {
@@ -135,7 +135,7 @@ impl MatchPhase for Phase {
 }
 
 /// How a deal ended.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = PokerEnding))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Ending {
@@ -283,7 +283,7 @@ impl State {
 // ---------------------------------------------------------------------------------------------
 // Commands and events
 
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = PokerCommand))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Command {
@@ -302,7 +302,7 @@ pub enum Command {
 }
 
 /// A hand shown at the showdown.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = PokerShownHand))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ShownHand {
     pub seat: Seat,
@@ -312,7 +312,7 @@ pub struct ShownHand {
 }
 
 /// One pot of a deal and who took it.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = PokerPotResult))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PotResult {
     pub amount: i64,
@@ -324,7 +324,7 @@ pub struct PotResult {
     pub carried: i64,
 }
 
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = PokerEvent))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
@@ -983,7 +983,7 @@ fn match_end(state: &State) -> Event {
 /// sizes, the hands shown at the showdown and the viewer's own hand and discards. A deal's
 /// record shows every hand, the stock and the discards while the deal is played (the service
 /// hides what is never shown), and at its end only the hands shown.
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = PokerTable))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[derive(Debug, Clone, Serialize)]
 pub struct Table {
     pub phase: Phase,
