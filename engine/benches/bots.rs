@@ -13,7 +13,7 @@ use engine::games::{
     bondtolva::Bondtolva, braus::Braus, fan_tan::FanTan, femhundra::Femhundra, femkort::Femkort, femtio::Femtio,
     finns_i_sjon::FinnsISjon, fusk::Fusk, fyrmanswhist::Fyrmanswhist, fyrtioett::Fyrtioett, gurka::Gurka,
     japansk_whist::JapanskWhist, kasino::Kasino, kom_ihag::KomIhag, krypkasino::Krypkasino, lange_laban::LangeLaban,
-    lojliga_familjerna::LojligaFamiljerna, norrlandsknack::Norrlandsknack, plump::Plump, polskt_pass::PolsktPass,
+    lojliga_familjerna::LojligaFamiljerna, norrlandsknack::Norrlandsknack, plump::Plump, poker::Poker, polskt_pass::PolsktPass,
     president::President, priffe::Priffe, rodskagg::Rodskagg, rummy::Rummy, skitgubbe::Skitgubbe,
     snipp_snapp_snorum::SnippSnappSnorum, spader::Spader, stopp::Stopp, stortok::Stortok, svangknack::Svangknack,
     svarte_petter::SvartePetter, tarot::Tarot, trettioett::Trettioett, tvartom_kom_ihag::TvartomKomIhag,
@@ -174,6 +174,7 @@ fn bench_bots(c: &mut Criterion) {
     bench_strong(c, &TvartomKomIhag, &mut tails);
     bench_strong(c, &Fusk, &mut tails);
     bench_strong(c, &Rummy, &mut tails);
+    bench_strong(c, &Poker, &mut tails);
     print_tails(tails);
 }
 

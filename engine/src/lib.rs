@@ -3,6 +3,7 @@
 //! object-safe [`game::Game`] and [`game::Match`].
 
 pub mod asking;
+pub mod betting;
 pub mod bidding;
 pub mod bots;
 pub mod capture;
@@ -17,6 +18,7 @@ pub mod layout;
 pub mod ledger;
 pub mod meld;
 pub mod pile;
+pub mod poker;
 pub mod random;
 pub mod rules;
 pub mod schema;

@@ -94,6 +94,10 @@ mod derived {
         "Account",
         "Payment",
         "Ledger",
+        // the poker and betting toolkits
+        "HandCategory",
+        "HandRank",
+        "BettingLimit",
         // the layout toolkit
         "LayoutRow",
         "Place",

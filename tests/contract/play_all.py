@@ -85,6 +85,7 @@ SETUPS = {
     "kom-ihag": (2, {}),
     "tvartom-kom-ihag": (3, {"scoring": "points"}),
     "fusk": (3, {"move_limit": 30}),
+    "poker": (3, {"deals": 2}),
 }
 SERVICE_EVENTS = {"MatchSeatJoinedEvent", "MatchTurnTimedOutEvent", "MatchBotMovedEvent"}
 

@@ -81,6 +81,7 @@ const creations: { [G in Game]: Of<Schemas["CreateMatch"], G> } = {
   "kom-ihag": { game: "kom-ihag", seats: seats(2), options: {} },
   "tvartom-kom-ihag": { game: "tvartom-kom-ihag", seats: seats(3), options: { scoring: "simple" } },
   fusk: { game: "fusk", seats: seats(3), options: { move_limit: 30 } },
+  poker: { game: "poker", seats: seats(3), options: { deals: 2 } },
 };
 
 function fail(message: string): never {

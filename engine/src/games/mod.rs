@@ -22,6 +22,7 @@ pub mod lojliga_familjerna;
 pub mod muggins;
 pub mod norrlandsknack;
 pub mod plump;
+pub mod poker;
 pub mod polskt_pass;
 pub mod president;
 pub mod priffe;
@@ -83,5 +84,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(tvartom_kom_ihag::TvartomKomIhag),
         erase(fusk::Fusk),
         erase(rummy::Rummy),
+        erase(poker::Poker),
     ]
 }

@@ -173,6 +173,27 @@
     "shuffling-hand": ["handen blandas före dragningen", "the hand is shuffled before the draw"],
     "rebuilding-stock": ["ny talong blandas av högen", "the pile is shuffled into a new stock"],
     melding: ["lägga ned och bygga på, sedan kasta", "melding and laying off, then discarding"],
+    "first-betting": ["satsning före köpet", "betting before the draw"],
+    "second-betting": ["satsning efter köpet", "betting after the draw"],
+    "shuffling-stock": ["de kastade korten blandas till ny talong", "the discards are shuffled into a new stock"],
+    "no-limit": ["ingen gräns", "no limit"],
+    "pot-limit": ["högst potten", "pot limit"],
+    fixed: ["fasta insatser", "fixed bets"],
+    "first-after-dealer": ["till vinnaren närmast efter given", "to the winner nearest after the dealer"],
+    "carry-over": ["ligger kvar i potten", "left in the pot"],
+    uncalled: ["ingen synade", "nobody called"],
+    showdown: ["visning", "showdown"],
+    "high-card": ["högsta kort", "high card"],
+    "one-pair": ["ett par", "one pair"],
+    "two-pairs": ["två par", "two pairs"],
+    "three-of-a-kind": ["triss", "three of a kind"],
+    straight: ["stege", "straight"],
+    flush: ["färg", "flush"],
+    "full-house": ["kåk", "full house"],
+    "four-of-a-kind": ["fyrtal", "four of a kind"],
+    "straight-flush": ["färgstege", "straight flush"],
+    "four-straight": ["fyrstraight", "four-straight"],
+    "four-flush": ["fyrflush", "four-flush"],
     discarding: ["lägga bort", "discarding"],
     arranging: ["lägga högarna", "arranging the piles"],
     swapping: ["byten med de öppna korten", "swapping with the face-up cards"],
@@ -448,7 +469,10 @@
     card_laid: (d) => (d.card ? t(`${seatName(d.seat)} lägger ${cardName(d.card)} med baksidan upp.`, `${seatName(d.seat)} lays ${cardName(d.card)} face down.`)
       : t(`${seatName(d.seat)} lägger ett kort med baksidan upp.`, `${seatName(d.seat)} lays a card face down.`)),
     claimed: (d) => t(`${seatName(d.seat)} säger: ${d.count} × ${rankWord(d.rank, 0)}.`, `${seatName(d.seat)} claims: ${d.count} × ${rankWord(d.rank, 1)}.`),
-    called: (d) => (d.truthful
+    // Poker's call (chips) and Fusk's call (cheat) share the name.
+    called: (d) => (d.amount !== undefined
+      ? t(`${seatName(d.seat)} synar med ${d.amount}${d.all_in ? ", allt han har" : ""}.`, `${seatName(d.seat)} calls with ${d.amount}${d.all_in ? ", all in" : ""}.`)
+      : d.truthful
       ? t(`${seatName(d.seat)} ropar fusk på ${seatName(d.against)}: ${cardNames(d.cards)} stämde.`, `${seatName(d.seat)} calls cheat on ${seatName(d.against)}: ${cardNames(d.cards)} was true.`)
       : t(`${seatName(d.seat)} ropar fusk på ${seatName(d.against)}: ${cardNames(d.cards)} var bluff.`, `${seatName(d.seat)} calls cheat on ${seatName(d.against)}: ${cardNames(d.cards)} was a lie.`)),
     pile_taken_up: (d) => t(`${seatName(d.seat)} tar upp högen, ${(d.hidden || []).length + (d.turned || []).length} kort; ${seatName(d.leader)} spelar ut.`,
@@ -523,6 +547,11 @@
     played: (d) => t(`${seatName(d.seat)} lägger ${cardNames(d.cards)}` + (d.named ? `; ${suitWord(d.named)} gäller` : "") + (d.one_left ? ` och säger "ett kvar".` : "."),
       `${seatName(d.seat)} lays ${cardNames(d.cards)}` + (d.named ? `; ${suitWord(d.named)} count` : "") + (d.one_left ? ` and says "one left".` : ".")),
     drew: (d) => {
+      // Poker's purchase: a count of cards discarded and bought.
+      if (d.count !== undefined) {
+        return d.count ? t(`${seatName(d.seat)} kastar och köper ${d.count} kort.`, `${seatName(d.seat)} discards and buys ${d.count} cards.`)
+          : t(`${seatName(d.seat)} står nöjd.`, `${seatName(d.seat)} stands pat.`);
+      }
       const why = { ace: ["för ett ess", "for an ace"], upcard: ["för det uppvända esset", "for the ace turned up"], penalty: ["för ett glömt \"ett kvar\"", "for a forgotten \"one left\""] }[d.reason];
       const card = d.card ? cardName(d.card) : t("ett kort", "a card");
       return t(`${seatName(d.seat)} drar ${card} ur talongen${why ? ` ${why[0]}` : ""}.`, `${seatName(d.seat)} draws ${card} from the talon${why ? ` ${why[1]}` : ""}.`);
@@ -570,6 +599,17 @@
     out_of_play: (d) => t(`${seatName(d.seat)} har inga kort och sjön är tom: ute.`, `${seatName(d.seat)} has no cards and the sea is empty: out.`),
     asking_stopped: (d) => t(`${d.asks} frågor i rad fick nej: given avbryts.`, `${d.asks} asks in a row were answered no: the deal is stopped.`),
     stalled: (d) => t(`Given står still och avbryts: flest kort förlorar (${seatNames(d.losers)}).`, `The deal is stalled and stopped: the most cards lose (${seatNames(d.losers)}).`),
+    antes_paid: (d) => t(`Alla lägger ante i potten (${(d.payments || []).reduce((a, p) => a + p.amount, 0)}).`, `Everyone antes into the pot (${(d.payments || []).reduce((a, p) => a + p.amount, 0)}).`),
+    round_opened: (d) => (d.round === 1
+      ? t(`Första satsningsrundan börjar hos ${seatName(d.first)}.`, `The first betting round starts with ${seatName(d.first)}.`)
+      : t(`Andra satsningsrundan börjar hos ${seatName(d.first)}.`, `The second betting round starts with ${seatName(d.first)}.`)),
+    checked: (d) => t(`${seatName(d.seat)} checkar.`, `${seatName(d.seat)} checks.`),
+    bet: (d) => t(`${seatName(d.seat)} öppnar med ${d.amount}${d.all_in ? ", allt han har" : ""}.`, `${seatName(d.seat)} bets ${d.amount}${d.all_in ? ", all in" : ""}.`),
+    raised: (d) => t(`${seatName(d.seat)} höjer med ${d.by} (lägger ${d.amount})${d.all_in ? ", allt han har" : ""}.`, `${seatName(d.seat)} raises by ${d.by} (puts in ${d.amount})${d.all_in ? ", all in" : ""}.`),
+    round_closed: (d) => t(`Satsningsrundan är slut; potten är ${d.pot}.`, `The betting round is over; the pot is ${d.pot}.`),
+    stock_shuffled: (d) => t(`De kastade korten blandas till en ny talong (${(d.order || []).length} kort).`, `The discards are shuffled into a new stock (${(d.order || []).length} cards).`),
+    draw_completed: (d) => t(`${seatName(d.seat)} får resten av köpet ur den nya talongen.`, `${seatName(d.seat)} gets the rest of the purchase from the new stock.`),
+    showdown: (d) => t(`Visning: ${(d.hands || []).map((h) => `${seatName(h.seat)} ${word(h.category)}`).join(", ")}.`, `Showdown: ${(d.hands || []).map((h) => `${seatName(h.seat)} ${word(h.category)}`).join(", ")}.`),
     pair_laid: (d) => t(`${seatName(d.seat)} lägger upp paret ${cardNames(d.cards)}.`, `${seatName(d.seat)} lays the pair ${cardNames(d.cards)}.`),
     hand_shuffled: (d) => t(`Handen hos ${seatName(d.seat)} blandas (${(d.order || []).length} kort).`, `The hand of ${seatName(d.seat)} is shuffled (${(d.order || []).length} cards).`),
     drew_from_hand: (d) => {

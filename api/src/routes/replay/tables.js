@@ -973,6 +973,42 @@ window.KortbordTables = (function () {
   register("lojliga-familjerna", asking);
   register("finns-i-sjon", asking);
 
+  // Poker: each seat's chips, what it has put in this round and this deal, folded or all in,
+  // how many cards it bought and the hand it showed; the betting round, the bet to meet, who
+  // buys. The page draws the hands (cards in a record while the deal is played, else a count),
+  // the stock, the discards and the hands shown.
+  register("poker", {
+    omit: {
+      hand: "the viewer's own hand: a record has none, and a seat's record repeats its hand under the seat",
+    },
+    seat(table, seat, ui) {
+      const out = [];
+      const stack = (table.stacks || [])[seat];
+      if (stack !== undefined) out.push(ui.el("div", { class: "extra" }, `${ui.t("marker", "chips")}: ${stack}`));
+      const bet = (table.bets || [])[seat];
+      if (bet) out.push(ui.el("div", { class: "extra" }, `${ui.t("satsat i rundan", "bet this round")}: ${bet}`));
+      const put = (table.committed || [])[seat];
+      if (put) out.push(ui.el("div", { class: "extra" }, `${ui.t("satsat i given", "put in this deal")}: ${put}`));
+      if ((table.folded || []).includes(seat)) out.push(ui.el("div", { class: "extra" }, ui.t("har lagt sig", "folded")));
+      if ((table.all_in || []).includes(seat)) out.push(ui.el("div", { class: "extra" }, ui.t("har satsat allt", "all in")));
+      if ((table.out_of_match || []).includes(seat)) out.push(ui.el("div", { class: "extra" }, ui.t("ute ur partiet", "out of the match")));
+      const drew = (table.draws || [])[seat];
+      if (drew != null) out.push(ui.el("div", { class: "extra" }, drew ? `${ui.t("köpte", "bought")}: ${drew}` : ui.t("stod nöjd", "stood pat")));
+      const category = (table.shown_categories || [])[seat];
+      if (category) out.push(ui.el("div", { class: "extra" }, ui.word(category)));
+      return out;
+    },
+    facts(table, ui) {
+      const rows = [];
+      if (table.round != null) rows.push([ui.t("Satsningsrunda", "Betting round"), String(table.round)]);
+      if (table.round != null) rows.push([ui.t("Insats att möta", "Bet to meet"), String(table.current_bet)]);
+      if (table.drawer != null) rows.push([ui.t("Köper", "Buying"), ui.seat(table.drawer)]);
+      if (table.options) rows.push([ui.t("Ante", "Ante"), String(table.options.ante)]);
+      if (table.options) rows.push([ui.t("Insatsgräns", "Betting limit"), ui.word(table.options.limit)]);
+      return rows;
+    },
+  });
+
   const omitted = (game) => Object.assign({}, OMIT, get(game).omit || {});
 
   return { register, get, common, omitted, FIELDS, SEAT_FIGURES };
