@@ -16,7 +16,8 @@ async fn the_catalog_lists_all_46_games_and_which_are_playable() {
     let playable = games.iter().filter(|g| g["status"] == "playable").count();
     assert_eq!(playable, engine::playable().len());
     assert!(playable >= 7);
-    assert_eq!(status("poker"), "planned");
+    let planned = games.iter().filter(|g| g["status"] == "planned").count();
+    assert_eq!(playable + planned, 46, "every game is playable or planned");
     let plump = app.get("/v1/games/plump").send().await.body;
     assert_eq!(plump["name_sv"], "Plump");
     assert_eq!(plump["min_players"], 3);
@@ -39,7 +40,9 @@ async fn rulebooks_have_rule_ids_and_texts_in_both_languages() {
             assert!(!rule["en"].as_str().unwrap().is_empty());
         }
     }
-    app.get("/v1/games/poker/rules").send().await.assert_problem(404, "game-planned");
+    if let Some(planned) = app.planned_game().await {
+        app.get(&format!("/v1/games/{planned}/rules")).send().await.assert_problem(404, "game-planned");
+    }
 }
 
 #[actix_web::test]
@@ -65,7 +68,9 @@ async fn every_rule_answers_by_its_id_with_its_section_and_neighbours() {
         }
     }
     app.get("/v1/games/plump/rules/plump.no-such-rule").send().await.assert_problem(404, "not-found");
-    app.get("/v1/games/poker/rules/core.turn").send().await.assert_problem(404, "game-planned");
+    if let Some(planned) = app.planned_game().await {
+        app.get(&format!("/v1/games/{planned}/rules/core.turn")).send().await.assert_problem(404, "game-planned");
+    }
     app.get("/v1/games/no-such-game/rules/core.turn").send().await.assert_problem(404, "not-found");
 }
 
