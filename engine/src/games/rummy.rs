@@ -358,7 +358,7 @@ pub enum Event {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Deal
+// Setup and deal
 
 fn deal_started(state: &State, deck: Vec<Card>) -> Event {
     let n = state.players;
@@ -379,6 +379,43 @@ fn deal_started(state: &State, deck: Vec<Card>) -> Event {
         upcard,
         options: state.options.clone(),
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Legal moves
+
+fn legal(state: &State, deal: &Deal, seat: Seat) -> Vec<Command> {
+    if !deal.drawn {
+        let mut moves = Vec::new();
+        if deal.piles.can_draw() {
+            moves.push(Command::DrawStock);
+        }
+        if deal.piles.top().is_some() {
+            moves.push(Command::TakeDiscard);
+        }
+        return moves;
+    }
+    let rules = state.options.meld_rules();
+    let hand = &deal.hands[seat];
+    let mut moves: Vec<Command> =
+        meld::melds_in(hand, rules).into_iter().map(|(kind, cards)| Command::Meld { kind, cards }).collect();
+    for (index, laid) in deal.melds.iter().enumerate() {
+        if deal.may_lay_off(seat, index, state.options.lay_off_anywhere) {
+            moves.extend(meld::lay_offs(&laid.meld, hand, rules).into_iter().map(|(card, end)| Command::LayOff {
+                meld: index,
+                card,
+                end,
+            }));
+        }
+        moves.extend(
+            meld::joker_takes(&laid.meld, hand).into_iter().map(|card| Command::TakeJoker { meld: index, card }),
+        );
+    }
+    let mut distinct = hand.clone();
+    distinct.sort();
+    distinct.dedup();
+    moves.extend(distinct.into_iter().map(|card| Command::Discard { card }));
+    moves
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -780,44 +817,7 @@ fn view(state: &State, viewer: Viewer) -> Table {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Legal moves
-
-fn legal(state: &State, deal: &Deal, seat: Seat) -> Vec<Command> {
-    if !deal.drawn {
-        let mut moves = Vec::new();
-        if deal.piles.can_draw() {
-            moves.push(Command::DrawStock);
-        }
-        if deal.piles.top().is_some() {
-            moves.push(Command::TakeDiscard);
-        }
-        return moves;
-    }
-    let rules = state.options.meld_rules();
-    let hand = &deal.hands[seat];
-    let mut moves: Vec<Command> =
-        meld::melds_in(hand, rules).into_iter().map(|(kind, cards)| Command::Meld { kind, cards }).collect();
-    for (index, laid) in deal.melds.iter().enumerate() {
-        if deal.may_lay_off(seat, index, state.options.lay_off_anywhere) {
-            moves.extend(meld::lay_offs(&laid.meld, hand, rules).into_iter().map(|(card, end)| Command::LayOff {
-                meld: index,
-                card,
-                end,
-            }));
-        }
-        moves.extend(
-            meld::joker_takes(&laid.meld, hand).into_iter().map(|card| Command::TakeJoker { meld: index, card }),
-        );
-    }
-    let mut distinct = hand.clone();
-    distinct.sort();
-    distinct.dedup();
-    moves.extend(distinct.into_iter().map(|card| Command::Discard { card }));
-    moves
-}
-
-// ---------------------------------------------------------------------------------------------
-// Bots
+// The bot
 
 /// Whether `card` would make a meld with `hand`.
 fn completes(hand: &[Card], card: Card, rules: MeldRules) -> bool {
