@@ -475,3 +475,36 @@ fn two_packs_hold_each_card_twice() {
         assert_eq!(composition.iter().filter(|&&c| c == nine).count(), copies);
     }
 }
+
+/// Basic bots alone (a table of bots, or people whose bots took over) finish a match of every
+/// game at its smallest and largest table: a rule of thumb must not cycle for ever, as forgetful
+/// memory bots walking the spread in a fixed order once did in Kom ihåg.
+#[test]
+fn basic_bots_alone_finish_every_game() {
+    for game in games() {
+        for players in [*game.player_counts().start(), *game.player_counts().end()] {
+            let mut rng = engine::random::Rng::new(players as u64);
+            let mut m = game.setup(players, &Value::Null).unwrap();
+            let mut moves = 0u32;
+            loop {
+                let events = match m.status() {
+                    Status::Finished { .. } => break,
+                    Status::NeedsDeck { composition: mut cards } | Status::NeedsShuffle { mut cards } => {
+                        rng.shuffle(&mut cards);
+                        m.deal(&cards).unwrap()
+                    }
+                    Status::ToAct { seats } => {
+                        moves += 1;
+                        assert!(moves < 50_000, "{} with {players} basic bots: no end after {moves} moves", game.id());
+                        let seat = seats[0];
+                        let command = m
+                            .bot_move_at(seat, engine::bots::Level::Basic, rng.next_u64())
+                            .unwrap_or_else(|| panic!("{}: basic bot has no move", game.id()));
+                        m.decide(seat, &command).unwrap()
+                    }
+                };
+                events.iter().for_each(|e| m.apply(e).unwrap());
+            }
+        }
+    }
+}

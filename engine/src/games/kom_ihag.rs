@@ -427,13 +427,20 @@ fn view(state: &State, viewer: Viewer) -> Table {
 
 /// The place to turn for a player who remembers the last `memory` cards seen (every one with
 /// `None`): the second of a known pair, else a card never seen (or forgotten), else any. It reads
-/// only the faces the table has shown ([`Positions::remembered`]).
-fn choice(deal: &Deal, memory: Option<usize>) -> Option<Command> {
+/// only the faces the table has shown ([`Positions::remembered`]). The place not remembered is
+/// picked with `rng` when one is given (basic), else the last one.
+fn choice(deal: &Deal, memory: Option<usize>, rng: Option<&mut Rng>) -> Option<Command> {
     let known: Vec<(usize, Card)> =
         deal.spread.remembered(memory).into_iter().filter(|&(p, _)| deal.can_turn(p)).collect();
-    // The last place not remembered: any would do, and one fixed by public facts alone keeps the
-    // bot from reading a face it was not shown.
-    let unknown = (0..deal.spread.places()).rev().find(|&p| deal.can_turn(p) && !known.iter().any(|&(k, _)| k == p));
+    // Any place not remembered would do, and one fixed by public facts alone keeps the bot from
+    // reading a face it was not shown. A forgetful player must not walk the spread in a fixed
+    // order, though: bots that forget walk it in a cycle that never meets a pair.
+    let unknowns: Vec<usize> =
+        (0..deal.spread.places()).filter(|&p| deal.can_turn(p) && !known.iter().any(|&(k, _)| k == p)).collect();
+    let unknown = match rng {
+        Some(rng) if !unknowns.is_empty() => Some(unknowns[rng.below(unknowns.len())]),
+        _ => unknowns.last().copied(),
+    };
     let mate = |r: Rank, besides: usize| known.iter().find(|&&(p, c)| p != besides && rank(c) == r).map(|k| k.0);
     let position = match deal.turned.first() {
         Some(&first) => mate(rank(deal.spread.card(first)?), first),
@@ -535,14 +542,14 @@ impl Rules for KomIhag {
         bots::Levels::ALL
     }
 
-    fn basic_move(&self, state: &State, seat: Seat, _rng: &mut Rng) -> Option<Command> {
-        choice(state.deals.acting(seat)?, Some(BASIC_MEMORY))
+    fn basic_move(&self, state: &State, seat: Seat, rng: &mut Rng) -> Option<Command> {
+        choice(state.deals.acting(seat)?, Some(BASIC_MEMORY), Some(rng))
     }
 
     /// The strong bot remembers every card seen: its one candidate is that move, so no search is
     /// needed (the spread holds no choice that memory does not settle).
     fn bot_candidates(&self, state: &State, seat: Seat) -> Vec<Command> {
-        state.deals.acting(seat).and_then(|d| choice(d, None)).into_iter().collect()
+        state.deals.acting(seat).and_then(|d| choice(d, None, None)).into_iter().collect()
     }
 
     fn standing(&self, state: &State, seat: Seat) -> f64 {

@@ -507,16 +507,22 @@ fn view(state: &State, viewer: Viewer) -> Table {
 /// remembered card of a rank not yet up this turn (a sure gain); else, having turned nothing, an
 /// unseen card; else another unseen card while the chance of a bust is worth the heap at stake,
 /// reckoned from the cards it has not seen (never from a card's face it was not shown).
-fn choice(deal: &Deal, scoring: Scoring, memory: Option<usize>) -> Option<Command> {
+fn choice(deal: &Deal, scoring: Scoring, memory: Option<usize>, rng: Option<&mut Rng>) -> Option<Command> {
     let up: Vec<Rank> = deal.turned_cards().into_iter().map(rank).collect();
     let known: Vec<(usize, Card)> =
         deal.spread.remembered(memory).into_iter().filter(|&(p, _)| deal.can_turn(p)).collect();
     if let Some(&(position, _)) = known.iter().find(|&&(_, c)| !up.contains(&rank(c))) {
         return Some(Command::Turn { position });
     }
-    // The last place not remembered: any would do, and one fixed by public facts alone keeps the
-    // bot from reading a face it was not shown.
-    let unknown = (0..deal.spread.places()).rev().find(|&p| deal.can_turn(p) && !known.iter().any(|&(k, _)| k == p));
+    // Any place not remembered would do, and one fixed by public facts alone keeps the bot from
+    // reading a face it was not shown; a forgetful player picks one at random (with `rng`), as
+    // forgetful bots walking the spread in a fixed order can cycle for ever.
+    let unknowns: Vec<usize> =
+        (0..deal.spread.places()).filter(|&p| deal.can_turn(p) && !known.iter().any(|&(k, _)| k == p)).collect();
+    let unknown = match rng {
+        Some(rng) if !unknowns.is_empty() => Some(unknowns[rng.below(unknowns.len())]),
+        _ => unknowns.last().copied(),
+    };
     let Some(unseen) = unknown else {
         return match up.is_empty() {
             true => known.first().map(|&(position, _)| Command::Turn { position }),
@@ -643,14 +649,14 @@ impl Rules for TvartomKomIhag {
         bots::Levels::ALL
     }
 
-    fn basic_move(&self, state: &State, seat: Seat, _rng: &mut Rng) -> Option<Command> {
-        choice(state.deals.acting(seat)?, state.options.scoring, Some(BASIC_MEMORY))
+    fn basic_move(&self, state: &State, seat: Seat, rng: &mut Rng) -> Option<Command> {
+        choice(state.deals.acting(seat)?, state.options.scoring, Some(BASIC_MEMORY), Some(rng))
     }
 
     /// The strong bot remembers every card seen and reckons the chance of a bust from the cards
     /// it has not seen: its one candidate is that move, so no search is needed.
     fn bot_candidates(&self, state: &State, seat: Seat) -> Vec<Command> {
-        state.deals.acting(seat).and_then(|d| choice(d, state.options.scoring, None)).into_iter().collect()
+        state.deals.acting(seat).and_then(|d| choice(d, state.options.scoring, None, None)).into_iter().collect()
     }
 
     fn standing(&self, state: &State, seat: Seat) -> f64 {
