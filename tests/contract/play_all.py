@@ -86,6 +86,7 @@ SETUPS = {
     "tvartom-kom-ihag": (3, {"scoring": "points"}),
     "fusk": (3, {"move_limit": 30}),
     "poker": (3, {"deals": 2}),
+    "stotpoker": (4, {"deals": 2, "soko": True}),
 }
 SERVICE_EVENTS = {"MatchSeatJoinedEvent", "MatchTurnTimedOutEvent", "MatchBotMovedEvent"}
 

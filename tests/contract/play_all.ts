@@ -82,6 +82,7 @@ const creations: { [G in Game]: Of<Schemas["CreateMatch"], G> } = {
   "tvartom-kom-ihag": { game: "tvartom-kom-ihag", seats: seats(3), options: { scoring: "simple" } },
   fusk: { game: "fusk", seats: seats(3), options: { move_limit: 30 } },
   poker: { game: "poker", seats: seats(3), options: { deals: 2 } },
+  stotpoker: { game: "stotpoker", seats: seats(4), options: { deals: 2, soko: true } },
 };
 
 function fail(message: string): never {

@@ -33,6 +33,7 @@ pub mod snipp_snapp_snorum;
 pub mod spader;
 pub mod stopp;
 pub mod stortok;
+pub mod stotpoker;
 pub mod svalta_rav;
 pub mod svangknack;
 pub mod svarte_petter;
@@ -85,5 +86,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(fusk::Fusk),
         erase(rummy::Rummy),
         erase(poker::Poker),
+        erase(stotpoker::Stotpoker),
     ]
 }

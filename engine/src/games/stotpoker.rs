@@ -5,8 +5,6 @@
 //! followed by a betting round that the best hand showing opens; a round of checks gives the
 //! next card free. After the fifth card's round the hands still in are shown. A match is ten
 //! deals or until one player has every chip.
-//!
-//! WORK IN PROGRESS, not registered in `games::all()`: see the session's report.
 
 use std::ops::RangeInclusive;
 
@@ -703,7 +701,11 @@ fn score(state: &State, deal: &Deal, ending: Ending) -> Event {
         state.deals.number >= state.options.deals || stacks_after(&payments).iter().filter(|&&n| n > 0).count() <= 1;
     if last && left > 0 {
         let stacks = stacks_after(&payments);
-        let sharers: Vec<Seat> = (0..players).filter(|&s| stacks[s] > 0).collect();
+        let mut sharers: Vec<Seat> = (0..players).filter(|&s| stacks[s] > 0).collect();
+        // Nobody with chips (a carried odd chip split among winners who got none): those still in.
+        if sharers.is_empty() {
+            sharers = betting.live_seats();
+        }
         for (s, n) in betting::split(left, &sharers, &state.table, deal.dealer, false).0 {
             payments.push(pay(
                 s,
@@ -862,6 +864,114 @@ fn basic_choice(deal: &Deal, seat: Seat) -> Option<Command> {
     choice.or_else(|| pick(Action::Fold)).map(command_of)
 }
 
+/// A bet or raise of about `fraction` of the pot, within what may be put in.
+fn sized(deal: &Deal, fraction: f64, legal: &[Action]) -> Option<Action> {
+    let target = ((deal.betting.pot() as f64 * fraction).round() as i64).max(1);
+    let amounts: Vec<(i64, Action)> = legal
+        .iter()
+        .filter_map(|&a| match a {
+            Action::Bet(n) | Action::Raise(n) => Some((n, a)),
+            _ => None,
+        })
+        .collect();
+    amounts.iter().min_by_key(|(n, _)| (n - target).abs()).map(|&(_, a)| a)
+}
+
+/// The cards `seat` cannot see: every card but its own hole card, the up cards of every seat
+/// (folded ones' too, they lay face up) and the hole cards shown.
+fn unseen(deal: &Deal, seat: Seat) -> Vec<Card> {
+    let shown = (0..deal.players()).filter(|&s| deal.shown[s]).filter_map(|s| deal.hole[s]);
+    let seen: Vec<Card> = deal.hole[seat].into_iter().chain(deal.up.concat()).chain(shown).collect();
+    decks::standard52().into_iter().filter(|c| !seen.contains(c)).collect()
+}
+
+/// How often `seat`'s hand beats every other hand still in once all five cards are out, over
+/// worlds dealt from the cards it cannot see: the others' hole cards and every card to come.
+fn equity(deal: &Deal, seat: Seat, rng: &mut Rng, worlds: usize) -> f64 {
+    let mut pool = unseen(deal, seat);
+    pool.sort();
+    let kind = deal.options.hands();
+    let others: Vec<Seat> = deal.betting.live_seats().into_iter().filter(|&s| s != seat).collect();
+    let mut total = 0.0;
+    for _ in 0..worlds {
+        let mut cards = pool.clone();
+        rng.shuffle(&mut cards);
+        let mut next = cards.into_iter();
+        let mut mine = deal.hand(seat);
+        mine.extend(next.by_ref().take(HAND.saturating_sub(mine.len())));
+        let mine = hands::rank(&mine, kind);
+        let mut best_other: Option<HandRank> = None;
+        let mut ties = 0;
+        for &o in &others {
+            let mut hand = deal.up[o].clone();
+            hand.extend(next.by_ref().take(HAND.saturating_sub(hand.len())));
+            if hand.len() < HAND {
+                continue;
+            }
+            let r = hands::rank(&hand, kind);
+            if r == mine {
+                ties += 1;
+            }
+            if best_other.is_none_or(|b| r > b) {
+                best_other = Some(r);
+            }
+        }
+        total += match best_other {
+            None => 1.0,
+            Some(b) if mine > b => 1.0,
+            Some(b) if mine == b => 1.0 / f64::from(ties + 1),
+            _ => 0.0,
+        };
+    }
+    total / worlds as f64
+}
+
+/// The strong bot's own choice, as Poker's: its chance of winning against the pot odds. A call
+/// is worth it when the chance beats what the call costs against the pot it could win; a bet or
+/// raise when the chance is well above even, sized by how sure it is.
+fn strong_choice(deal: &Deal, seat: Seat, rng: &mut Rng) -> Option<Command> {
+    let legal = deal.betting.legal(seat);
+    let p = equity(deal, seat, rng, 60);
+    let owed = deal.betting.to_call(seat) as f64;
+    let pot = deal.betting.pot() as f64;
+    let pick = |a: Action| legal.contains(&a).then_some(a);
+    let choice = if p > 0.7 {
+        sized(deal, if p > 0.85 { 1.0 } else { 0.5 }, &legal).or_else(|| pick(Action::Call))
+    } else if p > 0.55 && owed == 0.0 {
+        sized(deal, 0.4, &legal)
+    } else if owed == 0.0 {
+        pick(Action::Check)
+    } else if p * (pot + owed) >= owed {
+        pick(Action::Call)
+    } else {
+        None
+    };
+    choice
+        .or_else(|| pick(Action::Check))
+        .or_else(|| pick(Action::Fold))
+        .or_else(|| legal.first().copied())
+        .map(command_of)
+}
+
+/// The deal as `seat` knows it: its own hole card, every up card and the hole cards shown; the
+/// others' hole cards (folded ones' too) and the stock dealt afresh from the cards it cannot see.
+fn determinize(state: &State, seat: Seat, rng: &mut Rng) -> Option<State> {
+    let deal = state.deals.live()?;
+    let hidden: Vec<Seat> =
+        (0..deal.players()).filter(|&s| s != seat && !deal.shown[s] && deal.hole[s].is_some()).collect();
+    let mut sizes = vec![1; hidden.len()];
+    sizes.push(deal.stock.len());
+    let pool = unseen(deal, seat);
+    let mut piles = bots::redeal_where(&pool, &sizes, |_, _| true, rng);
+    let mut world = state.clone();
+    let w = world.deals.live_mut()?;
+    w.stock = piles.pop().unwrap_or_default();
+    for (k, &s) in hidden.iter().enumerate() {
+        w.hole[s] = piles[k].first().copied();
+    }
+    Some(world)
+}
+
 // ---------------------------------------------------------------------------------------------
 // Rules
 
@@ -971,11 +1081,42 @@ impl Rules for Stotpoker {
     }
 
     fn bot_levels(&self) -> bots::Levels {
-        bots::Levels { basic: true, strong: false }
+        bots::Levels::ALL
     }
 
     fn basic_move(&self, state: &State, seat: Seat, _rng: &mut Rng) -> Option<Command> {
         basic_choice(state.deals.acting(seat)?, seat)
+    }
+
+    fn determinize(&self, state: &State, seat: Seat, rng: &mut Rng) -> Option<State> {
+        determinize(state, seat, rng)
+    }
+
+    /// Fold, check or call, and bets or raises of about half the pot, the pot and everything.
+    fn bot_candidates(&self, state: &State, seat: Seat) -> Vec<Command> {
+        let Some(deal) = state.deals.acting(seat) else { return Vec::new() };
+        let legal = deal.betting.legal(seat);
+        let mut moves: Vec<Action> =
+            [Action::Fold, Action::Check, Action::Call].into_iter().filter(|a| legal.contains(a)).collect();
+        for fraction in [0.5, 1.0, 1000.0] {
+            if let Some(a) = sized(deal, fraction, &legal) {
+                if !moves.contains(&a) {
+                    moves.push(a);
+                }
+            }
+        }
+        let anchor = self.strong_anchor(state, seat).map(|c| action_of(&c));
+        if let Some(a) = anchor.filter(|a| !moves.contains(a)) {
+            moves.push(a);
+        }
+        moves.into_iter().map(command_of).collect()
+    }
+
+    /// The chance of winning against the pot odds (from what the seat sees alone).
+    fn strong_anchor(&self, state: &State, seat: Seat) -> Option<Command> {
+        let deal = state.deals.acting(seat)?;
+        let mut rng = Rng::new(u64::from(deal.number) * 1_000 + seat as u64);
+        strong_choice(deal, seat, &mut rng)
     }
 
     fn standing(&self, state: &State, seat: Seat) -> f64 {

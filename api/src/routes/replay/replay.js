@@ -173,6 +173,7 @@
     "shuffling-hand": ["handen blandas före dragningen", "the hand is shuffled before the draw"],
     "rebuilding-stock": ["ny talong blandas av högen", "the pile is shuffled into a new stock"],
     melding: ["lägga ned och bygga på, sedan kasta", "melding and laying off, then discarding"],
+    betting: ["satsning", "betting"],
     "first-betting": ["satsning före köpet", "betting before the draw"],
     "second-betting": ["satsning efter köpet", "betting after the draw"],
     "shuffling-stock": ["de kastade korten blandas till ny talong", "the discards are shuffled into a new stock"],
@@ -600,9 +601,18 @@
     asking_stopped: (d) => t(`${d.asks} frågor i rad fick nej: given avbryts.`, `${d.asks} asks in a row were answered no: the deal is stopped.`),
     stalled: (d) => t(`Given står still och avbryts: flest kort förlorar (${seatNames(d.losers)}).`, `The deal is stalled and stopped: the most cards lose (${seatNames(d.losers)}).`),
     antes_paid: (d) => t(`Alla lägger ante i potten (${(d.payments || []).reduce((a, p) => a + p.amount, 0)}).`, `Everyone antes into the pot (${(d.payments || []).reduce((a, p) => a + p.amount, 0)}).`),
-    round_opened: (d) => (d.round === 1
-      ? t(`Första satsningsrundan börjar hos ${seatName(d.first)}.`, `The first betting round starts with ${seatName(d.first)}.`)
-      : t(`Andra satsningsrundan börjar hos ${seatName(d.first)}.`, `The second betting round starts with ${seatName(d.first)}.`)),
+    // Poker has two rounds, Stötpoker four (the later ones opened by the best hand showing).
+    round_opened: (d) => {
+      const nth = [["Första", "first"], ["Andra", "second"], ["Tredje", "third"], ["Fjärde", "fourth"]][d.round - 1] || [`${d.round}:e`, `#${d.round}`];
+      return t(`${nth[0]} satsningsrundan börjar hos ${seatName(d.first)}.`, `The ${nth[1]} betting round starts with ${seatName(d.first)}.`);
+    },
+    forced_bet: (d) => t(`${seatName(d.seat)} har det tvingande uppkortet och satsar ${d.amount}${d.all_in ? ", allt han har" : ""}.`,
+      `${seatName(d.seat)} has the forcing up card and bets ${d.amount}${d.all_in ? ", all in" : ""}.`),
+    up_cards_dealt: (d) => {
+      const dealt = (d.cards || []).map((c, s) => [c, s]).filter(([c]) => c);
+      const list = dealt.map(([c, s]) => `${seatName(s)} ${cardName(c)}`).join(", ");
+      return t(`Nästa öppna kort delas ut: ${list}.`, `The next up card is dealt: ${list}.`);
+    },
     checked: (d) => t(`${seatName(d.seat)} checkar.`, `${seatName(d.seat)} checks.`),
     bet: (d) => t(`${seatName(d.seat)} öppnar med ${d.amount}${d.all_in ? ", allt han har" : ""}.`, `${seatName(d.seat)} bets ${d.amount}${d.all_in ? ", all in" : ""}.`),
     raised: (d) => t(`${seatName(d.seat)} höjer med ${d.by} (lägger ${d.amount})${d.all_in ? ", allt han har" : ""}.`, `${seatName(d.seat)} raises by ${d.by} (puts in ${d.amount})${d.all_in ? ", all in" : ""}.`),

@@ -1009,6 +1009,29 @@ window.KortbordTables = (function () {
     },
   });
 
+  // Stötpoker: Poker's chips and bets under each seat, with the seat's up cards in the order
+  // dealt and its hole card (face down unless the viewer may see it: its owner, the record while
+  // the deal is played, a hand shown); the betting round, the bet to meet and the forced bet.
+  const poker = get("poker");
+  register("stotpoker", {
+    seat(table, seat, ui) {
+      const out = [];
+      const up = (table.up_cards || [])[seat] || [];
+      if (up.length) {
+        const hole = (table.hole_cards || [])[seat];
+        out.push(ui.cards([hole === undefined ? null : hole], { small: true, label: ui.t("Hålkort", "Hole card"), from: `table.hole_cards.${seat}`, single: true }));
+        out.push(ui.cards(up, { small: true, label: ui.t("Öppna kort", "Up cards"), from: `table.up_cards.${seat}` }));
+      }
+      return out.concat(poker.seat(table, seat, ui));
+    },
+    facts(table, ui) {
+      const rows = poker.facts(table, ui);
+      if (table.options) rows.push([ui.t("Tvångsbet", "Forced bet"), String(table.options.forced_bet)]);
+      if (table.options && table.options.soko) rows.push([ui.t("Sökö", "Sökö"), ui.t("ja", "yes")]);
+      return rows;
+    },
+  });
+
   const omitted = (game) => Object.assign({}, OMIT, get(game).omit || {});
 
   return { register, get, common, omitted, FIELDS, SEAT_FIGURES };

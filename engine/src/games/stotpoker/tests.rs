@@ -71,3 +71,61 @@ fn everyone_folding_to_the_forced_bet_gives_it_the_pot_unseen() {
     let record = serde_json::to_value(m.rules.view(&m.state, Viewer::Record)).unwrap();
     assert!(!cards_in(&record).contains(&cards("2C")[0]), "the winner's hole card is never shown");
 }
+
+/// A first deal's deck (seat 0 deals) as [`deck`], with `then` as the next cards of the stock.
+fn deck_then(players: usize, hole: &str, up: &str, then: &str) -> Vec<Card> {
+    let mut deck = deck(players, hole, up);
+    let then = cards(then);
+    deck.retain(|c| !then.contains(c));
+    let head = 2 * players;
+    deck.splice(head..head, then);
+    deck
+}
+
+/// Everyone still in checks when he may and calls when he must, to the end of the deal.
+fn check_or_call_to_the_end(m: &mut M) -> Vec<Event> {
+    let mut events = Vec::new();
+    while let Some(&s) = m.to_act().first() {
+        let legal = m.rules.legal_moves(&m.state, s);
+        let command = if legal.contains(&Command::Check) { Command::Check } else { Command::Call };
+        events.extend(m.ok(s, command));
+    }
+    events
+}
+
+#[test]
+fn the_texts_example_of_who_speaks_first() {
+    // The text: 8-8 speaks before Q-7, which speaks before Q-4, which speaks before J-10.
+    let mut m = M::new(4, Options::default());
+    m.deal(deck_then(4, "2S 2C 2D 2H", "JS 8C QD QH", "8D 7C 4C TS"));
+    // The queens tie for the forced bet: seat 2, nearer after the dealer, makes it.
+    assert_eq!(m.to_act(), [3]);
+    m.ok(3, Command::Call);
+    m.ok(0, Command::Call);
+    let events = m.ok(1, Command::Call);
+    assert!(events.iter().any(|e| matches!(e, Event::RoundOpened { round: 2, first: 1 })), "{events:?}");
+    let deal = m.state.deals.deal.as_ref().unwrap();
+    let showing = |s: Seat| hands::rank(&deal.up[s], Hands::Standard);
+    assert!(showing(1) > showing(2) && showing(2) > showing(3) && showing(3) > showing(0));
+    m.ok(1, Command::Check);
+    assert_eq!(m.to_act(), [2], "the turn goes on clockwise from the first speaker");
+}
+
+#[test]
+fn soko_puts_the_four_flush_above_a_pair_and_checks_round_the_table_lead_to_the_showdown() {
+    // Seat 1: 2H hole, 3H 5H 9H KC up (a four-flush); seat 0: AC hole, AD 7S 8C JD up (aces).
+    let play = |soko: bool| {
+        let mut m = M::new(2, Options { soko, ..Options::default() });
+        m.deal(deck_then(2, "AC 2H", "AD 3H", "5H 7S 9H 8C KC JD"));
+        let events = check_or_call_to_the_end(&mut m);
+        assert!(events.iter().any(|e| matches!(e, Event::Showdown { .. })), "{events:?}");
+        let Some(Event::DealScored { ending, pots, .. }) = events.iter().find(|e| matches!(e, Event::DealScored { .. }))
+        else {
+            panic!("{events:?}")
+        };
+        assert_eq!(*ending, Ending::Showdown);
+        (pots[0].winners.clone(), pots[0].category, pots[0].amount)
+    };
+    assert_eq!(play(true), (vec![1], Some(Category::FourFlush), 2));
+    assert_eq!(play(false), (vec![0], Some(Category::OnePair), 2));
+}
