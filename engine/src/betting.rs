@@ -79,6 +79,18 @@ pub struct Pot {
     pub eligible: Vec<Seat>,
 }
 
+/// A pot settled at the showdown: the best hand among the seats it is open to, the seats that
+/// hold it, each one's share and the chips left in the pot for the next deal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PotWon<R> {
+    pub amount: i64,
+    pub eligible: Vec<Seat>,
+    pub best: R,
+    pub winners: Vec<Seat>,
+    pub shares: Vec<(Seat, i64)>,
+    pub carried: i64,
+}
+
 /// The chips of a match and the betting of its deal.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Betting {
@@ -351,6 +363,55 @@ impl Betting {
     /// The pots as the chips put in this deal make them, the carried pot in the main one.
     pub fn pots(&self) -> Vec<Pot> {
         side_pots(&self.committed, &self.live_seats(), self.carried)
+    }
+
+    /// Every pot (`pots`) to the best hand still in it by `rank`, a tie shared by [`split`].
+    pub fn showdown<R: Ord + Copy>(
+        &self,
+        rank: impl Fn(Seat) -> R,
+        table: &Table,
+        dealer: Seat,
+        carry_odd: bool,
+    ) -> Vec<PotWon<R>> {
+        self.pots()
+            .into_iter()
+            .map(|pot| {
+                let best = pot.eligible.iter().map(|&s| rank(s)).max().expect("a pot has someone to win it");
+                let winners: Vec<Seat> = pot.eligible.iter().copied().filter(|&s| rank(s) == best).collect();
+                let (shares, carried) = split(pot.amount, &winners, table, dealer, carry_odd);
+                PotWon { amount: pot.amount, eligible: pot.eligible, best, winners, shares, carried }
+            })
+            .collect()
+    }
+
+    /// Each seat's chips once `payments` out of the pot are made.
+    pub fn stacks_after(&self, payments: &[Payment]) -> Vec<i64> {
+        let won = |s: Seat| payments.iter().filter(|p| p.to == Account::Seat(s)).map(|p| p.amount).sum::<i64>();
+        (0..self.players()).map(|s| self.stack(s) + won(s)).collect()
+    }
+
+    /// What is left in the pot once `payments` are made, shared out when the match ends with
+    /// this deal (the `last_deal`, or at most one seat then has chips): equally among the seats
+    /// with chips (those still in if nobody has any), odd chips to the first after the dealer.
+    /// Empty while the match goes on or nothing is left.
+    pub fn leftover_shares(
+        &self,
+        payments: &[Payment],
+        last_deal: bool,
+        table: &Table,
+        dealer: Seat,
+    ) -> Vec<(Seat, i64)> {
+        let left = self.pot() - payments.iter().map(|p| p.amount).sum::<i64>();
+        let stacks = self.stacks_after(payments);
+        let last = last_deal || stacks.iter().filter(|&&n| n > 0).count() <= 1;
+        if !last || left <= 0 {
+            return Vec::new();
+        }
+        let mut sharers: Vec<Seat> = (0..self.players()).filter(|&s| stacks[s] > 0).collect();
+        if sharers.is_empty() {
+            sharers = self.live_seats();
+        }
+        split(left, &sharers, table, dealer, false).0
     }
 
     /// The books: the ledger balances, no stack below zero, and the pot holds at least what was

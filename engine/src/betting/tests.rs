@@ -192,3 +192,37 @@ fn random_rounds_list_what_they_accept_and_keep_the_books() {
         assert_eq!(pots.iter().map(|p| p.amount).sum::<i64>(), b.pot());
     }
 }
+
+#[test]
+fn the_showdown_settles_the_side_pot_apart_and_splits_a_tie() {
+    // Seat 0 all in for 10, seats 1 and 2 put in 30 each; seats 0 and 2 hold the best hand.
+    let mut b = Betting::new(3, 100);
+    b.new_deal(vec![true; 3]);
+    for (s, n) in [(0, 10), (1, 30), (2, 30)] {
+        b.put_in(&pay(Account::Seat(s), Account::Pot, n));
+    }
+    let table = Table::new(3);
+    let rank = |s: Seat| [9, 5, 9][s];
+    let won = b.showdown(rank, &table, 2, false);
+    assert_eq!(won.len(), 2);
+    assert_eq!((won[0].amount, won[0].winners.clone(), won[0].shares.clone()), (30, vec![0, 2], vec![(0, 15), (2, 15)]));
+    assert_eq!((won[1].amount, won[1].winners.clone(), won[1].shares.clone()), (40, vec![2], vec![(2, 40)]));
+    let carried = b.showdown(rank, &table, 2, true);
+    assert_eq!((carried[0].shares.clone(), carried[0].carried), (vec![(0, 15), (2, 15)], 0));
+}
+
+#[test]
+fn what_is_left_in_the_pot_is_shared_out_only_when_the_match_ends() {
+    // Three chips in the pot, one paid out: two are left.
+    let mut b = deal(3, 10, 1);
+    let paid = vec![pay(Account::Pot, Account::Seat(1), 1)];
+    let table = Table::new(3);
+    assert_eq!(b.stacks_after(&paid), vec![9, 10, 9]);
+    assert!(b.leftover_shares(&paid, false, &table, 0).is_empty(), "the match goes on");
+    assert_eq!(b.leftover_shares(&paid, true, &table, 0), vec![(1, 1), (2, 1)]);
+    // With one seat left holding chips the match ends whatever the deal's number.
+    for s in [0, 2] {
+        b.put_in(&pay(Account::Seat(s), Account::Pot, 9));
+    }
+    assert_eq!(b.leftover_shares(&paid, false, &table, 0), vec![(1, 20)]);
+}

@@ -11,7 +11,7 @@ use std::ops::RangeInclusive;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::betting::{self, Action, Betting, Limit, Wrong};
+use crate::betting::{Action, Betting, Limit, Wrong};
 use crate::bots;
 use crate::cards::{decks, is_permutation, rank_value, Card};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
@@ -666,11 +666,9 @@ fn score(state: &State, deal: &Deal, ending: Ending) -> Event {
             pots.push(PotResult { amount, eligible: vec![winner], winners: vec![winner], category: None, carried: 0 });
         }
         Ending::Showdown => {
-            for pot in betting.pots() {
-                let best = pot.eligible.iter().map(|&s| deal.rank_of(s)).max().expect("a pot has someone to win it");
-                let winners: Vec<Seat> = pot.eligible.iter().copied().filter(|&s| deal.rank_of(s) == best).collect();
-                let (shares, carried) = betting::split(pot.amount, &winners, &state.table, deal.dealer, carry_odd);
-                for (s, n) in shares {
+            for pot in betting.showdown(|s| deal.rank_of(s), &state.table, deal.dealer, carry_odd) {
+                let (best, winners) = (pot.best, pot.winners);
+                for (s, n) in pot.shares {
                     let rule = if winners.len() == 1 { rule::POT } else { rule::SPLIT };
                     payments.push(pay(
                         s,
@@ -685,28 +683,18 @@ fn score(state: &State, deal: &Deal, ending: Ending) -> Event {
                     eligible: pot.eligible,
                     winners,
                     category: Some(best.category),
-                    carried,
+                    carried: pot.carried,
                 });
             }
         }
     }
-    let won = |s: Seat, payments: &[Payment]| {
-        payments.iter().filter(|p| p.to == Account::Seat(s)).map(|p| p.amount).sum::<i64>()
-    };
-    let stacks_after =
-        |payments: &[Payment]| -> Vec<i64> { (0..players).map(|s| betting.stack(s) + won(s, payments)).collect() };
     let paid: i64 = payments.iter().map(|p| p.amount).sum();
+    // The last deal of the match shares out what is left in the pot among those with chips.
     let mut left = betting.pot() - paid;
-    let last =
-        state.deals.number >= state.options.deals || stacks_after(&payments).iter().filter(|&&n| n > 0).count() <= 1;
-    if last && left > 0 {
-        let stacks = stacks_after(&payments);
-        let mut sharers: Vec<Seat> = (0..players).filter(|&s| stacks[s] > 0).collect();
-        // Nobody with chips (a carried odd chip split among winners who got none): those still in.
-        if sharers.is_empty() {
-            sharers = betting.live_seats();
-        }
-        for (s, n) in betting::split(left, &sharers, &state.table, deal.dealer, false).0 {
+    let last_deal = state.deals.number >= state.options.deals;
+    let shares = betting.leftover_shares(&payments, last_deal, &state.table, deal.dealer);
+    if !shares.is_empty() {
+        for (s, n) in shares {
             payments.push(pay(
                 s,
                 n,
@@ -737,7 +725,7 @@ fn score(state: &State, deal: &Deal, ending: Ending) -> Event {
     let mut points = vec![0; players];
     terms.iter().for_each(|t| points[t.to] += t.points);
     let scores: Vec<i64> = state.deals.scores.iter().zip(&points).map(|(a, b)| a + b).collect();
-    let stacks = stacks_after(&payments);
+    let stacks = betting.stacks_after(&payments);
     let out_of_match = (0..players).filter(|&s| betting.dealt[s] && stacks[s] == 0).collect();
     Event::DealScored {
         deal_number: deal.number,
