@@ -15,8 +15,8 @@ use engine::games::{
     japansk_whist::JapanskWhist, kasino::Kasino, kom_ihag::KomIhag, krypkasino::Krypkasino, lange_laban::LangeLaban,
     lojliga_familjerna::LojligaFamiljerna, norrlandsknack::Norrlandsknack, plump::Plump, poker::Poker,
     polskt_pass::PolsktPass, president::President, priffe::Priffe, rodskagg::Rodskagg, rummy::Rummy,
-    skitgubbe::Skitgubbe, snipp_snapp_snorum::SnippSnappSnorum, spader::Spader, stopp::Stopp, stortok::Stortok, stotpoker::Stotpoker,
-    svangknack::Svangknack, svarte_petter::SvartePetter, tarot::Tarot, trettioett::Trettioett,
+    skitgubbe::Skitgubbe, snipp_snapp_snorum::SnippSnappSnorum, spader::Spader, stopp::Stopp, stortok::Stortok,
+    stotpoker::Stotpoker, svangknack::Svangknack, svarte_petter::SvartePetter, tarot::Tarot, trettioett::Trettioett,
     tvartom_kom_ihag::TvartomKomIhag, vandatta::Vandatta, vandtia::Vandtia, whist::Whist,
 };
 use engine::random::Rng;

@@ -205,7 +205,10 @@ fn the_showdown_settles_the_side_pot_apart_and_splits_a_tie() {
     let rank = |s: Seat| [9, 5, 9][s];
     let won = b.showdown(rank, &table, 2, false);
     assert_eq!(won.len(), 2);
-    assert_eq!((won[0].amount, won[0].winners.clone(), won[0].shares.clone()), (30, vec![0, 2], vec![(0, 15), (2, 15)]));
+    assert_eq!(
+        (won[0].amount, won[0].winners.clone(), won[0].shares.clone()),
+        (30, vec![0, 2], vec![(0, 15), (2, 15)])
+    );
     assert_eq!((won[1].amount, won[1].winners.clone(), won[1].shares.clone()), (40, vec![2], vec![(2, 40)]));
     let carried = b.showdown(rank, &table, 2, true);
     assert_eq!((carried[0].shares.clone(), carried[0].carried), (vec![(0, 15), (2, 15)], 0));

@@ -119,7 +119,8 @@ fn soko_puts_the_four_flush_above_a_pair_and_checks_round_the_table_lead_to_the_
         m.deal(deck_then(2, "AC 2H", "AD 3H", "5H 7S 9H 8C KC JD"));
         let events = check_or_call_to_the_end(&mut m);
         assert!(events.iter().any(|e| matches!(e, Event::Showdown { .. })), "{events:?}");
-        let Some(Event::DealScored { ending, pots, .. }) = events.iter().find(|e| matches!(e, Event::DealScored { .. }))
+        let Some(Event::DealScored { ending, pots, .. }) =
+            events.iter().find(|e| matches!(e, Event::DealScored { .. }))
         else {
             panic!("{events:?}")
         };
