@@ -290,11 +290,17 @@ pub enum Command {
     /// Bet nothing while nobody has bet this round.
     Check,
     /// Open the round with a bet of `amount` chips.
-    Bet { amount: i64 },
+    Bet {
+        #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 4_294_967_295_i64))]
+        amount: i64,
+    },
     /// Put in what it takes to meet the bet (or the whole stack, all in for less).
     Call,
     /// Meet the bet and put in `by` chips more.
-    Raise { by: i64 },
+    Raise {
+        #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 4_294_967_295_i64))]
+        by: i64,
+    },
     /// Give up the hand and what has been put in.
     Fold,
     /// Discard these cards (none: stand pat) and buy as many from the stock.

@@ -249,9 +249,15 @@ impl State {
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Command {
     Check,
-    Bet { amount: i64 },
+    Bet {
+        #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 4_294_967_295_i64))]
+        amount: i64,
+    },
     Call,
-    Raise { by: i64 },
+    Raise {
+        #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 4_294_967_295_i64))]
+        by: i64,
+    },
     Fold,
 }
 
