@@ -286,12 +286,16 @@ impl State {
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Command {
     /// Discard these cards (none: keep the hand) and get as many from the stock.
-    Buy { discard: Vec<Card> },
+    Buy {
+        discard: Vec<Card>,
+    },
     /// Say "Chicago": all five tricks will be mine.
     DeclareChicago,
     /// Do not declare Chicago.
     NoChicago,
-    Play { card: Card },
+    Play {
+        card: Card,
+    },
 }
 
 /// One player's call when the hands are compared: the kind of hand, or a pass.
@@ -603,7 +607,17 @@ fn next_step(state: &State) -> Option<Event> {
         }
         Stage::Showing => {
             let piles: Vec<Vec<Card>> = (0..deal.players())
-                .map(|s| sorted(deal.play.tricks.iter().flat_map(|t| t.plays.iter()).filter(|p| p.seat == s).map(|p| p.card).collect()))
+                .map(|s| {
+                    sorted(
+                        deal.play
+                            .tricks
+                            .iter()
+                            .flat_map(|t| t.plays.iter())
+                            .filter(|p| p.seat == s)
+                            .map(|p| p.card)
+                            .collect(),
+                    )
+                })
                 .collect();
             let rank = |s: Seat| hands::rank(&piles[s], Hands::Standard);
             let best = best_of(&order, rank).filter(|(_, r)| chicago_points(r) > 0);
@@ -751,8 +765,9 @@ fn evolve_deal(deal: &mut Deal, table: &Seating, event: &Event) {
                 let hand = deal.rank_of(seat);
                 let combination = combination(deal.hand(seat));
                 deal.scored.push(Scored { seat, combination });
-                let when = [("efter första köpet", "after the first buy"), ("efter andra köpet", "after the second buy")]
-                    [usize::from(*buy) - 1];
+                let when =
+                    [("efter första köpet", "after the first buy"), ("efter andra köpet", "after the second buy")]
+                        [usize::from(*buy) - 1];
                 book(deal, hand_term(seat, &hand, *points, rule::BEST, when), hand.is_royal());
             }
             if deal.reached.is_none() {
@@ -781,8 +796,12 @@ fn evolve_deal(deal: &mut Deal, table: &Seating, event: &Event) {
                 *declarer,
                 *points,
                 rule::LOST,
-                format!("Plats {declarer} sade Chicago men plats {by} tog ett stick: {points} poäng, och given slutar."),
-                format!("Seat {declarer} declared Chicago but seat {by} took a trick: {points} points, and the deal ends."),
+                format!(
+                    "Plats {declarer} sade Chicago men plats {by} tog ett stick: {points} poäng, och given slutar."
+                ),
+                format!(
+                    "Seat {declarer} declared Chicago but seat {by} took a trick: {points} points, and the deal ends."
+                ),
             );
             book(deal, term, false);
             deal.stage = Stage::Settling(Ending::ChicagoLost);
@@ -861,7 +880,9 @@ fn match_end(state: &State, winner: Seat) -> Event {
     } else {
         Text::new(
             format!("Plats {winner} nådde först {won} poäng, minst målet {target}, och vann partiet."),
-            format!("Seat {winner} was first to reach {won} points, at least the target of {target}, and won the match."),
+            format!(
+                "Seat {winner} was first to reach {won} points, at least the target of {target}, and won the match."
+            ),
         )
     };
     Event::MatchEnded { winners: vec![winner], scores, explanation }
@@ -954,22 +975,23 @@ fn view(state: &State, viewer: Viewer) -> Table {
         bought: buying.map(|d| d.bought.clone()).unwrap_or_else(|| vec![None; players]),
         no_buying: deal.map(|d| d.no_buying.clone()).unwrap_or_default(),
         stock_size: deal.map(|d| d.stock.len()),
-        shown: deal.map(|d| (0..players).map(|s| d.shown_held(s)).collect()).unwrap_or_else(|| vec![Vec::new(); players]),
+        shown: deal
+            .map(|d| (0..players).map(|s| d.shown_held(s)).collect())
+            .unwrap_or_else(|| vec![Vec::new(); players]),
         chicago: deal.and_then(|d| d.declarer),
         terms: deal.map(|d| d.terms.clone()).unwrap_or_default(),
         play: deal.map(|d| d.play.view(live_record.is_some())).unwrap_or_default(),
         piles: deal.and_then(|d| d.piles.clone()),
         discards: match (deal, me) {
-            (Some(d), Some(s)) => Some((0..players).map(|k| if k == s { d.muck[k].clone() } else { Vec::new() }).collect()),
+            (Some(d), Some(s)) => {
+                Some((0..players).map(|k| if k == s { d.muck[k].clone() } else { Vec::new() }).collect())
+            }
             (Some(d), None) if live_record.is_some() => Some(d.muck.clone()),
             _ => None,
         },
         stock: live_record.map(|d| d.stock.clone()),
         hand: deal.zip(me).map(|(d, s)| d.hand(s).to_vec()),
-        hand_category: deal
-            .zip(me)
-            .filter(|(d, s)| d.hand(*s).len() == HAND)
-            .map(|(d, s)| d.rank_of(s).category),
+        hand_category: deal.zip(me).filter(|(d, s)| d.hand(*s).len() == HAND).map(|(d, s)| d.rank_of(s).category),
     }
 }
 
@@ -1193,9 +1215,8 @@ impl Rules for Chicago {
         if let (Some(s), Some(deal)) = (seat.filter(|&s| s < state.players()), state.deals.deal.as_ref()) {
             table["hand"] = json!(deal.hand(s));
             if deal.over() {
-                let discards: Vec<Vec<Card>> = (0..state.players())
-                    .map(|k| if k == s { deal.discarded[k].clone() } else { Vec::new() })
-                    .collect();
+                let discards: Vec<Vec<Card>> =
+                    (0..state.players()).map(|k| if k == s { deal.discarded[k].clone() } else { Vec::new() }).collect();
                 table["discards"] = json!(discards);
             }
         }

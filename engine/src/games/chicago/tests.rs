@@ -138,7 +138,7 @@ fn a_player_with_46_points_does_not_buy_from_the_next_deal() {
 #[test]
 fn reaching_52_wins_at_once_in_the_middle_of_a_deal() {
     let mut m = start(&ACES_KINGS, "", vec![0, 51], Options::default());
-    stand(&mut m, 1);
+    // Seat 1 has passed 46 and does not buy.
     let events = stand(&mut m, 0);
     let Some(Event::DealScored { ending: Ending::Reached, .. }) = events.iter().rev().nth(1) else {
         panic!("{events:?}")
@@ -153,7 +153,8 @@ fn a_royal_straight_flush_wins_the_match_at_once() {
     let mut m = start(&["TS JS QS KS AS", "AH AD 7C 8C 2S"], "", vec![0, 30], Options::default());
     stand(&mut m, 1);
     let events = stand(&mut m, 0);
-    let Some(Event::HandsCalled { calls, best: Some(0), points: 52, .. }) = events.iter().find(|e| matches!(e, Event::HandsCalled { .. }))
+    let Some(Event::HandsCalled { calls, best: Some(0), points: 52, .. }) =
+        events.iter().find(|e| matches!(e, Event::HandsCalled { .. }))
     else {
         panic!("{events:?}")
     };
@@ -207,7 +208,8 @@ fn chicago_made_is_worth_15_instead_of_the_last_trick() {
         play(&mut m, 0, lead);
         play(&mut m, 1, follow);
     }
-    let Some(Event::DealScored { terms, .. }) = m.log.iter().rev().find(|e| matches!(e, Event::DealScored { .. })) else {
+    let Some(Event::DealScored { terms, .. }) = m.log.iter().rev().find(|e| matches!(e, Event::DealScored { .. }))
+    else {
         panic!("no score")
     };
     let rules: Vec<(&str, usize, i64)> = terms.iter().map(|t| (t.rule.as_str(), t.to, t.points)).collect();
@@ -259,7 +261,7 @@ fn discards_and_purchases_are_hidden_from_the_others_and_the_deck_from_everyone(
 fn random_matches_finish_at_every_table() {
     for players in 2..=4 {
         for options in Chicago.test_option_sets(players) {
-            for seed in 0..4 {
+            for seed in 0..2 {
                 let report = crate::simulate::play_match(
                     crate::game::erase(Chicago).as_ref(),
                     players,
