@@ -4,6 +4,7 @@ use crate::game::{erase, Game};
 
 pub mod bondtolva;
 pub mod braus;
+pub mod chicago;
 pub mod fan_tan;
 pub mod femhundra;
 pub mod femkort;
@@ -87,5 +88,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(rummy::Rummy),
         erase(poker::Poker),
         erase(stotpoker::Stotpoker),
+        erase(chicago::Chicago),
     ]
 }

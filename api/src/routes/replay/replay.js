@@ -200,6 +200,7 @@
     swapping: ["byten med de öppna korten", "swapping with the face-up cards"],
     laying: ["lägga på motspelarnas kort", "laying on the opponents' cards"],
     declaring: ["mariage kan visas", "declaring a marriage"],
+    "declaring-chicago": ["chicago kan sägas", "declaring Chicago"],
     "stock-play": ["spel med talong", "play with the stock"],
     "end-play": ["slutspel", "end play"],
     "answering-offer": ["svar på erbjudande", "answering an offer"],
@@ -620,6 +621,29 @@
     stock_shuffled: (d) => t(`De kastade korten blandas till en ny talong (${(d.order || []).length} kort).`, `The discards are shuffled into a new stock (${(d.order || []).length} cards).`),
     draw_completed: (d) => t(`${seatName(d.seat)} får resten av köpet ur den nya talongen.`, `${seatName(d.seat)} gets the rest of the purchase from the new stock.`),
     showdown: (d) => t(`Visning: ${(d.hands || []).map((h) => `${seatName(h.seat)} ${word(h.category)}`).join(", ")}.`, `Showdown: ${(d.hands || []).map((h) => `${seatName(h.seat)} ${word(h.category)}`).join(", ")}.`),
+    // Chicago: three buys, the hands called by the engine (kinds only, no card), five tricks.
+    bought: (d) => (d.count ? t(`${seatName(d.seat)} kastar och köper ${d.count} kort (köp ${d.buy}).`, `${seatName(d.seat)} discards and buys ${d.count} cards (buy ${d.buy}).`)
+      : t(`${seatName(d.seat)} behåller handen (köp ${d.buy}).`, `${seatName(d.seat)} keeps the hand (buy ${d.buy}).`)),
+    buy_completed: (d) => t(`${seatName(d.seat)} får resten av köpet ur den nya talongen.`, `${seatName(d.seat)} gets the rest of the purchase from the new stock.`),
+    hand_shown: (d) => t(`${seatName(d.seat)} bryter upp sin ${word(d.category)} och visar handen: ${cardNames(d.cards)}.`,
+      `${seatName(d.seat)} breaks up the ${word(d.category)} and shows the hand: ${cardNames(d.cards)}.`),
+    hands_called: (d) => {
+      const calls = (d.calls || []).map((c) => `${seatName(c.seat)} ${c.royal ? t("royal färgstege", "royal straight flush") : c.hand ? word(c.hand) : word("pass")}`).join(", ");
+      return d.best === null || d.best === undefined
+        ? t(`Efter köp ${d.buy}: ${calls}. Ingen har ett par: inga poäng.`, `After buy ${d.buy}: ${calls}. Nobody has a pair: no points.`)
+        : t(`Efter köp ${d.buy}: ${calls}. ${seatName(d.best)} har bästa handen: ${d.points} poäng.`, `After buy ${d.buy}: ${calls}. ${seatName(d.best)} has the best hand: ${d.points} points.`);
+    },
+    chicago_declared: (d) => t(`${seatName(d.seat)} säger Chicago.`, `${seatName(d.seat)} declares Chicago.`),
+    chicago_declined: (d) => t(`${seatName(d.seat)} säger inte Chicago.`, `${seatName(d.seat)} does not declare Chicago.`),
+    chicago_lost: (d) => t(`${seatName(d.by)} tog ett stick: ${seatName(d.declarer)}s Chicago går förlorad, ${d.points} poäng.`, `${seatName(d.by)} took a trick: ${seatName(d.declarer)}'s Chicago is lost, ${d.points} points.`),
+    last_trick_scored: (d) => (d.chicago ? t(`${seatName(d.seat)} tog alla fem sticken: Chicago, ${d.points} poäng.`, `${seatName(d.seat)} took all five tricks: Chicago, ${d.points} points.`)
+      : t(`${seatName(d.seat)} tog sista sticket: ${d.points} poäng.`, `${seatName(d.seat)} took the last trick: ${d.points} points.`)),
+    piles_shown: (d) => {
+      const shown = (d.hands || []).map((h) => `${seatName(h.seat)} ${word(h.category)}`).join(", ");
+      return d.best === null || d.best === undefined
+        ? t(`Högarna visas: ${shown}. Ingen har ett par.`, `The piles are shown: ${shown}. Nobody has a pair.`)
+        : t(`Högarna visas: ${shown}. ${seatName(d.best)} får ${d.points} poäng.`, `The piles are shown: ${shown}. ${seatName(d.best)} gets ${d.points} points.`);
+    },
     pair_laid: (d) => t(`${seatName(d.seat)} lägger upp paret ${cardNames(d.cards)}.`, `${seatName(d.seat)} lays the pair ${cardNames(d.cards)}.`),
     hand_shuffled: (d) => t(`Handen hos ${seatName(d.seat)} blandas (${(d.order || []).length} kort).`, `The hand of ${seatName(d.seat)} is shuffled (${(d.order || []).length} cards).`),
     drew_from_hand: (d) => {

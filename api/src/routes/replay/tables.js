@@ -1032,6 +1032,38 @@ window.KortbordTables = (function () {
     },
   });
 
+  // Chicago: under each seat its standing with this deal's points, what it bought in this buy,
+  // the cards it showed to break up a scored hand and, at the end, its pile's hand; the buy, the
+  // buyer, who declared Chicago and the deal's points so far.
+  register("chicago", {
+    omit: {
+      hand: "the viewer's own hand: a record has none, and a seat's record repeats its hand under the seat",
+    },
+    seat(table, seat, ui) {
+      const out = [];
+      const standing = (table.standings || [])[seat];
+      if (standing !== undefined) out.push(ui.el("div", { class: "extra" }, `${ui.t("poäng", "points")}: ${standing}`));
+      const bought = (table.bought || [])[seat];
+      if (bought != null) out.push(ui.el("div", { class: "extra" }, bought ? `${ui.t("köpte", "bought")}: ${bought}` : ui.t("behöll handen", "kept the hand")));
+      if ((table.no_buying || []).includes(seat)) out.push(ui.el("div", { class: "extra" }, ui.t("köper inte", "does not buy")));
+      const shown = (table.shown || [])[seat] || [];
+      if (shown.length) out.push(ui.cards(shown, { small: true, label: ui.t("Visade kort", "Cards shown"), from: `table.shown.${seat}` }));
+      if (table.chicago === seat) out.push(ui.el("div", { class: "extra" }, ui.t("har sagt Chicago", "declared Chicago")));
+      const pile = (table.piles || []).find((h) => h.seat === seat);
+      if (pile) out.push(ui.el("div", { class: "extra" }, ui.word(pile.category)));
+      return out;
+    },
+    facts(table, ui) {
+      const rows = [];
+      if (table.buy != null) rows.push([ui.t("Köp", "Buy"), String(table.buy)]);
+      if (table.buyer != null) rows.push([ui.t("Köper", "Buying"), ui.seat(table.buyer)]);
+      if (table.chicago != null) rows.push([ui.t("Chicago", "Chicago"), ui.seat(table.chicago)]);
+      (table.terms || []).forEach((term) => rows.push([ui.seat(term.to), `${term.points > 0 ? "+" : ""}${term.points}`]));
+      if (table.options) rows.push([ui.t("Mål", "Target"), String(table.options.target)]);
+      return rows;
+    },
+  });
+
   const omitted = (game) => Object.assign({}, OMIT, get(game).omit || {});
 
   return { register, get, common, omitted, FIELDS, SEAT_FIGURES };
