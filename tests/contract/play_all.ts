@@ -83,6 +83,7 @@ const creations: { [G in Game]: Of<Schemas["CreateMatch"], G> } = {
   fusk: { game: "fusk", seats: seats(3), options: { move_limit: 30 } },
   poker: { game: "poker", seats: seats(3), options: { deals: 2 } },
   stotpoker: { game: "stotpoker", seats: seats(4), options: { deals: 2, soko: true } },
+  jazz: { game: "jazz", seats: seats(3), options: {} },
 };
 
 function fail(message: string): never {

@@ -14,6 +14,7 @@ pub mod fyrmanswhist;
 pub mod fyrtioett;
 pub mod gurka;
 pub mod japansk_whist;
+pub mod jazz;
 pub mod kasino;
 pub mod kom_ihag;
 pub mod krypkasino;
@@ -87,5 +88,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(rummy::Rummy),
         erase(poker::Poker),
         erase(stotpoker::Stotpoker),
+        erase(jazz::Jazz),
     ]
 }
