@@ -91,7 +91,8 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 6] = [Kind::Tricks, Kind::Clubs, Kind::Queens, Kind::KingOfClubs, Kind::LastTrick, Kind::FanTan];
+    pub const ALL: [Kind; 6] =
+        [Kind::Tricks, Kind::Clubs, Kind::Queens, Kind::KingOfClubs, Kind::LastTrick, Kind::FanTan];
 
     /// The kind of deal `number` (1 to 6).
     pub fn of(number: u32) -> Kind {
@@ -280,13 +281,29 @@ pub enum Event {
         options: Options,
     },
     /// A card played to the trick (deals one to five).
-    CardPlayed { seat: Seat, card: Card, trick_number: usize },
-    TrickWon { trick_number: usize, winner: Seat, card: Card, reason: WinReason, plays: Vec<Play> },
+    CardPlayed {
+        seat: Seat,
+        card: Card,
+        trick_number: usize,
+    },
+    TrickWon {
+        trick_number: usize,
+        winner: Seat,
+        card: Card,
+        reason: WinReason,
+        plays: Vec<Play>,
+    },
     /// A card laid on the rows (the fan tan deal).
-    Laid { seat: Seat, card: Card },
+    Laid {
+        seat: Seat,
+        card: Card,
+    },
     /// A seat had no card that fits and was passed over (automatic); `forced` once the first
     /// seven is down, when the pass costs a point.
-    Passed { seat: Seat, forced: bool },
+    Passed {
+        seat: Seat,
+        forced: bool,
+    },
     DealScored {
         deal_number: u32,
         kind: Kind,
@@ -302,7 +319,11 @@ pub enum Event {
         points: Vec<i64>,
         scores: Vec<i64>,
     },
-    MatchEnded { winners: Vec<Seat>, scores: Vec<i64>, explanation: Text },
+    MatchEnded {
+        winners: Vec<Seat>,
+        scores: Vec<i64>,
+        explanation: Text,
+    },
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -461,11 +482,12 @@ fn score_tricks(state: &State, deal: &Deal, play: &TrickPlay) -> Vec<Event> {
     for (s, &n) in counted.iter().enumerate().filter(|(_, &n)| n > 0) {
         let points = kind.each() * n as i64;
         let (sv, en) = match kind {
-            Kind::Tricks => (format!("Plats {s} tog {n} stick: {points}."), format!("Seat {s} took {n} tricks: {points}.")),
-            Kind::Clubs => (
-                format!("Plats {s} tog {n} klöverkort: {points}."),
-                format!("Seat {s} took {n} clubs: {points}."),
-            ),
+            Kind::Tricks => {
+                (format!("Plats {s} tog {n} stick: {points}."), format!("Seat {s} took {n} tricks: {points}."))
+            }
+            Kind::Clubs => {
+                (format!("Plats {s} tog {n} klöverkort: {points}."), format!("Seat {s} took {n} clubs: {points}."))
+            }
             Kind::Queens => {
                 (format!("Plats {s} tog {n} damer: {points}."), format!("Seat {s} took {n} queens: {points}."))
             }
@@ -754,7 +776,12 @@ impl Rules for Jazz {
         let Some(deal) = state.deals.acting(seat) else { return Vec::new() };
         match &deal.play {
             DealPlay::Tricks(p) => p.following(seat).into_iter().map(|card| Command::Play { card }).collect(),
-            DealPlay::Layout(p) => p.legal(seat).into_iter().filter_map(|cards| cards.first().copied()).map(|card| Command::Lay { card }).collect(),
+            DealPlay::Layout(p) => p
+                .legal(seat)
+                .into_iter()
+                .filter_map(|cards| cards.first().copied())
+                .map(|card| Command::Lay { card })
+                .collect(),
         }
     }
 

@@ -56,7 +56,9 @@ fn last_scored(m: &M) -> (Kind, Vec<u32>, Vec<ScoreTerm>, Vec<i64>) {
 
 #[test]
 fn the_twos_the_text_names_come_out_so_the_trick_deals_deal_out_even() {
-    for (players, each, out) in [(3, 17, "2D"), (4, 13, ""), (5, 10, "2D 2H"), (6, 8, "2C 2D 2H 2S"), (7, 7, "2D 2H 2S")] {
+    for (players, each, out) in
+        [(3, 17, "2D"), (4, 13, ""), (5, 10, "2D 2H"), (6, 8, "2C 2D 2H 2S"), (7, 7, "2D 2H 2S")]
+    {
         let trick_pack = pack(players, Kind::Tricks);
         assert_eq!(trick_pack.len(), players * each, "{players} players");
         assert_eq!(sorted(twos_out(players)), sorted(cards(out)));
@@ -108,7 +110,8 @@ fn six_deals_in_the_texts_order_each_scored_its_own_way_then_the_highest_total_w
     play_out(&mut m);
     let (kind, counted, terms, points) = last_scored(&m);
     assert_eq!(kind, Kind::FanTan);
-    let forced = |s: Seat| m.log.iter().filter(|e| matches!(e, Event::Passed { seat, forced: true } if *seat == s)).count();
+    let forced =
+        |s: Seat| m.log.iter().filter(|e| matches!(e, Event::Passed { seat, forced: true } if *seat == s)).count();
     for s in 0..4 {
         assert_eq!(counted[s] as usize, forced(s));
     }
@@ -123,7 +126,11 @@ fn six_deals_in_the_texts_order_each_scored_its_own_way_then_the_highest_total_w
 #[test]
 fn suit_must_be_followed_and_a_lay_belongs_to_the_fan_tan_deal() {
     let mut m = M::new(3, Options::default());
-    let hands = vec![cards("3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH 3S 4S 5S 6S 7S"), cards("2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC 8S 9S TS JS"), cards("3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD 2H 2S QS KS AS")];
+    let hands = vec![
+        cards("3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH 3S 4S 5S 6S 7S"),
+        cards("2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC 8S 9S TS JS"),
+        cards("3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD 2H 2S QS KS AS"),
+    ];
     m.deal(deck_for(0, &hands));
     assert_eq!(m.to_act(), [1]);
     m.ok(1, Command::Play { card: card("8S") });
@@ -131,7 +138,10 @@ fn suit_must_be_followed_and_a_lay_belongs_to_the_fan_tan_deal() {
     assert_eq!(m.refused(2, Command::Lay { card: card("QS") }).rule, core::PHASE);
     m.ok(2, Command::Play { card: card("QS") });
     // Void in nothing, seat 0 must follow spades too; the queen takes the trick.
-    assert_eq!(m.rules.legal_moves(&m.state, 0), cards("3S 4S 5S 6S 7S").into_iter().map(|card| Command::Play { card }).collect::<Vec<_>>());
+    assert_eq!(
+        m.rules.legal_moves(&m.state, 0),
+        cards("3S 4S 5S 6S 7S").into_iter().map(|card| Command::Play { card }).collect::<Vec<_>>()
+    );
     let events = m.ok(0, Command::Play { card: card("7S") });
     assert!(matches!(events[1], Event::TrickWon { winner: 2, .. }));
     assert_eq!(m.to_act(), [2]);
