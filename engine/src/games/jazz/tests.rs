@@ -112,9 +112,7 @@ fn six_deals_in_the_texts_order_each_scored_its_own_way_then_the_highest_total_w
     assert_eq!(kind, Kind::FanTan);
     let forced =
         |s: Seat| m.log.iter().filter(|e| matches!(e, Event::Passed { seat, forced: true } if *seat == s)).count();
-    for s in 0..4 {
-        assert_eq!(counted[s] as usize, forced(s));
-    }
+    assert_eq!(counted.iter().map(|&n| n as usize).collect::<Vec<_>>(), (0..4).map(forced).collect::<Vec<_>>());
     let first_out = terms.iter().find(|t| t.rule == rule::FIRST_OUT).unwrap().to;
     assert_eq!(points[first_out], 10 - counted[first_out] as i64);
     let Some(Event::MatchEnded { winners, scores, .. }) = m.log.last().cloned() else { panic!("the match ended") };
