@@ -6,7 +6,7 @@ use engine::game::{Rules, Status, Viewer};
 use engine::games::{
     bondtolva::Bondtolva, braus::Braus, chicago::Chicago, fan_tan::FanTan, femhundra::Femhundra, femkort::Femkort,
     femtio::Femtio, finns_i_sjon::FinnsISjon, fusk::Fusk, fyrmanswhist::Fyrmanswhist, fyrtioett::Fyrtioett,
-    gurka::Gurka, japansk_whist::JapanskWhist, kasino::Kasino, kom_ihag::KomIhag, krypkasino::Krypkasino,
+    gurka::Gurka, japansk_whist::JapanskWhist, jazz::Jazz, kasino::Kasino, kom_ihag::KomIhag, krypkasino::Krypkasino,
     lange_laban::LangeLaban, lojliga_familjerna::LojligaFamiljerna, norrlandsknack::Norrlandsknack, plump::Plump,
     poker::Poker, polskt_pass::PolsktPass, president::President, priffe::Priffe, rodskagg::Rodskagg, rummy::Rummy,
     skitgubbe::Skitgubbe, snipp_snapp_snorum::SnippSnappSnorum, spader::Spader, stopp::Stopp, stortok::Stortok,
@@ -146,6 +146,7 @@ fn strong_bot_cannot_read_hidden_cards() {
     compare(&Poker);
     compare(&Stotpoker);
     compare(&Chicago);
+    compare(&Jazz);
 }
 
 /// Plays one whole match: `strong_seats` at strong, the others at `other`; the strong seat's (or

@@ -88,6 +88,7 @@ SETUPS = {
     "poker": (3, {"deals": 2}),
     "stotpoker": (4, {"deals": 2, "soko": True}),
     "chicago": (3, {"target": 24}),
+    "jazz": (3, {}),
 }
 SERVICE_EVENTS = {"MatchSeatJoinedEvent", "MatchTurnTimedOutEvent", "MatchBotMovedEvent"}
 

@@ -84,6 +84,7 @@ const creations: { [G in Game]: Of<Schemas["CreateMatch"], G> } = {
   poker: { game: "poker", seats: seats(3), options: { deals: 2 } },
   stotpoker: { game: "stotpoker", seats: seats(4), options: { deals: 2, soko: true } },
   chicago: { game: "chicago", seats: seats(3), options: { target: 24 } },
+  jazz: { game: "jazz", seats: seats(3), options: {} },
 };
 
 function fail(message: string): never {

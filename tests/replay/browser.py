@@ -203,7 +203,8 @@ SHARED_WORDS = {"bot", "ada", "json", "kortbord", "pass", "rita", "ritor", "slam
                 "partner", "minus", "bonus", "bet", "misère", "tarot", "whist", "wieder", "la", "vola",
                 "tjog", "blind", "stopp", "tabbe", "tabbar", "sistan", "jan",
                 "dubbeltabbe", "dukningar", "muggins", "stortok", "skitgubbe",
-                "svarte", "petter", "fusk", "rummy", "poker", "ante", "sökö", "chicago", "royal"}
+                "svarte", "petter", "fusk", "rummy", "poker", "ante", "sökö", "chicago", "royal",
+                "jazz", "fan", "tan"}
 
 
 def at_step(b, n):

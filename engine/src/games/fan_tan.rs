@@ -8,28 +8,29 @@
 //! are never asked for: a seat with nothing to lay is passed over by an automatic event, so every
 //! seat that is asked has a choice (which card, and in the free variant how long a run).
 
-use std::collections::BTreeSet;
 use std::ops::RangeInclusive;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::bots;
-use crate::cards::{decks, is_permutation, sorted, take_card, Card};
+use crate::cards::{decks, sorted, Card};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
 use crate::game::{Rules, SetupError, Viewer};
-use crate::layout::{ace_low, card_at, Layout, LayoutRow, Shape};
+use crate::layout::{ace_low, card_at, LayoutRow};
 use crate::random::Rng;
 use crate::rules::{RuleViolation, ScoreTerm, Text};
 use crate::seat::{Seat, Table as Seating};
+
+pub mod play;
+pub use play::SEVEN;
+use play::{FanTanPlay, LayRules};
 
 #[derive(Default)]
 pub struct FanTan;
 
 pub const MIN_PLAYERS: usize = 3;
 pub const MAX_PLAYERS: usize = 7;
-/// The rank every row starts with, counted from the ace as one.
-pub const SEVEN: u8 = 7;
 
 /// Rule ids, written out in full so that a grep for an id finds both its text and its uses.
 pub mod rule {
@@ -41,6 +42,9 @@ pub mod rule {
     pub const FREE_RUN: &str = "fan-tan.free.run";
 }
 
+const LAY_RULES: LayRules =
+    LayRules { build: rule::BUILD, one_card: rule::ONE_CARD, free_build: rule::FREE_BUILD, free_run: rule::FREE_RUN };
+
 // ---------------------------------------------------------------------------------------------
 // Options
 
@@ -50,16 +54,6 @@ pub mod rule {
 pub struct Options {
     /// Fri fan tan: any first card in a suit, piles built upward round the king, runs at once.
     pub free: bool,
-}
-
-impl Options {
-    fn shape(&self) -> Shape {
-        if self.free {
-            Shape::Round
-        } else {
-            Shape::Outward { start: SEVEN }
-        }
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -87,16 +81,7 @@ struct Deal {
     number: u32,
     dealer: Seat,
     deck: Vec<Card>,
-    hands: Vec<Vec<Card>>,
-    layout: Layout,
-    to_play: Seat,
-    /// Passes by seat.
-    passes: Vec<u32>,
-    /// By seat, every card that could be laid when the seat passed: it held none of them then,
-    /// so it holds none now (public: the table saw the pass).
-    lacks: Vec<BTreeSet<Card>>,
-    /// By seat, its plays with the layout each was laid on (public), for the bot's inferences.
-    plays: Vec<Vec<(Layout, Vec<Card>)>>,
+    play: FanTanPlay,
     winner: Option<Seat>,
 }
 
@@ -107,7 +92,7 @@ impl deals::Deal for Deal {
         if self.winner.is_some() {
             Vec::new()
         } else {
-            vec![self.to_play]
+            vec![self.play.to_play]
         }
     }
 
@@ -198,71 +183,22 @@ pub enum Event {
 
 /// The deal's opening events after `DealStarted`: forehand and those after him with nothing to
 /// lay pass until a seat can.
-fn opening_passes(table: &Seating, hands: &[Vec<Card>], layout: &Layout, forehand: Seat) -> Vec<Event> {
-    let mut events = Vec::new();
-    let mut seat = forehand;
-    for _ in 0..table.seats {
-        if hands[seat].iter().any(|&c| layout.fits(c)) {
-            break;
-        }
-        events.push(Event::Passed { seat });
-        seat = table.next(seat);
-    }
-    events
+fn opening_passes(table: &Seating, hands: &[Vec<Card>], free: bool, forehand: Seat) -> Vec<Event> {
+    let layout = crate::layout::Layout::new(play::shape(free));
+    FanTanPlay::passes_from(table, hands, &layout, forehand).into_iter().map(|seat| Event::Passed { seat }).collect()
 }
 
 // ---------------------------------------------------------------------------------------------
 // Decide
 
 fn decide_lay(state: &State, deal: &Deal, seat: Seat, cards: &[Card]) -> Result<Vec<Event>, RuleViolation> {
-    let free = state.options.free;
-    let Some(&first) = cards.first() else {
-        return Err(RuleViolation::new(rule::ONE_CARD, "Lägg minst ett kort.", "Lay at least one card."));
-    };
-    if let Some(&c) = cards.iter().find(|c| !deal.hands[seat].contains(c)) {
-        return Err(RuleViolation::card_not_held(c));
-    }
-    if !free && cards.len() > 1 {
-        return Err(RuleViolation::new(
-            rule::ONE_CARD,
-            "Man lägger bara ett kort i taget.",
-            "Only one card is laid on each turn.",
-        ));
-    }
-    if !deal.layout.fits(first) {
-        let open = crate::cards::codes(&deal.layout.openings());
-        return Err(if free {
-            RuleViolation::new(
-                rule::FREE_BUILD,
-                format!("{first} passar inte: en påbörjad färg byggs bara uppåt, och nu passar {open}."),
-                format!("{first} does not fit: a started suit is built upward only, and now {open} fit."),
-            )
-        } else {
-            RuleViolation::new(
-                rule::BUILD,
-                format!("{first} passar inte i raderna; nu passar {open}."),
-                format!("{first} does not fit the rows; now {open} fit."),
-            )
-        });
-    }
-    if !deal.layout.fits_run(cards) {
-        return Err(RuleViolation::new(
-            rule::FREE_RUN,
-            "Korten måste följa på varandra uppåt i samma färg.",
-            "The cards must follow one another upward in one suit.",
-        ));
-    }
-    let mut hands = deal.hands.clone();
-    let mut layout = deal.layout.clone();
-    for &c in cards {
-        take_card(&mut hands[seat], c);
-        layout.lay(c);
-    }
+    deal.play.check_lay(seat, cards, &LAY_RULES)?;
+    let (hands, passing) = deal.play.after_lay(seat, cards);
     let mut events = vec![Event::Laid { seat, cards: cards.to_vec() }];
     if hands[seat].is_empty() {
         events.extend(score_deal(state, deal, seat, &hands));
     } else {
-        events.extend(opening_passes(&state.table, &hands, &layout, state.table.next(seat)));
+        events.extend(passing.into_iter().map(|seat| Event::Passed { seat }));
     }
     Ok(events)
 }
@@ -270,22 +206,10 @@ fn decide_lay(state: &State, deal: &Deal, seat: Seat, cards: &[Card]) -> Result<
 // ---------------------------------------------------------------------------------------------
 // Evolve
 
-fn evolve_deal(deal: &mut Deal, table: &Seating, event: &Event) {
+fn evolve_deal(deal: &mut Deal, event: &Event) {
     match event {
-        Event::Laid { seat, cards } => {
-            deal.plays[*seat].push((deal.layout.clone(), cards.clone()));
-            for &c in cards {
-                take_card(&mut deal.hands[*seat], c);
-                deal.layout.lay(c);
-            }
-            deal.to_play = table.next(*seat);
-        }
-        Event::Passed { seat } => {
-            deal.passes[*seat] += 1;
-            let open = decks::standard52().into_iter().filter(|&c| deal.layout.fits(c));
-            deal.lacks[*seat].extend(open);
-            deal.to_play = table.next(*seat);
-        }
+        Event::Laid { seat, cards } => deal.play.lay(*seat, cards),
+        Event::Passed { seat } => deal.play.pass(*seat),
         Event::DealScored { winner, .. } => deal.winner = Some(*winner),
         Event::DealStarted { .. } | Event::MatchEnded { .. } => {}
     }
@@ -376,85 +300,15 @@ pub struct Table {
 // ---------------------------------------------------------------------------------------------
 // The bot
 
-/// The cards of `card`'s suit beyond it, in the way its row grows from it (both ways from a
-/// seven, which opens its row): the cards laying it lets come.
-fn beyond(shape: Shape, layout: &Layout, card: Card) -> Vec<Card> {
-    let suit = card.suit().expect("a suited card");
-    let n = ace_low(card);
-    match shape {
-        Shape::Outward { start } if n == start => (1..=13).filter(|&k| k != n).map(|k| card_at(suit, k)).collect(),
-        Shape::Outward { start } if n > start => (n + 1..=13).map(|k| card_at(suit, k)).collect(),
-        Shape::Outward { .. } => (1..n).map(|k| card_at(suit, k)).collect(),
-        Shape::Round => {
-            let laid = layout.row(suit).map_or(1, |r| r.len());
-            (1..=13 - laid as u8).map(|k| card_at(suit, (n - 1 + k) % 13 + 1)).collect()
-        }
-    }
+fn legal(deal: &Deal, seat: Seat) -> Vec<Command> {
+    deal.play.legal(seat).into_iter().map(|cards| Command::Lay { cards }).collect()
 }
 
-/// The rule of thumb: lay what leads on to the most of one's own cards (in the free variant, a
-/// card of a run counting as much as three cards it leads to); among equals the lowest card.
-fn basic_pick(free: bool, layout: &Layout, hand: &[Card]) -> Option<Vec<Card>> {
-    let shape = layout.shape();
-    layout.runs(hand, if free { 13 } else { 1 }).into_iter().max_by_key(|cards| {
-        let last = *cards.last().expect("a run has cards");
-        let mut after = layout.clone();
-        cards.iter().for_each(|&c| after.lay(c));
-        let rest = beyond(shape, &after, last);
-        let mine = rest.iter().filter(|c| hand.contains(c) && !cards.contains(c)).count() as i64;
-        (mine + 3 * cards.len() as i64, std::cmp::Reverse(last))
-    })
-}
-
-fn legal(state: &State, deal: &Deal, seat: Seat) -> Vec<Command> {
-    let hand = &deal.hands[seat];
-    let longest = if state.options.free { 13 } else { 1 };
-    deal.layout.runs(hand, longest).into_iter().map(|cards| Command::Lay { cards }).collect()
-}
-
-/// How many of its latest plays a seat's hand in a sampled world must explain.
-const EVIDENCE: usize = 3;
-/// Fresh deals of the unseen cards tried for a world whose hands explain the plays.
-const WORLD_TRIES: usize = 24;
-
-/// Whether `hand`, another seat's hand in a sampled world, explains its latest plays as the
-/// basic rule of thumb would have made them (each with the cards laid since back in hand).
-fn explains(free: bool, plays: &[(Layout, Vec<Card>)], hand: &[Card]) -> bool {
-    let mut then = hand.to_vec();
-    plays.iter().rev().take(EVIDENCE).all(|(layout, cards)| {
-        then.extend(cards);
-        basic_pick(free, layout, &then).as_ref() == Some(cards)
-    })
-}
-
-/// The deal as `seat` knows it: its own hand and the layout, the other hands dealt afresh from
-/// the cards it has not seen, each keeping its size and none of the cards that could be laid
-/// when it passed; of several fresh deals, the first (else the one) whose hands best explain
-/// what their seats laid lately.
+/// The deal as `seat` knows it (see [`FanTanPlay::resample`]).
 fn determinize(state: &State, seat: Seat, rng: &mut Rng) -> Option<State> {
-    let deal = state.deals.live()?;
-    let free = state.options.free;
-    let others: Vec<Seat> = (0..state.players()).filter(|&s| s != seat).collect();
-    let laid = deal.layout.cards();
-    let pool: Vec<Card> =
-        decks::standard52().into_iter().filter(|c| !laid.contains(c) && !deal.hands[seat].contains(c)).collect();
-    let sizes: Vec<usize> = others.iter().map(|&s| deal.hands[s].len()).collect();
-    let mut best: Option<(usize, Vec<Vec<Card>>)> = None;
-    for _ in 0..WORLD_TRIES {
-        let hands = bots::redeal_where(&pool, &sizes, |p, c| !deal.lacks[others[p]].contains(&c), rng);
-        let fit = (0..others.len()).filter(|&k| explains(free, &deal.plays[others[k]], &hands[k])).count();
-        if best.as_ref().is_none_or(|(f, _)| fit > *f) {
-            best = Some((fit, hands));
-        }
-        if fit == others.len() {
-            break;
-        }
-    }
+    state.deals.live()?;
     let mut world = state.clone();
-    let w = world.deals.live_mut()?;
-    for (k, hand) in best?.1.into_iter().enumerate() {
-        w.hands[others[k]] = sorted(hand);
-    }
+    world.deals.live_mut()?.play.resample(seat, rng);
     Some(world)
 }
 
@@ -486,8 +340,7 @@ impl Rules for FanTan {
         let dealer = state.deals.next_dealer;
         let forehand = state.table.next(dealer);
         let hands: Vec<Vec<Card>> = deals::deal_singly(&state.table, dealer, &deck).into_iter().map(sorted).collect();
-        let layout = Layout::new(state.options.shape());
-        let passes = opening_passes(&state.table, &hands, &layout, forehand);
+        let passes = opening_passes(&state.table, &hands, state.options.free, forehand);
         let mut events = vec![Event::DealStarted {
             deal_number: state.deals.number + 1,
             dealer,
@@ -518,12 +371,7 @@ impl Rules for FanTan {
                     number: *deal_number,
                     dealer: *dealer,
                     deck: deck.clone(),
-                    hands: hands.clone(),
-                    layout: Layout::new(options.shape()),
-                    to_play: *forehand,
-                    passes: vec![0; hands.len()],
-                    lacks: vec![BTreeSet::new(); hands.len()],
-                    plays: vec![Vec::new(); hands.len()],
+                    play: FanTanPlay::new(state.table, hands.clone(), *forehand, options.free),
                     winner: None,
                 };
                 state.deals.started(*deal_number, scores, deal);
@@ -531,20 +379,20 @@ impl Rules for FanTan {
             Event::DealScored { terms, scores, .. } => {
                 state.deals.scored(terms, scores);
                 if let Some(deal) = state.deals.deal.as_mut() {
-                    evolve_deal(deal, &state.table, event);
+                    evolve_deal(deal, event);
                 }
             }
             Event::MatchEnded { winners, explanation, .. } => state.deals.ended(winners, explanation),
             _ => {
                 if let Some(deal) = state.deals.deal.as_mut() {
-                    evolve_deal(deal, &state.table, event);
+                    evolve_deal(deal, event);
                 }
             }
         }
     }
 
     fn legal_moves(&self, state: &State, seat: Seat) -> Vec<Command> {
-        state.deals.acting(seat).map(|deal| legal(state, deal, seat)).unwrap_or_default()
+        state.deals.acting(seat).map(|deal| legal(deal, seat)).unwrap_or_default()
     }
 
     fn move_space(&self, state: &State, seat: Seat) -> Vec<Command> {
@@ -552,7 +400,7 @@ impl Rules for FanTan {
             decks::standard52().into_iter().map(|c| Command::Lay { cards: vec![c] }).collect();
         moves.push(Command::Lay { cards: Vec::new() });
         if let Some(deal) = state.deals.live() {
-            for &c in &deal.hands[seat] {
+            for &c in &deal.play.hands[seat] {
                 let suit = c.suit().expect("a suited card");
                 let n = ace_low(c);
                 for len in 2..=4u8 {
@@ -571,15 +419,15 @@ impl Rules for FanTan {
             phase: state.deals.phase(),
             deals: state.deals.view(viewer, state.players(), deal.map(|d| d.dealer)),
             options: state.options.clone(),
-            layout: deal.map(|d| d.layout.view()).unwrap_or_default(),
+            layout: deal.map(|d| d.play.layout.view()).unwrap_or_default(),
             forehand: deal.map(|d| state.table.next(d.dealer)),
-            to_play: deal.map(|d| d.winner.unwrap_or(d.to_play)),
-            hand_sizes: deal.map(|d| d.hands.iter().map(Vec::len).collect()),
-            passes: deal.map(|d| d.passes.clone()),
+            to_play: deal.map(|d| d.winner.unwrap_or(d.play.to_play)),
+            hand_sizes: deal.map(|d| d.play.hands.iter().map(Vec::len).collect()),
+            passes: deal.map(|d| d.play.passes.clone()),
             winner: deal.map(|d| d.winner),
             deck: record.filter(|d| d.winner.is_some()).map(|d| d.deck.clone()),
-            hands: record.map(|d| d.hands.clone()),
-            hand: deal.zip(me).map(|(d, s)| d.hands[s].clone()),
+            hands: record.map(|d| d.play.hands.clone()),
+            hand: deal.zip(me).map(|(d, s)| d.play.hands[s].clone()),
         }
     }
 
@@ -595,7 +443,7 @@ impl Rules for FanTan {
 
     fn secrets(&self, state: &State) -> Vec<(Card, Vec<Seat>)> {
         let Some(deal) = state.deals.live() else { return Vec::new() };
-        deal.hands.iter().enumerate().flat_map(|(s, h)| h.iter().map(move |&c| (c, vec![s]))).collect()
+        deal.play.hands.iter().enumerate().flat_map(|(s, h)| h.iter().map(move |&c| (c, vec![s]))).collect()
     }
 
     fn check_invariants(&self, state: &State) -> Result<(), String> {
@@ -603,16 +451,11 @@ impl Rules for FanTan {
         let Some(deal) = &state.deals.deal else { return Ok(()) };
         let pack = decks::standard52();
         deals::check_deck(&deal.deck, &pack)?;
-        deal.layout.check()?;
-        let mut all: Vec<Card> = deal.hands.concat();
-        all.extend(deal.layout.cards());
-        crate::ensure!(is_permutation(&all, &pack), "hands and layout hold {} cards, not the pack", all.len());
-        let most = pack.len().div_ceil(state.players());
-        crate::ensure!(deal.hands.iter().all(|h| h.len() <= most), "a hand holds more than {most} cards");
+        deal.play.check(&pack)?;
         // Mid-decision a seat may be out before the score, or next with nothing to lay before
         // its pass: the events that follow settle both, so only a scored deal is held to its end.
         if let Some(w) = deal.winner {
-            crate::ensure!(deal.hands[w].is_empty(), "the winner {w} still holds cards");
+            crate::ensure!(deal.play.hands[w].is_empty(), "the winner {w} still holds cards");
             crate::ensure!(state.deals.scores[w] == 1, "the winner's score is {}", state.deals.scores[w]);
         }
         Ok(())
@@ -635,7 +478,7 @@ impl Rules for FanTan {
 
     fn basic_move(&self, state: &State, seat: Seat, _rng: &mut Rng) -> Option<Command> {
         let deal = state.deals.acting(seat)?;
-        basic_pick(state.options.free, &deal.layout, &deal.hands[seat]).map(|cards| Command::Lay { cards })
+        deal.play.basic(seat).map(|cards| Command::Lay { cards })
     }
 
     fn determinize(&self, state: &State, seat: Seat, rng: &mut Rng) -> Option<State> {
@@ -645,7 +488,7 @@ impl Rules for FanTan {
     /// The win (one point) less the others' mean, and a little for each card fewer in hand
     /// than theirs: a lost deal is better lost close.
     fn standing(&self, state: &State, seat: Seat) -> f64 {
-        let left = |s: Seat| state.deals.deal.as_ref().map_or(0, |d| d.hands[s].len()) as f64;
+        let left = |s: Seat| state.deals.deal.as_ref().map_or(0, |d| d.play.hands[s].len()) as f64;
         bots::lead_over_mean(state.players(), |s| state.deals.scores[s] as f64 - 0.02 * left(s), seat)
     }
 }

@@ -15,6 +15,7 @@ pub mod fyrmanswhist;
 pub mod fyrtioett;
 pub mod gurka;
 pub mod japansk_whist;
+pub mod jazz;
 pub mod kasino;
 pub mod kom_ihag;
 pub mod krypkasino;
@@ -89,5 +90,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(poker::Poker),
         erase(stotpoker::Stotpoker),
         erase(chicago::Chicago),
+        erase(jazz::Jazz),
     ]
 }

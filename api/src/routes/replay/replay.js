@@ -280,6 +280,13 @@
     strong: ["stark", "strong"],
     basic: ["enkel", "basic"],
     random: ["slumpvis", "random"],
+    // Jazz's six deals (its table's `kind`; the sixth is also its phase while played).
+    tricks: ["undvik stick", "avoid tricks"],
+    clubs: ["undvik klöver", "avoid clubs"],
+    queens: ["undvik damerna", "avoid the queens"],
+    "king-of-clubs": ["undvik klöver kung", "avoid the king of clubs"],
+    "last-trick": ["undvik sista sticket", "avoid the last trick"],
+    "fan-tan": ["fan tan-given", "the fan tan deal"],
   };
   const word = (v) => {
     if (v === null || v === undefined) return "—";
@@ -368,8 +375,9 @@
     busted: (d) => t(`${seatName(d.seat)} vänder upp en valör som redan ligger uppe i turen och spricker: korten ska vändas tillbaka. ${seatName(d.next)} har turen.`, `${seatName(d.seat)} turns up a rank already up in the turn and goes bust: the cards go back face down. ${seatName(d.next)} is next.`),
     heap_taken: (d) => t(`${seatName(d.seat)} stannar och tar ${cardNames(d.cards)} till sin hög. ${seatName(d.next)} har turen.`, `${seatName(d.seat)} stops and takes ${cardNames(d.cards)} into his heap. ${seatName(d.next)} is next.`),
     missed: (d) => t(`Inget par. ${seatName(d.next)} har turen.`, `No pair. ${seatName(d.next)} is next.`),
+    // Jazz names which of its six deals starts.
     deal_started: (d) => t(`Giv ${d.deal_number ?? dealNo} börjar. ${seatName(d.dealer)} ger.`,
-      `Deal ${d.deal_number ?? dealNo} starts. ${seatName(d.dealer)} deals.`),
+      `Deal ${d.deal_number ?? dealNo} starts. ${seatName(d.dealer)} deals.`) + (d.kind ? ` ${word(d.kind)}.` : ""),
     cards_dealt: (d) => t("Korten delas ut.", "The cards are dealt.") +
       (d.turned_card ? t(` ${cardName(d.turned_card)} vänds upp.`, ` ${cardName(d.turned_card)} is turned up.`) : ""),
     bid_made: (d) => {
@@ -380,7 +388,8 @@
       else what = contract(d.bid ?? d.call ?? "") + (d.suit ? ` (${suitWord(d.suit)})` : "");
       return t(`${seatName(seatOf(d))} bjuder ${what}.`, `${seatName(seatOf(d))} bids ${what}.`);
     },
-    passed: (d) => t(`${seatName(d.seat)} passar.`, `${seatName(d.seat)} passes.`),
+    // Jazz's fan tan deal: a pass after the first seven is forced and costs a point.
+    passed: (d) => t(`${seatName(d.seat)} passar${d.forced ? " (tvunget pass: -1)" : ""}.`, `${seatName(d.seat)} passes${d.forced ? " (forced pass: -1)" : ""}.`),
     card_played: (d) => {
       const from = d.from && d.from.kind === "pile" ? t(` från hög ${d.from.pile + 1}`, ` from pile ${d.from.pile + 1}`) : "";
       const out = d.went_out ? t(" och är ute ur given", " and is out of the deal") : "";
@@ -464,7 +473,9 @@
     la_vola_announced: (d) => t(`${seatName(d.seat)} bjuder la vola.`, `${seatName(d.seat)} announces la vola.`),
     laid: (d) => {
       const calls = Array.isArray(d.calls) && d.calls.length ? `: ”${d.calls.join("”, ”")}”` : "";
-      return t(`${seatName(d.seat)} lägger ${cardNames(d.cards)}${calls}.`, `${seatName(d.seat)} lays ${cardNames(d.cards)}${calls.replace(/”/g, '"')}.`);
+      // Jazz's fan tan deal lays one card (`card`), Fan tan a list of them.
+      const laid = d.cards || [d.card];
+      return t(`${seatName(d.seat)} lägger ${cardNames(laid)}${calls}.`, `${seatName(d.seat)} lays ${cardNames(laid)}${calls.replace(/”/g, '"')}.`);
     },
     sequence_closed: (d) => t(`Följden läggs undan; ${seatName(d.leader)} spelar ut.`, `The sequence is put aside; ${seatName(d.leader)} leads.`),
     // Fusk

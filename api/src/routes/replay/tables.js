@@ -623,6 +623,43 @@ window.KortbordTables = (function () {
     },
   });
 
+  // Jazz: which of the six deals is played and how it scores; the trick deals drawn as any trick
+  // game's (the trick, the hands) with the twos out of the pack, the sixth deal's rows and
+  // passes as Fan tan's; under each seat what the deal has counted against it so far.
+  const fanTan = get("fan-tan");
+  const JAZZ_COUNTED = {
+    tricks: ["stick", "tricks"],
+    clubs: ["klöver", "clubs"],
+    queens: ["damer", "queens"],
+    "king-of-clubs": ["klöver kung", "king of clubs"],
+    "last-trick": ["sista sticket", "last trick"],
+    "fan-tan": ["tvungna pass", "forced passes"],
+  };
+  register("jazz", {
+    centre(table, ui) {
+      const out = table.kind === "fan-tan" ? fanTan.centre(table, ui) : [];
+      if (Array.isArray(table.twos_out) && table.twos_out.length) {
+        out.push(ui.cards(table.twos_out, { small: true, label: ui.t("Tvåor ur leken", "Twos out of the pack"), from: "table.twos_out" }));
+      }
+      return out;
+    },
+    seat(table, seat, ui) {
+      const out = table.kind === "fan-tan" ? fanTan.seat(table, seat, ui) : [];
+      const n = (table.counted || [])[seat];
+      const what = JAZZ_COUNTED[table.kind];
+      if (n && what) out.push(ui.el("div", { class: "extra" }, `${ui.t(what[0], what[1])}: ${n}`));
+      return out;
+    },
+    facts(table, ui) {
+      const rows = [];
+      if (table.kind) rows.push([ui.t("Giv", "Deal"), `${table.deal_number} / 6: ${ui.word(table.kind)}`]);
+      if (table.scoring) rows.push([ui.t("Poäng", "Scoring"), ui.t(table.scoring.sv, table.scoring.en)]);
+      if (table.to_play != null && table.phase === "fan-tan") rows.push([ui.t("Tur", "To play"), ui.seat(table.to_play)]);
+      if (table.first_out != null) rows.push([ui.t("Först ut", "First out"), ui.seat(table.first_out)]);
+      return rows;
+    },
+  });
+
   // Snipp snapp snorum: the sequence on the table is the pile; how often each seat stood over.
   register("snipp-snapp-snorum", {
     seat(table, seat, ui) {

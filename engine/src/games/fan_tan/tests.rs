@@ -1,5 +1,5 @@
 use super::*;
-use crate::cards::{card, cards};
+use crate::cards::{card, cards, is_permutation};
 use crate::simulate::Driver;
 
 type M = Driver<FanTan>;
