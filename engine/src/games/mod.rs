@@ -2,6 +2,7 @@
 
 use crate::game::{erase, Game};
 
+pub mod blackjack;
 pub mod bondtolva;
 pub mod braus;
 pub mod fan_tan;
@@ -87,5 +88,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(rummy::Rummy),
         erase(poker::Poker),
         erase(stotpoker::Stotpoker),
+        erase(blackjack::Blackjack),
     ]
 }
