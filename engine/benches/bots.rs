@@ -10,7 +10,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use engine::bots::{self, Level};
 use engine::game::{Rules, Status};
 use engine::games::{
-    bondtolva::Bondtolva, braus::Braus, fan_tan::FanTan, femhundra::Femhundra, femkort::Femkort, femtio::Femtio,
+    blackjack::Blackjack, bondtolva::Bondtolva, braus::Braus, fan_tan::FanTan, femhundra::Femhundra, femkort::Femkort, femtio::Femtio,
     finns_i_sjon::FinnsISjon, fusk::Fusk, fyrmanswhist::Fyrmanswhist, fyrtioett::Fyrtioett, gurka::Gurka,
     japansk_whist::JapanskWhist, kasino::Kasino, kom_ihag::KomIhag, krypkasino::Krypkasino, lange_laban::LangeLaban,
     lojliga_familjerna::LojligaFamiljerna, norrlandsknack::Norrlandsknack, plump::Plump, poker::Poker,
@@ -176,6 +176,7 @@ fn bench_bots(c: &mut Criterion) {
     bench_strong(c, &Rummy, &mut tails);
     bench_strong(c, &Poker, &mut tails);
     bench_strong(c, &Stotpoker, &mut tails);
+    bench_strong(c, &Blackjack, &mut tails);
     print_tails(tails);
 }
 

@@ -4,7 +4,7 @@ use engine::bots::{self, Level};
 use engine::cards::Card;
 use engine::game::{Rules, Status, Viewer};
 use engine::games::{
-    bondtolva::Bondtolva, braus::Braus, fan_tan::FanTan, femhundra::Femhundra, femkort::Femkort, femtio::Femtio,
+    blackjack::Blackjack, bondtolva::Bondtolva, braus::Braus, fan_tan::FanTan, femhundra::Femhundra, femkort::Femkort, femtio::Femtio,
     finns_i_sjon::FinnsISjon, fusk::Fusk, fyrmanswhist::Fyrmanswhist, fyrtioett::Fyrtioett, gurka::Gurka,
     japansk_whist::JapanskWhist, kasino::Kasino, kom_ihag::KomIhag, krypkasino::Krypkasino, lange_laban::LangeLaban,
     lojliga_familjerna::LojligaFamiljerna, norrlandsknack::Norrlandsknack, plump::Plump, poker::Poker,
@@ -145,6 +145,7 @@ fn strong_bot_cannot_read_hidden_cards() {
     compare(&Rummy);
     compare(&Poker);
     compare(&Stotpoker);
+    compare(&Blackjack);
 }
 
 /// Plays one whole match: `strong_seats` at strong, the others at `other`; the strong seat's (or

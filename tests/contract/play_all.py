@@ -87,6 +87,7 @@ SETUPS = {
     "fusk": (3, {"move_limit": 30}),
     "poker": (3, {"deals": 2}),
     "stotpoker": (4, {"deals": 2, "soko": True}),
+    "blackjack": (3, {"rounds": 2, "packs": 1}),
 }
 SERVICE_EVENTS = {"MatchSeatJoinedEvent", "MatchTurnTimedOutEvent", "MatchBotMovedEvent"}
 

@@ -83,6 +83,7 @@ const creations: { [G in Game]: Of<Schemas["CreateMatch"], G> } = {
   fusk: { game: "fusk", seats: seats(3), options: { move_limit: 30 } },
   poker: { game: "poker", seats: seats(3), options: { deals: 2 } },
   stotpoker: { game: "stotpoker", seats: seats(4), options: { deals: 2, soko: true } },
+  blackjack: { game: "blackjack", seats: seats(3), options: { rounds: 2, packs: 1 } },
 };
 
 function fail(message: string): never {

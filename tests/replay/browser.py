@@ -203,7 +203,8 @@ SHARED_WORDS = {"bot", "ada", "json", "kortbord", "pass", "rita", "ritor", "slam
                 "partner", "minus", "bonus", "bet", "misère", "tarot", "whist", "wieder", "la", "vola",
                 "tjog", "blind", "stopp", "tabbe", "tabbar", "sistan", "jan",
                 "dubbeltabbe", "dukningar", "muggins", "stortok", "skitgubbe",
-                "svarte", "petter", "fusk", "rummy", "poker", "ante", "sökö"}
+                "svarte", "petter", "fusk", "rummy", "poker", "ante", "sökö",
+                "blackjack", "even", "money"}
 
 
 def at_step(b, n):
