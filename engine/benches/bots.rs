@@ -10,11 +10,11 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use engine::bots::{self, Level};
 use engine::game::{Rules, Status};
 use engine::games::{
-    blackjack::Blackjack, bondtolva::Bondtolva, braus::Braus, fan_tan::FanTan, femhundra::Femhundra, femkort::Femkort, femtio::Femtio,
-    finns_i_sjon::FinnsISjon, fusk::Fusk, fyrmanswhist::Fyrmanswhist, fyrtioett::Fyrtioett, gurka::Gurka,
-    japansk_whist::JapanskWhist, kasino::Kasino, kom_ihag::KomIhag, krypkasino::Krypkasino, lange_laban::LangeLaban,
-    lojliga_familjerna::LojligaFamiljerna, norrlandsknack::Norrlandsknack, plump::Plump, poker::Poker,
-    polskt_pass::PolsktPass, president::President, priffe::Priffe, rodskagg::Rodskagg, rummy::Rummy,
+    blackjack::Blackjack, bondtolva::Bondtolva, braus::Braus, fan_tan::FanTan, femhundra::Femhundra, femkort::Femkort,
+    femtio::Femtio, finns_i_sjon::FinnsISjon, fusk::Fusk, fyrmanswhist::Fyrmanswhist, fyrtioett::Fyrtioett,
+    gurka::Gurka, japansk_whist::JapanskWhist, kasino::Kasino, kom_ihag::KomIhag, krypkasino::Krypkasino,
+    lange_laban::LangeLaban, lojliga_familjerna::LojligaFamiljerna, norrlandsknack::Norrlandsknack, plump::Plump,
+    poker::Poker, polskt_pass::PolsktPass, president::President, priffe::Priffe, rodskagg::Rodskagg, rummy::Rummy,
     skitgubbe::Skitgubbe, snipp_snapp_snorum::SnippSnappSnorum, spader::Spader, stopp::Stopp, stortok::Stortok,
     stotpoker::Stotpoker, svangknack::Svangknack, svarte_petter::SvartePetter, tarot::Tarot, trettioett::Trettioett,
     tvartom_kom_ihag::TvartomKomIhag, vandatta::Vandatta, vandtia::Vandtia, whist::Whist,

@@ -1008,7 +1008,8 @@ fn score(state: &State, deal: &Deal) -> Event {
         let insured = deal.insured[seat];
         if insured > 0 {
             let won = deal.dealer_blackjack();
-            let (result, paid) = if won { (HandResult::InsuranceWon, 3 * insured) } else { (HandResult::InsuranceLost, 0) };
+            let (result, paid) =
+                if won { (HandResult::InsuranceWon, 3 * insured) } else { (HandResult::InsuranceLost, 0) };
             let (sv, en) = result_words(result);
             pay(seat, insured, paid, rule::INSURANCE, sv, en);
             settled.push(Settled { seat, hand: None, result, stake: insured, paid });
