@@ -670,7 +670,7 @@ fn next_step(state: &State) -> Option<Event> {
     if state.deals.outcome.is_some() {
         return None;
     }
-    let Some(deal) = state.deals.deal.as_ref() else { return None };
+    let deal = state.deals.deal.as_ref()?;
     if deal.scored {
         return match_over(state).then(|| match_end(state));
     }

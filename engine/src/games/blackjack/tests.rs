@@ -217,3 +217,41 @@ fn basic_strategy_splits_eights_doubles_eleven_and_stands_on_stiff_hands_against
     assert_eq!(advice(&cards("TC 6D"), 7, false), Advice::Hit);
     assert_eq!(advice(&cards("AC 7D"), 9, false), Advice::Hit);
 }
+
+/// Chips after whole matches at one seat, every decision by `level`, over the same shoes.
+fn chips_over_matches(level: bots::Level, matches: u64) -> i64 {
+    let rules = Blackjack;
+    let mut total = 0;
+    for seed in 0..matches {
+        let mut shoes = Rng::new(seed);
+        let mut moves = Rng::new(seed + 1_000_000);
+        let mut state = rules.setup(1, Options::default()).unwrap();
+        loop {
+            let events = match rules.status(&state) {
+                Status::Finished { .. } => break,
+                Status::NeedsDeck { composition: mut cards } | Status::NeedsShuffle { mut cards } => {
+                    shoes.shuffle(&mut cards);
+                    crate::game::shuffled_in(&rules, &state, cards).unwrap()
+                }
+                Status::ToAct { seats } => {
+                    let command = bots::choose(&rules, &state, seats[0], level, moves.next_u64()).unwrap();
+                    rules.decide(&state, seats[0], &command).unwrap()
+                }
+            };
+            events.iter().for_each(|e| rules.evolve(&mut state, e));
+        }
+        total += state.stack(0) - 100;
+    }
+    total
+}
+
+/// docs/bots.md: basic strategy loses less to the bank than playing as the dealer must, and both
+/// less than betting and playing at random.
+#[test]
+fn basic_strategy_loses_less_than_the_dealers_rule_over_the_same_shoes() {
+    let strong = chips_over_matches(bots::Level::Strong, 300);
+    let basic = chips_over_matches(bots::Level::Basic, 300);
+    let random = chips_over_matches(bots::Level::Random, 300);
+    eprintln!("chips over 300 matches of 10 rounds: strong {strong}, basic {basic}, random {random}");
+    assert!(strong > basic && basic > random, "strong {strong}, basic {basic}, random {random}");
+}
