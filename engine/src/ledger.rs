@@ -18,6 +18,17 @@ pub enum Account {
     Pot,
     /// A bet kept apart from the pot until a later deal plays for it (numbered as made).
     Bet(u32),
+    /// The house of a banking game (Blackjack): it pays and takes against every seat and has no
+    /// limit, so, like a seat, it may stand below zero.
+    Bank,
+}
+
+impl Account {
+    /// A pot or a bet: chips laid aside, never fewer than none, unlike a seat's or the bank's
+    /// balance.
+    fn is_pool(self) -> bool {
+        matches!(self, Account::Pot | Account::Bet(_))
+    }
 }
 
 impl std::fmt::Display for Account {
@@ -26,6 +37,7 @@ impl std::fmt::Display for Account {
             Account::Seat(s) => write!(f, "seat {s}"),
             Account::Pot => f.write_str("the pot"),
             Account::Bet(n) => write!(f, "bet {n}"),
+            Account::Bank => f.write_str("the bank"),
         }
     }
 }
@@ -65,9 +77,9 @@ impl Ledger {
     pub fn pay(&mut self, payment: &Payment) {
         *self.balances.entry(payment.from).or_insert(0) -= payment.amount;
         *self.balances.entry(payment.to).or_insert(0) += payment.amount;
-        // An emptied pool is gone, so views list only what holds chips (seats always stay).
+        // An emptied pool is gone, so views list only what holds chips (seats and the bank stay).
         for account in [payment.from, payment.to] {
-            if !matches!(account, Account::Seat(_)) && self.balance(account) == 0 {
+            if account.is_pool() && self.balance(account) == 0 {
                 self.balances.remove(&account);
             }
         }
@@ -99,7 +111,7 @@ impl Ledger {
         if self.total() != 0 {
             return Err(format!("the ledger sums to {} instead of 0: {:?}", self.total(), self.balances));
         }
-        if let Some((a, b)) = self.balances.iter().find(|(a, b)| !matches!(a, Account::Seat(_)) && **b < 0) {
+        if let Some((a, b)) = self.balances.iter().find(|(a, b)| a.is_pool() && **b < 0) {
             return Err(format!("{a} holds {b}"));
         }
         Ok(())

@@ -89,6 +89,7 @@ SETUPS = {
     "stotpoker": (4, {"deals": 2, "soko": True}),
     "chicago": (3, {"target": 24}),
     "jazz": (3, {}),
+    "blackjack": (3, {"rounds": 2, "packs": 1}),
 }
 SERVICE_EVENTS = {"MatchSeatJoinedEvent", "MatchTurnTimedOutEvent", "MatchBotMovedEvent"}
 

@@ -85,6 +85,7 @@ const creations: { [G in Game]: Of<Schemas["CreateMatch"], G> } = {
   stotpoker: { game: "stotpoker", seats: seats(4), options: { deals: 2, soko: true } },
   chicago: { game: "chicago", seats: seats(3), options: { target: 24 } },
   jazz: { game: "jazz", seats: seats(3), options: {} },
+  blackjack: { game: "blackjack", seats: seats(3), options: { rounds: 2, packs: 1 } },
 };
 
 function fail(message: string): never {

@@ -2,6 +2,7 @@
 
 use crate::game::{erase, Game};
 
+pub mod blackjack;
 pub mod bondtolva;
 pub mod braus;
 pub mod chicago;
@@ -91,5 +92,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(stotpoker::Stotpoker),
         erase(chicago::Chicago),
         erase(jazz::Jazz),
+        erase(blackjack::Blackjack),
     ]
 }

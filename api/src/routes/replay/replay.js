@@ -174,6 +174,12 @@
     "rebuilding-stock": ["ny talong blandas av högen", "the pile is shuffled into a new stock"],
     melding: ["lägga ned och bygga på, sedan kasta", "melding and laying off, then discarding"],
     betting: ["satsning", "betting"],
+    insurance: ["försäkring", "insurance"],
+    swedish: ["svenska regler", "Swedish rules"],
+    push: ["insatsen tillbaka", "the bet back"],
+    "seven-to-eleven": ["på 7 till 11", "on 7 to 11"],
+    "nine-to-eleven": ["på 9 till 11", "on 9 to 11"],
+    any: ["på alla två kort", "on any two cards"],
     "first-betting": ["satsning före köpet", "betting before the draw"],
     "second-betting": ["satsning efter köpet", "betting after the draw"],
     "shuffling-stock": ["de kastade korten blandas till ny talong", "the discards are shuffled into a new stock"],
@@ -372,7 +378,10 @@
       : t(`${seatName(d.seat)} vänder upp kortet på plats ${d.position}.`, `${seatName(d.seat)} turns up the card at place ${d.position}.`),
     turned_back: (d) => t(`Korten på plats ${d.positions.join(", ")} vänds tillbaka.`, `The cards at places ${d.positions.join(", ")} are turned back.`),
     pair_taken: (d) => t(`${seatName(d.seat)} tar paret ${cardNames(d.cards)} och vänder igen.`, `${seatName(d.seat)} takes the pair ${cardNames(d.cards)} and turns again.`),
-    busted: (d) => t(`${seatName(d.seat)} vänder upp en valör som redan ligger uppe i turen och spricker: korten ska vändas tillbaka. ${seatName(d.next)} har turen.`, `${seatName(d.seat)} turns up a rank already up in the turn and goes bust: the cards go back face down. ${seatName(d.next)} is next.`),
+    // Kom ihåg's turn gone bust, or a blackjack hand over 21 (its bet taken by the bank).
+    busted: (d) => (d.payment
+      ? t(`${seatName(d.seat)} spricker på hand ${d.hand + 1}: banken tar insatsen ${d.payment.amount}.`, `${seatName(d.seat)} goes bust on hand ${d.hand + 1}: the bank takes the bet of ${d.payment.amount}.`)
+      : t(`${seatName(d.seat)} vänder upp en valör som redan ligger uppe i turen och spricker: korten ska vändas tillbaka. ${seatName(d.next)} har turen.`, `${seatName(d.seat)} turns up a rank already up in the turn and goes bust: the cards go back face down. ${seatName(d.next)} is next.`)),
     heap_taken: (d) => t(`${seatName(d.seat)} stannar och tar ${cardNames(d.cards)} till sin hög. ${seatName(d.next)} har turen.`, `${seatName(d.seat)} stops and takes ${cardNames(d.cards)} into his heap. ${seatName(d.next)} is next.`),
     missed: (d) => t(`Inget par. ${seatName(d.next)} har turen.`, `No pair. ${seatName(d.next)} is next.`),
     // Jazz names which of its six deals starts.
@@ -538,6 +547,23 @@
     sneaked: (d) => t(`${seatName(d.seat)} smyger.`, `${seatName(d.seat)} sneaks.`),
     stayed_out: (d) => t(`${seatName(d.seat)} står över.`, `${seatName(d.seat)} stays out.`),
     stood: (d) => t(`${seatName(d.seat)} står.`, `${seatName(d.seat)} stands.`),
+    // BlackJack: the dealer is the house, no seat.
+    round_started: (d) => t(`Runda ${d.deal_number ?? dealNo} börjar: alla satsar.`, `Round ${d.deal_number ?? dealNo} starts: everyone bets.`),
+    bet_placed: (d) => t(`${seatName(d.seat)} satsar ${d.amount}.`, `${seatName(d.seat)} bets ${d.amount}.`),
+    insurance_taken: (d) => t(`${seatName(d.seat)} försäkrar för ${d.amount}.`, `${seatName(d.seat)} insures for ${d.amount}.`),
+    even_money_taken: (d) => t(`${seatName(d.seat)} tar even money på sin blackjack.`, `${seatName(d.seat)} takes even money on his blackjack.`),
+    insurance_declined: (d) => t(`${seatName(d.seat)} avstår.`, `${seatName(d.seat)} declines.`),
+    dealer_peeked: (d) => (d.blackjack
+      ? t("Dealern tittar på hålkortet: blackjack.", "The dealer looks at his hole card: a blackjack.")
+      : t("Dealern tittar på hålkortet: ingen blackjack.", "The dealer looks at his hole card: no blackjack.")),
+    hole_card_turned: (d) => t(`Dealern vänder hålkortet: ${cardName(d.card)}.`, `The dealer turns his hole card: ${cardName(d.card)}.`),
+    hit: (d) => t(`${seatName(d.seat)} tar ett kort till hand ${d.hand + 1}: ${cardName(d.card)}.`, `${seatName(d.seat)} hits hand ${d.hand + 1}: ${cardName(d.card)}.`),
+    doubled: (d) => t(`${seatName(d.seat)} dubblar hand ${d.hand + 1} med ${d.amount} och får ${cardName(d.card)}.`, `${seatName(d.seat)} doubles hand ${d.hand + 1} with ${d.amount} and gets ${cardName(d.card)}.`),
+    split: (d) => t(`${seatName(d.seat)} delar hand ${d.hand + 1} med en ny insats på ${d.amount}.`, `${seatName(d.seat)} splits hand ${d.hand + 1} with a new bet of ${d.amount}.`),
+    card_dealt: (d) => t(`${seatName(d.seat)} får ${cardName(d.card)} till hand ${d.hand + 1}.`, `${seatName(d.seat)} gets ${cardName(d.card)} on hand ${d.hand + 1}.`),
+    shoe_refilled: () => t("Skon är tom: dealern blandar korten han tagit in till en ny sko.", "The shoe is empty: the dealer shuffles the cards he took in into a new shoe."),
+    dealer_drew: (d) => t(`Dealern tar ${cardName(d.card)}.`, `The dealer draws ${cardName(d.card)}.`),
+    round_scored: (d) => t(`Rundan görs upp, dealern har ${d.dealer_total}: ${(d.points || []).join(", ")}.`, `The round is settled, the dealer has ${d.dealer_total}: ${(d.points || []).join(", ")}.`),
     stood_over: (d) => t(`${seatName(d.seat)} står över.`, `${seatName(d.seat)} stands over.`),
     card_turned: (d) => t(`${seatName(d.seat)} vänder upp ${cardName(d.card)}.`, `${seatName(d.seat)} turns up ${cardName(d.card)}.`),
     cards_won: (d) => t(`${seatName(d.seat)} lägger ${cardNames(d.cards)} under sin hög.`, `${seatName(d.seat)} puts ${cardNames(d.cards)} under his pile.`),

@@ -1101,6 +1101,34 @@ window.KortbordTables = (function () {
     },
   });
 
+  // BlackJack: the dealer is the house, shown in the facts with his cards (the hole card face
+  // down until turned); under each seat its chips, its bet, its insurance and each hand with its
+  // stake.
+  register("blackjack", {
+    seat(table, seat, ui) {
+      const out = [];
+      const stack = (table.stacks || [])[seat];
+      if (stack !== undefined) out.push(ui.el("div", { class: "extra" }, `${ui.t("marker", "chips")}: ${stack}`));
+      const insured = (table.insured || [])[seat];
+      if (insured) out.push(ui.el("div", { class: "extra" }, `${ui.t("försäkring", "insurance")}: ${insured}`));
+      ((table.hands || [])[seat] || []).forEach((hand, k) => {
+        const state = hand.bust ? ui.t(", sprucken", ", bust") : hand.doubled ? ui.t(", dubblad", ", doubled") : "";
+        out.push(ui.cards(hand.cards, { small: true, label: `${ui.t("Hand", "Hand")} ${k + 1} (${hand.stake}${state})`, from: `table.hands.${seat}.${k}.cards` }));
+      });
+      return out;
+    },
+    facts(table, ui) {
+      const rows = [];
+      const dealer = table.dealer || {};
+      const cards = (dealer.cards || []).map((c) => c).concat(dealer.hole_down ? [null] : []);
+      if (cards.length) rows.push([ui.t("Dealern", "The dealer"), `${cards.map((c) => (c ? c : "??")).join(" ")} (${dealer.total})`]);
+      if (table.shoe !== undefined) rows.push([ui.t("Kort i skon", "Cards in the shoe"), String(table.shoe)]);
+      if (table.options) rows.push([ui.t("Lika", "Ties"), ui.word(table.options.ties)]);
+      if (table.options) rows.push([ui.t("Dubbling", "Doubling"), ui.word(table.options.double_on)]);
+      return rows;
+    },
+  });
+
   const omitted = (game) => Object.assign({}, OMIT, get(game).omit || {});
 
   return { register, get, common, omitted, FIELDS, SEAT_FIGURES };

@@ -169,6 +169,7 @@ pub fn share_out(sources: &[(Account, i64)], order: &[Seat]) -> Vec<Payment> {
                 Account::Pot => ("potten".to_string(), "the pot".to_string()),
                 Account::Bet(b) => (format!("bet {b}"), format!("bet {b}")),
                 Account::Seat(s) => (format!("plats {s}"), format!("seat {s}")),
+                Account::Bank => ("banken".to_string(), "the bank".to_string()),
             };
             out.push(Payment::new(
                 *from,
