@@ -38,7 +38,7 @@ fn cannot_read_hidden_cards<R: Rules>(rules: &R, deck_seed: u64) -> usize {
     let differ = unknown.iter().any(|(_, k)| *k != unknown[0].1);
     let pairs = unknown.iter().enumerate().flat_map(|(i, x)| unknown[i + 1..].iter().map(move |y| (x, y)));
     let at = |card: Card| deck.iter().position(|&c| c == card).unwrap();
-    let crossed = pairs.filter(|(x, y)| !differ || x.1 != y.1).find_map(|((one, knows_one), (two, knows_two))| {
+    let crossed = pairs.filter(|(x, y)| !differ || x.1 != y.1).filter_map(|((one, knows_one), (two, knows_two))| {
         let mut other = deck.clone();
         other.swap(at(*one), at(*two));
         let mut b = fresh.clone();
@@ -49,8 +49,30 @@ fn cannot_read_hidden_cards<R: Rules>(rules: &R, deck_seed: u64) -> usize {
         let kept = moved.contains(&(*one, knows_two.clone())) && moved.contains(&(*two, knows_one.clone()));
         kept.then_some((b, *one, *two))
     });
-    let (mut b, one, two) = crossed.expect("no swap of two cards seat 0 does not know keeps them secret");
-    let swapped = [one, two];
+    // The first swap that is compared at all: where the others' first moves throw away most of
+    // a hand (Chicago's buys) the first pair is often played before seat 0 decides anything.
+    let mut tried = 0;
+    for (b, one, two) in crossed.take(12) {
+        tried += 1;
+        let compared = compare_until_told_apart(rules, a.clone(), b, [one, two], deck_seed);
+        if compared > 0 {
+            return compared;
+        }
+    }
+    assert!(tried > 0, "no swap of two cards seat 0 does not know keeps them secret");
+    0
+}
+
+/// Plays `a` and `b` alike (seat 0 strong, compared; the others basic, as chosen in `a`) until
+/// seat 0 could tell them apart; how many of seat 0's decisions were compared.
+fn compare_until_told_apart<R: Rules>(
+    rules: &R,
+    mut a: R::State,
+    mut b: R::State,
+    swapped: [Card; 2],
+    deck_seed: u64,
+) -> usize {
+    let [one, two] = swapped;
     let mut rng = Rng::new(deck_seed);
     let mut compared = 0;
     for _ in 0..200 {
