@@ -35,8 +35,9 @@ fn copies(game: &dyn engine::game::Game, players: usize) -> BTreeMap<String, usi
 
 /// The player counts checked: the fewest, and the fewest whose pack holds a card twice.
 fn player_counts(game: &dyn engine::game::Game) -> Vec<usize> {
-    let mut counts = vec![*game.player_counts().start()];
-    if let Some(two) = game.player_counts().find(|&n| copies(game, n).values().any(|&c| c > 1)) {
+    // Two people at the least: a table of one (BlackJack against the dealer) has no other seat.
+    let mut counts = vec![(*game.player_counts().start()).max(2)];
+    if let Some(two) = game.player_counts().filter(|&n| n >= 2).find(|&n| copies(game, n).values().any(|&c| c > 1)) {
         if !counts.contains(&two) {
             counts.push(two);
         }
