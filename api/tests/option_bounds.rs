@@ -9,7 +9,8 @@ use engine::game::Game;
 use serde_json::{json, Map, Value};
 
 /// Options whose upper bound is another option's value, told in their description.
-const BOUNDED_BY_ANOTHER: &[(&str, &str, &str)] = &[("bondtolva", "fall_to", "below the target")];
+const BOUNDED_BY_ANOTHER: &[(&str, &str, &str)] =
+    &[("bondtolva", "fall_to", "below the target"), ("blackjack", "min_bet", "at most max_bet")];
 
 /// Whether `game` takes `name` set to `value` at some player count, with its other options at
 /// their defaults or every other whole number at its documented minimum (Bondtolva's target

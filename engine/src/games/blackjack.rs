@@ -89,7 +89,8 @@ pub struct Options {
     pub rounds: u32,
     #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 8))]
     pub packs: u8,
-    #[cfg_attr(feature = "openapi", schema(minimum = 2, maximum = 10000))]
+    /// The least bet: an even number of chips from 2, at most max_bet.
+    #[cfg_attr(feature = "openapi", schema(minimum = 2))]
     pub min_bet: i64,
     #[cfg_attr(feature = "openapi", schema(minimum = 2, maximum = 10000))]
     pub max_bet: i64,
