@@ -363,7 +363,10 @@ impl deals::Deal for Deal {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Command {
-    Bet { amount: i64 },
+    Bet {
+        #[cfg_attr(feature = "openapi", schema(minimum = 2, maximum = 4_294_967_295_i64))]
+        amount: i64,
+    },
     Insure,
     EvenMoney,
     NoInsurance,
@@ -1108,7 +1111,8 @@ pub struct Table {
     pub hands: Vec<Vec<Hand>>,
     pub covers: Vec<Option<Cover>>,
     pub insured: Vec<i64>,
-    pub dealer: DealerView,
+    /// The house's hand (named apart from `dealer`, the seat the match's deals say deals).
+    pub house: DealerView,
     /// The seat and hand to play now.
     pub turn: Option<(Seat, usize)>,
     pub pot: i64,
@@ -1140,7 +1144,7 @@ fn view(state: &State, viewer: Viewer) -> Table {
         hands: deal.map(|d| d.hands.clone()).unwrap_or_else(|| vec![Vec::new(); players]),
         covers: deal.map(|d| d.covers.clone()).unwrap_or_else(|| vec![None; players]),
         insured: deal.map(|d| d.insured.clone()).unwrap_or_else(|| vec![0; players]),
-        dealer: DealerView {
+        house: DealerView {
             total: dealer_cards.as_deref().map_or(0, |c| total(c).0),
             cards: dealer_cards.unwrap_or_default(),
             hole_down: deal.is_some_and(|d| d.hole.is_some() && !d.hole_turned),

@@ -1119,7 +1119,7 @@ window.KortbordTables = (function () {
     },
     facts(table, ui) {
       const rows = [];
-      const dealer = table.dealer || {};
+      const dealer = table.house || {};
       const cards = (dealer.cards || []).map((c) => c).concat(dealer.hole_down ? [null] : []);
       if (cards.length) rows.push([ui.t("Dealern", "The dealer"), `${cards.map((c) => (c ? c : "??")).join(" ")} (${dealer.total})`]);
       if (table.shoe !== undefined) rows.push([ui.t("Kort i skon", "Cards in the shoe"), String(table.shoe)]);
