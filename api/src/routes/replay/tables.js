@@ -1070,7 +1070,7 @@ window.KortbordTables = (function () {
   });
 
   // Chicago: under each seat its standing with this deal's points, what it bought in this buy,
-  // the cards it showed to break up a scored hand and, at the end, its pile's hand; the buy, the
+  // the cards it showed to break up a scored hand and, at the end, its pile and the pile's hand; the buy, the
   // buyer, who declared Chicago and the deal's points so far.
   register("chicago", {
     omit: {
@@ -1086,8 +1086,12 @@ window.KortbordTables = (function () {
       const shown = (table.shown || [])[seat] || [];
       if (shown.length) out.push(ui.cards(shown, { small: true, label: ui.t("Visade kort", "Cards shown"), from: `table.shown.${seat}` }));
       if (table.chicago === seat) out.push(ui.el("div", { class: "extra" }, ui.t("har sagt Chicago", "declared Chicago")));
-      const pile = (table.piles || []).find((h) => h.seat === seat);
-      if (pile) out.push(ui.el("div", { class: "extra" }, ui.word(pile.category)));
+      const piles = table.piles || [];
+      const at = piles.findIndex((h) => h.seat === seat);
+      if (at >= 0) {
+        const pile = piles[at];
+        out.push(ui.cards(pile.cards, { small: true, label: `${ui.t("Hög", "Pile")}: ${ui.word(pile.category)}`, from: `table.piles.${at}.cards` }));
+      }
       return out;
     },
     facts(table, ui) {
@@ -1101,27 +1105,44 @@ window.KortbordTables = (function () {
     },
   });
 
-  // BlackJack: the dealer is the house, shown in the facts with his cards (the hole card face
-  // down until turned); under each seat its chips, its bet, its insurance and each hand with its
-  // stake.
+  // BlackJack: the dealer is the house, drawn in the middle with his cards (the hole card face
+  // down until turned); each seat's hands with their stakes in place of a hand, its chips and
+  // its insurance under it.
   register("blackjack", {
+    // A seat's hands, each with its stake, drawn in place of a hand of cards.
+    hand(table, seat, ui) {
+      return ((table.hands || [])[seat] || []).map((hand, k) => {
+        const state = hand.bust ? ui.t(", sprucken", ", bust") : hand.doubled ? ui.t(", dubblad", ", doubled") : "";
+        return ui.cards(hand.cards, { small: true, label: `${ui.t("Hand", "Hand")} ${k + 1} (${hand.stake}${state})`, from: `table.hands.${seat}.${k}.cards` });
+      });
+    },
     seat(table, seat, ui) {
       const out = [];
       const stack = (table.stacks || [])[seat];
       if (stack !== undefined) out.push(ui.el("div", { class: "extra" }, `${ui.t("marker", "chips")}: ${stack}`));
       const insured = (table.insured || [])[seat];
       if (insured) out.push(ui.el("div", { class: "extra" }, `${ui.t("försäkring", "insurance")}: ${insured}`));
-      ((table.hands || [])[seat] || []).forEach((hand, k) => {
-        const state = hand.bust ? ui.t(", sprucken", ", bust") : hand.doubled ? ui.t(", dubblad", ", doubled") : "";
-        out.push(ui.cards(hand.cards, { small: true, label: `${ui.t("Hand", "Hand")} ${k + 1} (${hand.stake}${state})`, from: `table.hands.${seat}.${k}.cards` }));
-      });
+      return out;
+    },
+    // The dealer's cards (a back for the hole card while it lies face down) and the cards he has
+    // taken in this round.
+    centre(table, ui) {
+      const out = [];
+      const house = table.house || {};
+      const cards = house.cards || [];
+      // A record shows the hole card among the dealer's cards before it is turned; a seat's view
+      // leaves it out, and it is drawn as a back.
+      const unturned = house.hole_down ? ui.t(", hålkortet ännu inte vänt", ", the hole card not yet turned") : "";
+      if (cards.length) out.push(ui.cards(cards, { small: true, label: `${ui.t("Dealern", "The dealer")} (${house.total}${unturned})`, from: "table.house.cards" }));
+      if (house.hole_down && cards.length < 2) out.push(ui.backs(1, { label: ui.t("Hålkortet", "The hole card"), zone: "hole" }));
+      const tray = table.tray || [];
+      if (tray.length) out.push(ui.cards(tray, { small: true, label: ui.t("Intagna kort", "Cards taken in"), from: "table.tray" }));
       return out;
     },
     facts(table, ui) {
       const rows = [];
-      const dealer = table.house || {};
-      const cards = (dealer.cards || []).map((c) => c).concat(dealer.hole_down ? [null] : []);
-      if (cards.length) rows.push([ui.t("Dealern", "The dealer"), `${cards.map((c) => (c ? c : "??")).join(" ")} (${dealer.total})`]);
+      const house = table.house || {};
+      if ((house.cards || []).length) rows.push([ui.t("Dealerns summa", "The dealer's total"), String(house.total)]);
       if (table.shoe !== undefined) rows.push([ui.t("Kort i skon", "Cards in the shoe"), String(table.shoe)]);
       if (table.options) rows.push([ui.t("Lika", "Ties"), ui.word(table.options.ties)]);
       if (table.options) rows.push([ui.t("Dubbling", "Doubling"), ui.word(table.options.double_on)]);
