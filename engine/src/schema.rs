@@ -18,6 +18,26 @@ pub trait Typed {}
 #[cfg(not(feature = "openapi"))]
 impl<T> Typed for T {}
 
+/// Reads a whole number of a command and refuses one outside `MIN..=MAX`, the bounds the
+/// command's document gives it: beyond them a move is no move of the game, refused as unreadable
+/// whatever the version it was sent at (a client that checks its request against the document
+/// expects that), not by a rule of the game later, nor as a stale version before the rules look.
+/// `#[serde(deserialize_with = "crate::schema::within::<_, _, 2, 14>")]` beside the field's
+/// `schema(minimum = 2, maximum = 14)`; api/tests/option_bounds.rs checks that the two agree.
+pub fn within<'de, D, T, const MIN: i64, const MAX: i64>(deserializer: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::Deserialize<'de> + Copy + Into<i64>,
+{
+    let n = T::deserialize(deserializer)?;
+    let value: i64 = n.into();
+    if (MIN..=MAX).contains(&value) {
+        Ok(n)
+    } else {
+        Err(serde::de::Error::custom(format_args!("{value} is not between {MIN} and {MAX}")))
+    }
+}
+
 #[cfg(feature = "openapi")]
 pub use derived::*;
 

@@ -365,6 +365,7 @@ impl deals::Deal for Deal {
 pub enum Command {
     Bet {
         #[cfg_attr(feature = "openapi", schema(minimum = 2, maximum = 4_294_967_295_i64))]
+        #[serde(deserialize_with = "crate::schema::within::<_, _, 2, 4294967295>")]
         amount: i64,
     },
     Insure,

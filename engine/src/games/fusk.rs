@@ -263,6 +263,7 @@ pub enum Command {
     /// The player in turn says what the cards he laid are: as many as he laid, of `rank`.
     Claim {
         #[cfg_attr(feature = "openapi", schema(minimum = 2, maximum = 14))]
+        #[serde(deserialize_with = "crate::schema::within::<_, _, 2, 14>")]
         rank: u8,
     },
     /// "Fusk!": the last play is turned up.

@@ -159,6 +159,7 @@ pub enum Command {
     TakeWith {
         card: Card,
         #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 14))]
+        #[serde(deserialize_with = "crate::schema::within::<_, _, 1, 14>")]
         worth: u8,
     },
     /// Take one group of table cards adding up to the card shown.

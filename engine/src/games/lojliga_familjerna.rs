@@ -129,6 +129,7 @@ pub enum Command {
     Ask {
         target: Seat,
         #[cfg_attr(feature = "openapi", schema(minimum = 2, maximum = 14))]
+        #[serde(deserialize_with = "crate::schema::within::<_, _, 2, 14>")]
         rank: u8,
     },
 }

@@ -292,6 +292,7 @@ pub enum Command {
     /// Open the round with a bet of `amount` chips.
     Bet {
         #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 4_294_967_295_i64))]
+        #[serde(deserialize_with = "crate::schema::within::<_, _, 1, 4294967295>")]
         amount: i64,
     },
     /// Put in what it takes to meet the bet (or the whole stack, all in for less).
@@ -299,6 +300,7 @@ pub enum Command {
     /// Meet the bet and put in `by` chips more.
     Raise {
         #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 4_294_967_295_i64))]
+        #[serde(deserialize_with = "crate::schema::within::<_, _, 1, 4294967295>")]
         by: i64,
     },
     /// Give up the hand and what has been put in.

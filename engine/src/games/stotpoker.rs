@@ -251,11 +251,13 @@ pub enum Command {
     Check,
     Bet {
         #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 4_294_967_295_i64))]
+        #[serde(deserialize_with = "crate::schema::within::<_, _, 1, 4294967295>")]
         amount: i64,
     },
     Call,
     Raise {
         #[cfg_attr(feature = "openapi", schema(minimum = 1, maximum = 4_294_967_295_i64))]
+        #[serde(deserialize_with = "crate::schema::within::<_, _, 1, 4294967295>")]
         by: i64,
     },
     Fold,

@@ -584,6 +584,7 @@ pub enum Command {
     CallPartner {
         suit: Suit,
         #[cfg_attr(feature = "openapi", schema(minimum = 2, maximum = 14))]
+        #[serde(deserialize_with = "crate::schema::within::<_, _, 2, 14>")]
         rank: u8,
     },
     /// Five players: the declarer plays alone.
