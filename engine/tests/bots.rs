@@ -123,6 +123,32 @@ fn compare_until_told_apart<R: Rules>(
     compared
 }
 
+/// BlackJack with the players' cards face down: the generic comparison swaps cards of the shoe,
+/// whose first is seat 0's own, so there the swap is made between seat 1's and seat 2's first
+/// cards, which lie face down in their hands. Seat 0's every decision is compared, its bets and
+/// then its hands, while its view of the two deals stays the same.
+#[test]
+fn strong_bot_cannot_read_face_down_blackjack_cards() {
+    let options = engine::games::blackjack::Options { face_down: true, ..Default::default() };
+    let mut compared = 0;
+    for seed in 0..6 {
+        let fresh = Blackjack.setup(4, options.clone()).unwrap();
+        let Status::NeedsDeck { composition: mut deck } = Blackjack.status(&fresh) else { panic!("a deck is due") };
+        Rng::new(seed).shuffle(&mut deck);
+        // The first cards go round the table from seat 0: positions 1 and 2 are seats 1's and 2's.
+        let mut other = deck.clone();
+        other.swap(1, 2);
+        let dealt = |deck: Vec<Card>| {
+            let mut m = fresh.clone();
+            Blackjack.deal(&m, deck).unwrap().iter().for_each(|e| Blackjack.evolve(&mut m, e));
+            m
+        };
+        compared += compare_until_told_apart(&Blackjack, dealt(deck.clone()), dealt(other), [deck[1], deck[2]], seed);
+    }
+    // Each seed's bet is three of them; beyond, the hands played beside the hidden cards.
+    assert!(compared > 3 * 6, "only {compared} decisions compared");
+}
+
 #[test]
 fn strong_bot_cannot_read_hidden_cards() {
     fn compare<R: Rules>(rules: &R) {

@@ -5,6 +5,8 @@
 //! stands, doubles on 7 to 11 or splits a pair (split aces one card each); the dealer draws to 16
 //! and stands on every 17. Ties go to the bank on 17 to 19 and push on 20 and 21; a blackjack pays
 //! 3:2. A match is ten rounds, every round dealt from a shoe of one to eight packs shuffled anew.
+//! As some casinos do (`face_down`), the players' first two cards may be dealt face down instead,
+//! each pair seen by its owner alone until a blackjack, a split, a bust or the settling shows it.
 
 use std::ops::RangeInclusive;
 
@@ -53,6 +55,11 @@ pub mod rule {
     pub const TWENTY_ONE: &str = "blackjack.house.twenty-one";
     pub const NO_PEEK: &str = "blackjack.house.no-peek";
     pub const RESHUFFLE: &str = "blackjack.house.reshuffle";
+    pub const FACE_DOWN: &str = "blackjack.variant.face-down";
+    pub const SHOW_BLACKJACK: &str = "blackjack.variant.show-blackjack";
+    pub const SHOW_SPLIT: &str = "blackjack.variant.show-split";
+    pub const SHOW_BUST: &str = "blackjack.variant.show-bust";
+    pub const SHOW_SETTLING: &str = "blackjack.variant.show-settling";
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -100,6 +107,8 @@ pub struct Options {
     pub resplit: bool,
     pub peek_on_ten: bool,
     pub insurance: bool,
+    /// The players' first two cards dealt face down, each pair seen by its owner alone.
+    pub face_down: bool,
 }
 
 impl Default for Options {
@@ -116,6 +125,7 @@ impl Default for Options {
             resplit: false,
             peek_on_ten: false,
             insurance: true,
+            face_down: false,
         }
     }
 }
@@ -156,8 +166,7 @@ pub enum Cover {
     Declined,
 }
 
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = BlackjackHand))]
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Hand {
     pub cards: Vec<Card>,
     pub stake: i64,
@@ -193,6 +202,8 @@ enum Stage {
     Dealing,
     Insurance,
     Peek,
+    /// A seat's blackjack dealt face down, shown at once.
+    Showing(Seat),
     /// Seat, hand.
     Playing(Seat, usize),
     TurnHole,
@@ -208,6 +219,9 @@ struct Deal {
     in_round: Vec<bool>,
     bets: Vec<Option<i64>>,
     hands: Vec<Vec<Hand>>,
+    /// By seat, its first two cards lie face down (the face-down variant): known to it alone.
+    /// Only a seat's one unsplit hand can hold them, as the first two cards of it.
+    down: Vec<bool>,
     covers: Vec<Option<Cover>>,
     insured: Vec<i64>,
     up: Option<Card>,
@@ -254,6 +268,19 @@ impl Deal {
             && self.hands[seat].first().is_some_and(|h| h.natural() || stack >= h.stake / 2)
     }
 
+    /// The seat's cards lying face down: its first two while `down`.
+    fn hidden(&self, seat: Seat) -> &[Card] {
+        match self.hands[seat].first() {
+            Some(hand) if self.down[seat] => &hand.cards[..2],
+            _ => &[],
+        }
+    }
+
+    /// The seat's face-down cards turned up for all, by `rule`.
+    fn shown(&self, seat: Seat, rule: &str) -> Event {
+        Event::CardsShown { seat, cards: self.hidden(seat).to_vec(), rule: rule.into() }
+    }
+
     fn cards_left(&self) -> bool {
         !self.shoe.is_empty() || !self.tray.is_empty()
     }
@@ -271,6 +298,9 @@ impl Deal {
         }
         if self.up.is_none() {
             return Stage::Dealing;
+        }
+        if let Some(s) = seats.clone().find(|&s| self.down[s] && self.hands[s].first().is_some_and(Hand::natural)) {
+            return Stage::Showing(s);
         }
         if !self.peeked && seats.clone().any(|s| self.in_round[s] && self.asked(s, stacks[s])) {
             return Stage::Insurance;
@@ -422,7 +452,8 @@ pub enum Event {
         amount: i64,
     },
     /// Two cards to each seat in the round (by seat) and the dealer's up card; the hole card
-    /// goes face down from the shoe, unnamed.
+    /// goes face down from the shoe, unnamed. With `face_down` each seat's two are its own to
+    /// see until `cards_shown`.
     CardsDealt {
         hands: Vec<Vec<Card>>,
         up: Card,
@@ -475,6 +506,14 @@ pub enum Event {
         seat: Seat,
         hand: usize,
         payment: Payment,
+    },
+    /// A seat's first two cards, dealt face down (`face_down`), turned up for all: a blackjack
+    /// at once, a pair as it is split, a bust hand as the dealer takes it, and the rest when
+    /// the hands are compared with the dealer's.
+    CardsShown {
+        seat: Seat,
+        cards: Vec<Card>,
+        rule: String,
     },
     /// The cards the dealer took in, shuffled into a new shoe (the order is nobody's to know).
     ShoeRefilled {
@@ -661,7 +700,14 @@ fn decide(state: &State, seat: Seat, command: &Command) -> Result<Vec<Event>, Ru
         (Command::Double, Stage::Playing(_, hand)) => {
             Event::Doubled { seat, hand, amount: deal.hands[seat][hand].stake, card: top.expect("checked") }
         }
-        (Command::Split, Stage::Playing(_, hand)) => Event::Split { seat, hand, amount: deal.hands[seat][hand].stake },
+        (Command::Split, Stage::Playing(_, hand)) => {
+            let split = Event::Split { seat, hand, amount: deal.hands[seat][hand].stake };
+            // The pair is laid apart face up before the new bet goes beside it.
+            if deal.down[seat] {
+                return Ok(run(state, vec![deal.shown(seat, rule::SHOW_SPLIT), split]));
+            }
+            split
+        }
         _ => return Err(RuleViolation::wrong_phase("det passar inte nu", "it does not fit now")),
     };
     Ok(run(state, vec![event]))
@@ -689,6 +735,7 @@ fn next_step(state: &State) -> Option<Event> {
             }
             Some(Event::CardsDealt { hands, up: deal.shoe[n] })
         }
+        Stage::Showing(seat) => Some(deal.shown(seat, rule::SHOW_BLACKJACK)),
         Stage::Peek => Some(Event::DealerPeeked { blackjack: is_blackjack(&[deal.up?, deal.hole?]) }),
         Stage::Playing(seat, h) => {
             let hand = &deal.hands[seat][h];
@@ -700,6 +747,9 @@ fn next_step(state: &State) -> Option<Event> {
                 };
             }
             let (count, _) = total(&hand.cards);
+            if count > 21 && deal.down[seat] {
+                return Some(deal.shown(seat, rule::SHOW_BUST));
+            }
             if count > 21 {
                 let stake = hand.stake;
                 return Some(Event::Busted {
@@ -719,7 +769,9 @@ fn next_step(state: &State) -> Option<Event> {
                 Some(rule::DOUBLE)
             } else if hand.split_aces() {
                 Some(rule::SPLIT_ACES)
-            } else if count == 21 {
+            } else if count == 21 && !deal.down[seat] {
+                // "blackjack.house.face-down-twenty-one": a hand standing by itself would tell
+                // the table what its face-down cards make, so its owner stands as on any count.
                 Some(rule::TWENTY_ONE)
             } else if !deal.cards_left() {
                 Some(rule::RESHUFFLE)
@@ -730,7 +782,10 @@ fn next_step(state: &State) -> Option<Event> {
         }
         Stage::TurnHole => Some(Event::HoleCardTurned { card: deal.hole? }),
         Stage::DealerDraws => deal.shoe.first().map(|&card| Event::DealerDrew { card }),
-        Stage::Settling => Some(score(state, deal)),
+        Stage::Settling => match (0..deal.players()).find(|&s| deal.down[s]) {
+            Some(seat) => Some(deal.shown(seat, rule::SHOW_SETTLING)),
+            None => Some(score(state, deal)),
+        },
         _ => None,
     }
 }
@@ -766,6 +821,7 @@ fn evolve(state: &mut State, event: &Event) {
                 in_round: (0..players).map(|s| in_round.contains(&s)).collect(),
                 bets: vec![None; players],
                 hands: vec![Vec::new(); players],
+                down: vec![false; players],
                 covers: vec![None; players],
                 insured: vec![0; players],
                 up: None,
@@ -825,6 +881,7 @@ fn evolve_deal(deal: &mut Deal, ledger: &mut Ledger, event: &Event) {
             let dealt: Vec<Card> = deal.shoe.drain(..2 * n + 2).collect();
             for (s, cards) in hands.iter().enumerate().filter(|(_, c)| !c.is_empty()) {
                 deal.hands[s] = vec![Hand::new(cards.clone(), deal.bets[s].unwrap_or(0), false)];
+                deal.down[s] = deal.options.face_down;
             }
             deal.up = Some(*up);
             deal.hole = dealt.last().copied();
@@ -891,6 +948,7 @@ fn evolve_deal(deal: &mut Deal, ledger: &mut Ledger, event: &Event) {
                 format!("Seat {seat} splits with a new bet of {amount}."),
             ));
         }
+        Event::CardsShown { seat, .. } => deal.down[*seat] = false,
         Event::Busted { seat, hand, payment } => {
             let h = &mut deal.hands[*seat][*hand];
             h.bust = true;
@@ -1096,6 +1154,20 @@ pub struct DealerView {
     pub total: u8,
 }
 
+/// A hand as the viewer sees it.
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = BlackjackHand))]
+#[derive(Debug, Clone, Serialize)]
+pub struct HandView {
+    /// Null for a card lying face down that is not the viewer's (`face_down`).
+    pub cards: Vec<Option<Card>>,
+    pub stake: i64,
+    pub doubled: bool,
+    /// Made by a split: two cards of 21 are then no blackjack.
+    pub split: bool,
+    pub stood: bool,
+    pub bust: bool,
+}
+
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = BlackjackTable))]
 #[derive(Debug, Clone, Serialize)]
 pub struct Table {
@@ -1109,7 +1181,7 @@ pub struct Table {
     /// By seat, the seat's bet this round (null before it bets or when out).
     pub bets: Vec<Option<i64>>,
     /// By seat, its hands.
-    pub hands: Vec<Vec<Hand>>,
+    pub hands: Vec<Vec<HandView>>,
     pub covers: Vec<Option<Cover>>,
     pub insured: Vec<i64>,
     /// The house's hand (named apart from `dealer`, the seat the match's deals say deals).
@@ -1142,7 +1214,7 @@ fn view(state: &State, viewer: Viewer) -> Table {
         options: state.options.clone(),
         stacks: state.stacks(),
         bets: deal.map(|d| d.bets.clone()).unwrap_or_else(|| vec![None; players]),
-        hands: deal.map(|d| d.hands.clone()).unwrap_or_else(|| vec![Vec::new(); players]),
+        hands: deal.map(|d| hands_seen(d, viewer)).unwrap_or_else(|| vec![Vec::new(); players]),
         covers: deal.map(|d| d.covers.clone()).unwrap_or_else(|| vec![None; players]),
         insured: deal.map(|d| d.insured.clone()).unwrap_or_else(|| vec![0; players]),
         house: DealerView {
@@ -1160,6 +1232,28 @@ fn view(state: &State, viewer: Viewer) -> Table {
     }
 }
 
+/// Whether `viewer` may not see `seat`'s face-down cards: everyone but their owner and the
+/// record, which shows the hole card too.
+fn kept_from(deal: &Deal, seat: Seat, viewer: Viewer) -> bool {
+    deal.down[seat] && viewer != Viewer::Record && viewer.seat_at(deal.players()) != Some(seat)
+}
+
+fn hands_seen(deal: &Deal, viewer: Viewer) -> Vec<Vec<HandView>> {
+    let seen = |seat: Seat, h: usize, hand: &Hand| HandView {
+        cards: (hand.cards.iter().enumerate())
+            .map(|(i, &c)| (h > 0 || i >= deal.hidden(seat).len() || !kept_from(deal, seat, viewer)).then_some(c))
+            .collect(),
+        stake: hand.stake,
+        doubled: hand.doubled,
+        split: hand.split,
+        stood: hand.stood,
+        bust: hand.bust,
+    };
+    (deal.hands.iter().enumerate())
+        .map(|(seat, hands)| hands.iter().enumerate().map(|(h, hand)| seen(seat, h, hand)).collect())
+        .collect()
+}
+
 fn phase(state: &State) -> Phase {
     match (&state.deals.outcome, &state.deals.deal) {
         (Some(_), _) => Phase::Finished,
@@ -1173,11 +1267,21 @@ fn phase(state: &State) -> Phase {
     }
 }
 
-fn redact(event: &Event) -> Value {
+/// The state is the event's round's while `deal_over` is false; by its end every face-down card
+/// has been shown.
+fn redact(state: &State, event: &Event, viewer: Viewer, deal_over: bool) -> Value {
     let mut full = serde_json::to_value(event).expect("events always serialize");
     match event {
         Event::RoundStarted { .. } => full["deck"] = Value::Null,
         Event::ShoeRefilled { .. } => full["order"] = Value::Null,
+        Event::CardsDealt { hands, .. } if !deal_over => {
+            let Some(deal) = &state.deals.deal else { return full };
+            for (seat, cards) in hands.iter().enumerate() {
+                if seat < deal.players() && kept_from(deal, seat, viewer) {
+                    full["hands"][seat] = Value::Array(vec![Value::Null; cards.len()]);
+                }
+            }
+        }
         _ => {}
     }
     full
@@ -1335,6 +1439,7 @@ impl Rules for Blackjack {
                 insurance: false,
                 ..Options::default()
             },
+            Options { packs: 2, resplit: true, face_down: true, ..Options::default() },
         ]
     }
 
@@ -1436,14 +1541,19 @@ impl Rules for Blackjack {
         view(state, viewer)
     }
 
-    fn redact(&self, _state: &State, event: &Event, _viewer: Viewer, _deal_over: bool) -> Value {
-        redact(event)
+    fn redact(&self, state: &State, event: &Event, viewer: Viewer, deal_over: bool) -> Value {
+        redact(state, event, viewer, deal_over)
     }
 
     fn secrets(&self, state: &State) -> Vec<(Card, Vec<Seat>)> {
         let Some(deal) = &state.deals.deal else { return Vec::new() };
         let hole = deal.hole.filter(|_| !deal.hole_turned);
-        deal.shoe.iter().copied().chain(hole).map(|c| (c, Vec::new())).collect()
+        let mut secrets: Vec<(Card, Vec<Seat>)> =
+            deal.shoe.iter().copied().chain(hole).map(|c| (c, Vec::new())).collect();
+        for seat in 0..deal.players() {
+            secrets.extend(deal.hidden(seat).iter().map(|&c| (c, vec![seat])));
+        }
+        secrets
     }
 
     fn check_invariants(&self, state: &State) -> Result<(), String> {
@@ -1459,6 +1569,18 @@ impl Rules for Blackjack {
         all.extend(&deal.shoe);
         all.extend(&deal.tray);
         crate::ensure!(is_permutation(&all, &shoe), "hands, dealer, shoe and tray are not the shoe's packs");
+        for seat in (0..state.players).filter(|&s| deal.down[s]) {
+            let hands = &deal.hands[seat];
+            crate::ensure!(
+                deal.options.face_down && hands.len() == 1 && hands[0].cards.len() >= 2 && !hands[0].split,
+                "seat {seat} has cards face down but no unsplit hand to hold them"
+            );
+            // A split, a bust and the settling each show them first.
+            crate::ensure!(
+                !hands[0].bust && !deal.scored,
+                "seat {seat}'s cards are face down after they were due shown"
+            );
+        }
         let lost: i64 = deal.hands.iter().flatten().filter(|h| h.bust).map(|h| h.stake).sum();
         let stakes = (0..state.players).map(|s| deal_put_in(deal, s)).sum::<i64>() - lost;
         let pot = state.ledger.balance(Account::Pot);

@@ -189,6 +189,90 @@ fn a_bust_hand_loses_its_bet_at_once_and_its_cards_go_to_the_dealer() {
     assert_eq!(m.to_act(), [1]);
 }
 
+fn face_down() -> Options {
+    Options { face_down: true, ..one_pack() }
+}
+
+/// By seat, the cards of each hand as `viewer` sees them (null: a card face down).
+fn seen(m: &M, viewer: Viewer) -> Vec<Vec<Vec<Option<Card>>>> {
+    let table = m.rules.view(&m.state, viewer);
+    table.hands.iter().map(|hands| hands.iter().map(|h| h.cards.clone()).collect()).collect()
+}
+
+fn some(text: &str) -> Vec<Option<Card>> {
+    cards(text).into_iter().map(Some).collect()
+}
+
+fn shown(events: &[Event]) -> Vec<(Seat, Vec<Card>, String)> {
+    let shown = events.iter().filter_map(|e| match e {
+        Event::CardsShown { seat, cards, rule } => Some((*seat, cards.clone(), rule.clone())),
+        _ => None,
+    });
+    shown.collect()
+}
+
+#[test]
+fn face_down_cards_are_their_owners_until_a_blackjack_a_split_or_the_settling_shows_them() {
+    let o = face_down();
+    let mut m = M::new(3, o.clone());
+    // Seat 0: 8 8, seat 1: A K, seat 2: 5 6; the dealer 9 up and 7 in the hole. Then 3 and 2 to
+    // seat 0's split hands, 10 to seat 2's hit, 4 to the dealer.
+    m.deal(shoe(&o, "8C AS 5C 9S 8D KD 6H 7H 3C 2D TC 4S"));
+    m.ok(0, Command::Bet { amount: 2 });
+    m.ok(1, Command::Bet { amount: 2 });
+    let events = m.ok(2, Command::Bet { amount: 2 });
+    assert_eq!(shown(&events), [(1, cards("AS KD"), rule::SHOW_BLACKJACK.to_string())], "a blackjack at once");
+    let hidden = [None, None];
+    assert_eq!(seen(&m, Viewer::Seat(0)), [vec![some("8C 8D")], vec![some("AS KD")], vec![hidden.to_vec()]]);
+    assert_eq!(seen(&m, Viewer::Seat(2)), [vec![hidden.to_vec()], vec![some("AS KD")], vec![some("5C 6H")]]);
+    assert_eq!(seen(&m, Viewer::Spectator), [vec![hidden.to_vec()], vec![some("AS KD")], vec![hidden.to_vec()]]);
+    assert_eq!(seen(&m, Viewer::Record)[0], [some("8C 8D")], "the record shows everything");
+    assert!(m.rules.secrets(&m.state).contains(&(cards("8C")[0], vec![0])));
+    let dealt = events.iter().find(|e| matches!(e, Event::CardsDealt { .. })).unwrap();
+    let told = m.rules.redact(&m.state, dealt, Viewer::Seat(2), false);
+    assert_eq!(told["hands"], serde_json::json!([[null, null], ["AS", "KD"], ["5C", "6H"]]));
+    assert_eq!(m.rules.redact(&m.state, dealt, Viewer::Seat(2), true)["hands"][0], serde_json::json!(["8C", "8D"]));
+
+    let events = m.ok(0, Command::Split);
+    assert_eq!(shown(&events), [(0, cards("8C 8D"), rule::SHOW_SPLIT.to_string())], "a pair is split face up");
+    assert!(matches!(events[1], Event::Split { seat: 0, .. }));
+    assert_eq!(seen(&m, Viewer::Spectator)[0], [some("8C 3C"), some("8D")]);
+    m.ok(0, Command::Stand);
+    m.ok(0, Command::Stand);
+
+    let events = m.ok(2, Command::Hit);
+    assert!(shown(&events).is_empty());
+    assert_eq!(seen(&m, Viewer::Spectator)[2], [vec![None, None, Some(cards("TC")[0])]], "a hit card is dealt face up");
+    assert_eq!(m.to_act(), [2], "21 face down does not stand by itself, which would tell the table");
+    let spectator = serde_json::to_value(m.rules.view(&m.state, Viewer::Spectator)).unwrap();
+    assert!(!cards_in(&spectator).iter().any(|c| cards("5C 6H").contains(c)), "{spectator}");
+
+    let events = m.ok(2, Command::Stand);
+    assert_eq!(shown(&events), [(2, cards("5C 6H"), rule::SHOW_SETTLING.to_string())], "shown to be compared");
+    let at = |f: fn(&Event) -> bool| events.iter().position(f).unwrap();
+    assert!(at(|e| matches!(e, Event::DealerDrew { .. })) < at(|e| matches!(e, Event::CardsShown { .. })));
+    assert!(at(|e| matches!(e, Event::CardsShown { .. })) < at(|e| matches!(e, Event::RoundScored { .. })));
+    assert!(m.rules.secrets(&m.state).iter().all(|(_, knowers)| knowers.is_empty()), "only the shoe is secret");
+    assert_eq!(seen(&m, Viewer::Spectator), seen(&m, Viewer::Record));
+    let (settled, points) = scored(&events);
+    assert!(settled.iter().any(|s| s.seat == 2 && s.result == HandResult::Won));
+    assert_eq!(points, [-4, 3, 2]);
+}
+
+#[test]
+fn a_face_down_hand_is_shown_as_the_dealer_takes_it_bust() {
+    let o = face_down();
+    let mut m = M::new(2, o.clone());
+    m.deal(shoe(&o, "TC 7D TD 6C 9H 5S KS"));
+    m.ok(0, Command::Bet { amount: 6 });
+    m.ok(1, Command::Bet { amount: 2 });
+    let events = m.ok(0, Command::Hit);
+    assert_eq!(shown(&events), [(0, cards("TC 6C"), rule::SHOW_BUST.to_string())]);
+    assert!(matches!(events.last(), Some(Event::Busted { seat: 0, .. })));
+    assert_eq!(m.rules.view(&m.state, Viewer::Seat(1)).tray, cards("TC 6C KS"));
+    assert_eq!(seen(&m, Viewer::Seat(0))[1], [vec![None, None]], "seat 1's are still its own");
+}
+
 #[test]
 fn a_match_is_ten_rounds_and_those_ahead_win() {
     let mut m = M::new(2, Options::default());
