@@ -481,5 +481,81 @@ pub fn split(amount: i64, winners: &[Seat], table: &Table, dealer: Seat, carry_o
     (shares, if carry_odd { odd } else { 0 })
 }
 
+// ---------------------------------------------------------------------------------------------
+// The strong bots' betting, shared by the poker games: each game estimates the seat's chance of
+// winning the pot (its equity) in its own way, and the betting follows from it here.
+
+/// A bet or raise of about `fraction` of the `pot`, the nearest amount `legal` allows.
+pub fn sized(pot: i64, fraction: f64, legal: &[Action]) -> Option<Action> {
+    let target = ((pot as f64 * fraction).round() as i64).max(1);
+    let amounts: Vec<(i64, Action)> = legal
+        .iter()
+        .filter_map(|&a| match a {
+            Action::Bet(n) | Action::Raise(n) => Some((n, a)),
+            _ => None,
+        })
+        .collect();
+    amounts.iter().min_by_key(|(n, _)| (n - target).abs()).map(|&(_, a)| a)
+}
+
+/// The action a chance `p` of winning the `pot` calls for, with `owed` chips to meet: a call is
+/// worth it when the chance pays for what the call costs against the pot it could win; a bet or
+/// raise when the chance is well above even, sized by how sure it is.
+pub fn by_equity(p: f64, owed: i64, pot: i64, legal: &[Action]) -> Option<Action> {
+    let (owed, whole) = (owed as f64, pot as f64);
+    let pick = |a: Action| legal.contains(&a).then_some(a);
+    let choice = if p > 0.7 {
+        sized(pot, if p > 0.85 { 1.0 } else { 0.5 }, legal).or_else(|| pick(Action::Call))
+    } else if p > 0.55 && owed == 0.0 {
+        sized(pot, 0.4, legal)
+    } else if owed == 0.0 {
+        pick(Action::Check)
+    } else if p * (whole + owed) >= owed {
+        pick(Action::Call)
+    } else {
+        None
+    };
+    choice.or_else(|| pick(Action::Check)).or_else(|| pick(Action::Fold)).or_else(|| legal.first().copied())
+}
+
+/// What the search weighs: fold, check or call, bets or raises of about half the pot, the pot
+/// and everything, and the `anchor` (the [`by_equity`] choice) if it is none of those.
+pub fn candidates(pot: i64, legal: &[Action], anchor: Option<Action>) -> Vec<Action> {
+    let mut moves: Vec<Action> =
+        [Action::Fold, Action::Check, Action::Call].into_iter().filter(|a| legal.contains(a)).collect();
+    for fraction in [0.5, 1.0, 1000.0] {
+        if let Some(a) = sized(pot, fraction, legal) {
+            if !moves.contains(&a) {
+                moves.push(a);
+            }
+        }
+    }
+    if let Some(a) = anchor.filter(|a| !moves.contains(a)) {
+        moves.push(a);
+    }
+    moves
+}
+
+/// What a showdown gives a hand ranked `mine` against the `others` still in: all of the pot when
+/// it beats them all, a share when it ties the best, nothing when beaten.
+pub fn showdown_share<R: Ord + Copy>(mine: R, others: impl IntoIterator<Item = R>) -> f64 {
+    let mut best_other: Option<R> = None;
+    let mut ties = 0;
+    for r in others {
+        if r == mine {
+            ties += 1;
+        }
+        if best_other.is_none_or(|b| r > b) {
+            best_other = Some(r);
+        }
+    }
+    match best_other {
+        None => 1.0,
+        Some(b) if mine > b => 1.0,
+        Some(b) if mine == b => 1.0 / f64::from(ties + 1),
+        _ => 0.0,
+    }
+}
+
 #[cfg(test)]
 mod tests;

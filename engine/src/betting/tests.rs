@@ -229,3 +229,25 @@ fn what_is_left_in_the_pot_is_shared_out_only_when_the_match_ends() {
     }
     assert_eq!(b.leftover_shares(&paid, false, &table, 0), vec![(1, 20)]);
 }
+
+#[test]
+fn the_equity_policy_calls_when_the_chance_pays_for_the_call_and_bets_when_well_ahead() {
+    let facing = [Action::Call, Action::Raise(1), Action::Raise(10), Action::Raise(30), Action::Fold];
+    // 10 to call into 20: a call wins 30 and costs 10, so it pays from a chance of 1 in 3.
+    assert_eq!(by_equity(0.3, 10, 20, &facing), Some(Action::Fold));
+    assert_eq!(by_equity(0.34, 10, 20, &facing), Some(Action::Call));
+    assert_eq!(by_equity(0.8, 10, 20, &facing), Some(Action::Raise(10)), "half the pot");
+    assert_eq!(by_equity(0.9, 10, 30, &facing), Some(Action::Raise(30)), "the pot");
+    let open = [Action::Check, Action::Bet(8), Action::Bet(12), Action::Fold];
+    assert_eq!(by_equity(0.6, 0, 20, &open), Some(Action::Bet(8)));
+    assert_eq!(by_equity(0.5, 0, 20, &open), Some(Action::Check));
+    assert_eq!(candidates(20, &open, None), [Action::Fold, Action::Check, Action::Bet(8), Action::Bet(12)]);
+}
+
+#[test]
+fn a_showdown_gives_the_whole_pot_to_the_best_hand_and_shares_a_tie() {
+    assert_eq!(showdown_share(5, [3, 4]), 1.0);
+    assert_eq!(showdown_share(5, [5, 3, 5]), 1.0 / 3.0);
+    assert_eq!(showdown_share(5, [6, 5]), 0.0);
+    assert_eq!(showdown_share(5, []), 1.0);
+}

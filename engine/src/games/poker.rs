@@ -15,7 +15,7 @@ use std::ops::RangeInclusive;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use crate::betting::{Action, Betting, Limit, Wrong};
+use crate::betting::{self, Action, Betting, Limit, Wrong};
 use crate::bots;
 use crate::cards::{decks, is_permutation, rank_value, sorted, take_card, Card};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
@@ -1176,15 +1176,7 @@ fn made_strength(rank: &HandRank) -> f64 {
 
 /// A bet or raise of about `fraction` of the pot, within what may be put in.
 fn sized(deal: &Deal, fraction: f64, legal: &[Action]) -> Option<Action> {
-    let target = ((deal.betting.pot() as f64 * fraction).round() as i64).max(1);
-    let amounts: Vec<(i64, Action)> = legal
-        .iter()
-        .filter_map(|&a| match a {
-            Action::Bet(n) | Action::Raise(n) => Some((n, a)),
-            _ => None,
-        })
-        .collect();
-    amounts.iter().min_by_key(|(n, _)| (n - target).abs()).map(|&(_, a)| a)
+    betting::sized(deal.betting.pot(), fraction, legal)
 }
 
 /// The rule of thumb: bet and raise with strong hands, call with middling ones when the call is
@@ -1233,27 +1225,11 @@ fn equity(deal: &Deal, seat: Seat, rng: &mut Rng, worlds: usize) -> f64 {
         rng.shuffle(&mut cards);
         let mut next = cards.into_iter();
         let mine = finish(deal.hands[seat].clone(), deal.draws[seat].is_none(), &mut next);
-        let mut best_other: Option<HandRank> = None;
-        let mut ties = 0;
-        for &o in &others {
+        let ranks = others.iter().filter_map(|&o| {
             let hand: Vec<Card> = next.by_ref().take(deal.hands[o].len()).collect();
-            if hand.len() < HAND {
-                continue;
-            }
-            let r = finish(hand, deal.draws[o].is_none(), &mut next);
-            if r == mine {
-                ties += 1;
-            }
-            if best_other.is_none_or(|b| r > b) {
-                best_other = Some(r);
-            }
-        }
-        total += match best_other {
-            None => 1.0,
-            Some(b) if mine > b => 1.0,
-            Some(b) if mine == b => 1.0 / f64::from(ties + 1),
-            _ => 0.0,
-        };
+            (hand.len() >= HAND).then(|| finish(hand, deal.draws[o].is_none(), &mut next))
+        });
+        total += betting::showdown_share(mine, ranks);
     }
     total / worlds as f64
 }
@@ -1269,34 +1245,15 @@ fn finish(mut hand: Vec<Card>, draw: bool, stock: &mut impl Iterator<Item = Card
     hands::rank(&hand, Hands::Standard)
 }
 
-/// The strong bot's own choice: its chance of winning against the pot odds. A call is worth it
-/// when the chance beats what the call costs against the pot it could win; a bet or raise when
-/// the chance is well above even, sized by how sure it is.
+/// The strong bot's own choice: the poker games' betting by its chance of winning against the
+/// pot odds ([`betting::by_equity`]), and the standard draw.
 fn strong_choice(deal: &Deal, seat: Seat, rng: &mut Rng) -> Option<Command> {
     if deal.stage == Stage::Drawing {
         return Some(Command::Draw { discard: standard_discard(&deal.hands[seat]) });
     }
     let legal = legal_actions(deal, seat);
     let p = equity(deal, seat, rng, 60);
-    let owed = deal.betting.to_call(seat) as f64;
-    let pot = deal.betting.pot() as f64;
-    let pick = |a: Action| legal.contains(&a).then_some(a);
-    let choice = if p > 0.7 {
-        sized(deal, if p > 0.85 { 1.0 } else { 0.5 }, &legal).or_else(|| pick(Action::Call))
-    } else if p > 0.55 && owed == 0.0 {
-        sized(deal, 0.4, &legal)
-    } else if owed == 0.0 {
-        pick(Action::Check)
-    } else if p * (pot + owed) >= owed {
-        pick(Action::Call)
-    } else {
-        None
-    };
-    choice
-        .or_else(|| pick(Action::Check))
-        .or_else(|| pick(Action::Fold))
-        .or_else(|| legal.first().copied())
-        .map(command_of)
+    betting::by_equity(p, deal.betting.to_call(seat), deal.betting.pot(), &legal).map(command_of)
 }
 
 /// The deal as `seat` knows it: its own hand and discards and the hands shown; the other hands
@@ -1536,20 +1493,8 @@ impl Rules for Poker {
             return moves;
         }
         let legal = legal_actions(deal, seat);
-        let mut moves: Vec<Action> =
-            [Action::Fold, Action::Check, Action::Call].into_iter().filter(|a| legal.contains(a)).collect();
-        for fraction in [0.5, 1.0, 1000.0] {
-            if let Some(a) = sized(deal, fraction, &legal) {
-                if !moves.contains(&a) {
-                    moves.push(a);
-                }
-            }
-        }
         let anchor = self.strong_anchor(state, seat).and_then(|c| action_of(&c));
-        if let Some(a) = anchor.filter(|a| !moves.contains(a)) {
-            moves.push(a);
-        }
-        moves.into_iter().map(command_of).collect()
+        betting::candidates(deal.betting.pot(), &legal, anchor).into_iter().map(command_of).collect()
     }
 
     /// The chance of winning against the pot odds (from what the seat sees alone).

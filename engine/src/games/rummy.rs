@@ -1131,8 +1131,10 @@ impl Rules for Rummy {
         }
     }
 
+    /// A playout is a whole deal of draws and discards, about a millisecond: at 120 playouts
+    /// (8 to 40 worlds) a decision's p99 was 109 ms of CPU, so the search gets 16.
     fn strong_budget(&self) -> bots::Budget {
-        bots::Budget { playouts: 120, min_samples: 8, max_samples: 40 }
+        bots::Budget { playouts: 16, min_samples: 4, max_samples: 8 }
     }
 
     /// The rule of thumb's own choice, kept unless the search finds better beyond doubt: a deal

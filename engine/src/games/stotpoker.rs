@@ -11,7 +11,7 @@ use std::ops::RangeInclusive;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::betting::{Action, Betting, Limit, Wrong};
+use crate::betting::{self, Action, Betting, Limit, Wrong};
 use crate::bots;
 use crate::cards::{decks, is_permutation, rank_value, Card};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
@@ -158,6 +158,48 @@ struct Deal {
     stage: Stage,
     shown: Vec<bool>,
     options: Options,
+    /// By seat, what its betting this deal showed of its hand, read by the basic bot's rule.
+    reads: Vec<Vec<Read>>,
+    /// By seat, whether it bet this deal in a way the basic bot's rule never does (more than the
+    /// least bet or raise, a fold with nothing to call): its reads then tell nothing.
+    unruled: Vec<bool>,
+}
+
+/// What one betting action shows of a hand if its seat bets by the basic bot's rule
+/// ([`basic_choice`]): the hand then was the hole card and the first `ups` up cards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Read {
+    ups: usize,
+    /// The rule bets with a strong hand ([`strong_for_basic`]) whenever it may, and only then.
+    strong: Option<bool>,
+    /// The rule calls a bet of more than a quarter of the pot, or folds to it, by a pair.
+    pair: Option<bool>,
+}
+
+impl Read {
+    /// What `action` by `seat`, about to be taken, shows; nothing for a forced bet or an action
+    /// the rule never takes.
+    fn of(deal: &Deal, seat: Seat, action: Action) -> Option<Read> {
+        let choices = deal.betting.choices(seat);
+        let could_bet = choices.bet.is_some() || choices.raise.is_some();
+        let dear = deal.betting.to_call(seat) * 4 > deal.betting.pot();
+        let (strong, pair) = match action {
+            Action::Bet(_) | Action::Raise(_) => (Some(true), None),
+            Action::Check => (could_bet.then_some(false), None),
+            Action::Call => (could_bet.then_some(false), dear.then_some(true)),
+            Action::Fold => (Some(false), dear.then_some(false)),
+        };
+        (strong.is_some() || pair.is_some()).then_some(Read { ups: deal.up[seat].len(), strong, pair })
+    }
+
+    /// Whether the rule would have taken the action with `hole` as the hole card.
+    fn fits(&self, hole: Card, up: &[Card], kind: Hands) -> bool {
+        let mut hand = vec![hole];
+        hand.extend_from_slice(&up[..self.ups.min(up.len())]);
+        let rank = hands::rank(&hand, kind);
+        self.strong.is_none_or(|s| s == strong_for_basic(&rank, self.ups))
+            && self.pair.is_none_or(|p| p == (rank.category >= Category::OnePair))
+    }
 }
 
 impl Deal {
@@ -577,6 +619,8 @@ fn evolve(state: &mut State, event: &Event) {
                 stage: Stage::Forcing,
                 shown: vec![false; players],
                 options: options.clone(),
+                reads: vec![Vec::new(); players],
+                unruled: vec![false; players],
             };
             state.deals.started(*deal_number, scores, deal);
             state.deals.next_dealer = state.first_with_chips(state.table.next(*dealer));
@@ -611,17 +655,26 @@ fn evolve_deal(deal: &mut Deal, event: &Event) {
             deal.betting.start_round(*first, deal.options.limit, size(*round, &deal.options));
             deal.stage = Stage::Betting(*round);
         }
-        Event::Checked { seat } => deal.betting.act(*seat, Action::Check, None),
+        Event::Checked { seat } => {
+            note(deal, *seat, Action::Check);
+            deal.betting.act(*seat, Action::Check, None)
+        }
         Event::Bet { seat, amount, .. } => {
+            note(deal, *seat, Action::Bet(*amount));
             deal.betting.act(*seat, Action::Bet(*amount), Some(&put(*seat, *amount, rule::PUT_IN)))
         }
         Event::Called { seat, amount, .. } => {
+            note(deal, *seat, Action::Call);
             deal.betting.act(*seat, Action::Call, Some(&put(*seat, *amount, rule::PUT_IN)))
         }
         Event::Raised { seat, by, amount, .. } => {
+            note(deal, *seat, Action::Raise(*by));
             deal.betting.act(*seat, Action::Raise(*by), Some(&put(*seat, *amount, rule::PUT_IN)))
         }
-        Event::Folded { seat } => deal.betting.act(*seat, Action::Fold, None),
+        Event::Folded { seat } => {
+            note(deal, *seat, Action::Fold);
+            deal.betting.act(*seat, Action::Fold, None)
+        }
         Event::RoundClosed { round, .. } => {
             deal.betting.end_round();
             deal.stage = match (deal.betting.live_seats().len(), round) {
@@ -644,6 +697,21 @@ fn evolve_deal(deal: &mut Deal, event: &Event) {
             deal.stage = Stage::Settling(Ending::Showdown);
         }
         _ => {}
+    }
+}
+
+/// Keeps what `action` by `seat` shows of its hand, once, or that it bets by another rule.
+fn note(deal: &mut Deal, seat: Seat, action: Action) {
+    let choices = deal.betting.choices(seat);
+    let least = |range: Option<(i64, i64)>, n: i64| range.is_some_and(|(min, _)| n == min);
+    deal.unruled[seat] |= match action {
+        Action::Bet(n) => !least(choices.bet, n),
+        Action::Raise(n) => !least(choices.raise, n),
+        Action::Fold => choices.check,
+        Action::Check | Action::Call => false,
+    };
+    if let Some(read) = Read::of(deal, seat, action).filter(|r| !deal.reads[seat].contains(r)) {
+        deal.reads[seat].push(read);
     }
 }
 
@@ -838,13 +906,18 @@ fn redact(event: &Event, viewer: Viewer) -> Value {
 // ---------------------------------------------------------------------------------------------
 // The bot
 
-/// Bet or raise with a pair or better (two pairs after the fourth card), call a pair or a
-/// small bet, else check or fold.
+/// The basic bot's strong hand: two pairs or better, or a pair while the seat has at most two up
+/// cards.
+fn strong_for_basic(rank: &HandRank, ups: usize) -> bool {
+    rank.category >= Category::TwoPairs || (rank.category == Category::OnePair && ups <= 2)
+}
+
+/// Bet or raise with a strong hand ([`strong_for_basic`]), call a pair or a small bet, else
+/// check or fold.
 fn basic_choice(deal: &Deal, seat: Seat) -> Option<Command> {
     let legal = deal.betting.legal(seat);
     let rank = deal.rank_of(seat);
-    let strong =
-        rank.category >= Category::TwoPairs || (rank.category == Category::OnePair && deal.up[seat].len() <= 2);
+    let strong = strong_for_basic(&rank, deal.up[seat].len());
     let owed = deal.betting.to_call(seat);
     let pick = |a: Action| legal.contains(&a).then_some(a);
     let bet = legal.iter().copied().find(|a| matches!(a, Action::Bet(_) | Action::Raise(_)));
@@ -860,19 +933,6 @@ fn basic_choice(deal: &Deal, seat: Seat) -> Option<Command> {
     choice.or_else(|| pick(Action::Fold)).map(command_of)
 }
 
-/// A bet or raise of about `fraction` of the pot, within what may be put in.
-fn sized(deal: &Deal, fraction: f64, legal: &[Action]) -> Option<Action> {
-    let target = ((deal.betting.pot() as f64 * fraction).round() as i64).max(1);
-    let amounts: Vec<(i64, Action)> = legal
-        .iter()
-        .filter_map(|&a| match a {
-            Action::Bet(n) | Action::Raise(n) => Some((n, a)),
-            _ => None,
-        })
-        .collect();
-    amounts.iter().min_by_key(|(n, _)| (n - target).abs()).map(|&(_, a)| a)
-}
-
 /// The cards `seat` cannot see: every card but its own hole card, the up cards of every seat
 /// (folded ones' too, they lay face up) and the hole cards shown.
 fn unseen(deal: &Deal, seat: Seat) -> Vec<Card> {
@@ -881,89 +941,123 @@ fn unseen(deal: &Deal, seat: Seat) -> Vec<Card> {
     decks::standard52().into_iter().filter(|c| !seen.contains(c)).collect()
 }
 
+/// How many times likelier a hole card is for each of its seat's reads it fits than for one it
+/// breaks: a seat betting by the basic bot's rule shows much of its hole card (it bets only
+/// with two pairs or better once it has three up cards), while a seat betting otherwise is only
+/// discounted, never ruled out.
+const FITS: u64 = 8;
+/// Breaking more reads than this counts no further against a card.
+const MOST_MISSES: u32 = 6;
+
+/// The hidden hole cards of some seats, dealt from the cards a seat cannot see, each seat's card
+/// weighted by how many of its [`Read`]s it breaks.
+struct Holes {
+    /// The cards the seat cannot see, sorted, so that where they really are cannot matter.
+    pool: Vec<Card>,
+    seats: Vec<Seat>,
+    /// By seat in `seats`, the weight of each card of `pool` as its hole card.
+    weights: Vec<Vec<u64>>,
+}
+
+impl Holes {
+    fn new(deal: &Deal, viewer: Seat, seats: Vec<Seat>) -> Holes {
+        let mut pool = unseen(deal, viewer);
+        pool.sort();
+        let kind = deal.options.hands();
+        let weights = seats
+            .iter()
+            .map(|&s| {
+                pool.iter()
+                    .map(|&c| {
+                        let reads = if deal.unruled[s] { &[][..] } else { &deal.reads[s][..] };
+                        let misses = reads.iter().filter(|r| !r.fits(c, &deal.up[s], kind)).count() as u32;
+                        FITS.pow(MOST_MISSES - misses.min(MOST_MISSES))
+                    })
+                    .collect()
+            })
+            .collect();
+        Holes { pool, seats, weights }
+    }
+
+    /// A hole card for each of the seats, in their order, and the rest of the pool shuffled.
+    fn deal(&self, rng: &mut Rng) -> (Vec<Card>, Vec<Card>) {
+        let mut left = vec![true; self.pool.len()];
+        let mut holes = Vec::with_capacity(self.seats.len());
+        for weights in &self.weights {
+            let total: u64 = (0..self.pool.len()).filter(|&k| left[k]).map(|k| weights[k]).sum();
+            if total == 0 {
+                break;
+            }
+            let mut pick = rng.below(total as usize) as u64;
+            let k = (0..self.pool.len())
+                .filter(|&k| left[k])
+                .find(|&k| {
+                    if pick < weights[k] {
+                        return true;
+                    }
+                    pick -= weights[k];
+                    false
+                })
+                .expect("the pick is within the total");
+            left[k] = false;
+            holes.push(self.pool[k]);
+        }
+        let mut rest: Vec<Card> = (0..self.pool.len()).filter(|&k| left[k]).map(|k| self.pool[k]).collect();
+        rng.shuffle(&mut rest);
+        (holes, rest)
+    }
+}
+
 /// How often `seat`'s hand beats every other hand still in once all five cards are out, over
-/// worlds dealt from the cards it cannot see: the others' hole cards and every card to come.
+/// worlds dealt from the cards it cannot see: the others' hole cards (weighted by what their
+/// betting showed) and every card to come.
 fn equity(deal: &Deal, seat: Seat, rng: &mut Rng, worlds: usize) -> f64 {
-    let mut pool = unseen(deal, seat);
-    pool.sort();
     let kind = deal.options.hands();
     let others: Vec<Seat> = deal.betting.live_seats().into_iter().filter(|&s| s != seat).collect();
+    let holes = Holes::new(deal, seat, others.iter().copied().filter(|&s| !deal.shown[s]).collect());
     let mut total = 0.0;
     for _ in 0..worlds {
-        let mut cards = pool.clone();
-        rng.shuffle(&mut cards);
-        let mut next = cards.into_iter();
+        let (hidden, rest) = holes.deal(rng);
+        let mut hidden = holes.seats.iter().copied().zip(hidden);
+        let mut next = rest.into_iter();
         let mut mine = deal.hand(seat);
         mine.extend(next.by_ref().take(HAND.saturating_sub(mine.len())));
         let mine = hands::rank(&mine, kind);
-        let mut best_other: Option<HandRank> = None;
-        let mut ties = 0;
-        for &o in &others {
-            let mut hand = deal.up[o].clone();
-            hand.extend(next.by_ref().take(HAND.saturating_sub(hand.len())));
-            if hand.len() < HAND {
-                continue;
-            }
-            let r = hands::rank(&hand, kind);
-            if r == mine {
-                ties += 1;
-            }
-            if best_other.is_none_or(|b| r > b) {
-                best_other = Some(r);
-            }
-        }
-        total += match best_other {
-            None => 1.0,
-            Some(b) if mine > b => 1.0,
-            Some(b) if mine == b => 1.0 / f64::from(ties + 1),
-            _ => 0.0,
-        };
+        let ranks: Vec<HandRank> = others
+            .iter()
+            .filter_map(|&o| {
+                let hole = if deal.shown[o] { deal.hole[o] } else { hidden.find(|&(s, _)| s == o).map(|(_, c)| c) };
+                let mut hand: Vec<Card> = hole.into_iter().chain(deal.up[o].iter().copied()).collect();
+                hand.extend(next.by_ref().take(HAND.saturating_sub(hand.len())));
+                (hand.len() >= HAND).then(|| hands::rank(&hand, kind))
+            })
+            .collect();
+        total += betting::showdown_share(mine, ranks);
     }
     total / worlds as f64
 }
 
-/// The strong bot's own choice, as Poker's: its chance of winning against the pot odds. A call
-/// is worth it when the chance beats what the call costs against the pot it could win; a bet or
-/// raise when the chance is well above even, sized by how sure it is.
+/// The strong bot's own choice: the poker games' betting by its chance of winning against the
+/// pot odds ([`betting::by_equity`]).
 fn strong_choice(deal: &Deal, seat: Seat, rng: &mut Rng) -> Option<Command> {
     let legal = deal.betting.legal(seat);
     let p = equity(deal, seat, rng, 60);
-    let owed = deal.betting.to_call(seat) as f64;
-    let pot = deal.betting.pot() as f64;
-    let pick = |a: Action| legal.contains(&a).then_some(a);
-    let choice = if p > 0.7 {
-        sized(deal, if p > 0.85 { 1.0 } else { 0.5 }, &legal).or_else(|| pick(Action::Call))
-    } else if p > 0.55 && owed == 0.0 {
-        sized(deal, 0.4, &legal)
-    } else if owed == 0.0 {
-        pick(Action::Check)
-    } else if p * (pot + owed) >= owed {
-        pick(Action::Call)
-    } else {
-        None
-    };
-    choice
-        .or_else(|| pick(Action::Check))
-        .or_else(|| pick(Action::Fold))
-        .or_else(|| legal.first().copied())
-        .map(command_of)
+    betting::by_equity(p, deal.betting.to_call(seat), deal.betting.pot(), &legal).map(command_of)
 }
 
 /// The deal as `seat` knows it: its own hole card, every up card and the hole cards shown; the
-/// others' hole cards (folded ones' too) and the stock dealt afresh from the cards it cannot see.
+/// others' hole cards (folded ones' too, weighted by what their betting showed) and the stock
+/// dealt afresh from the cards it cannot see.
 fn determinize(state: &State, seat: Seat, rng: &mut Rng) -> Option<State> {
     let deal = state.deals.live()?;
     let hidden: Vec<Seat> =
         (0..deal.players()).filter(|&s| s != seat && !deal.shown[s] && deal.hole[s].is_some()).collect();
-    let mut sizes = vec![1; hidden.len()];
-    sizes.push(deal.stock.len());
-    let pool = unseen(deal, seat);
-    let mut piles = bots::redeal_where(&pool, &sizes, |_, _| true, rng);
+    let (cards, stock) = Holes::new(deal, seat, hidden.clone()).deal(rng);
     let mut world = state.clone();
     let w = world.deals.live_mut()?;
-    w.stock = piles.pop().unwrap_or_default();
-    for (k, &s) in hidden.iter().enumerate() {
-        w.hole[s] = piles[k].first().copied();
+    w.stock = stock;
+    for (&s, c) in hidden.iter().zip(cards) {
+        w.hole[s] = Some(c);
     }
     Some(world)
 }
@@ -1092,20 +1186,8 @@ impl Rules for Stotpoker {
     fn bot_candidates(&self, state: &State, seat: Seat) -> Vec<Command> {
         let Some(deal) = state.deals.acting(seat) else { return Vec::new() };
         let legal = deal.betting.legal(seat);
-        let mut moves: Vec<Action> =
-            [Action::Fold, Action::Check, Action::Call].into_iter().filter(|a| legal.contains(a)).collect();
-        for fraction in [0.5, 1.0, 1000.0] {
-            if let Some(a) = sized(deal, fraction, &legal) {
-                if !moves.contains(&a) {
-                    moves.push(a);
-                }
-            }
-        }
         let anchor = self.strong_anchor(state, seat).map(|c| action_of(&c));
-        if let Some(a) = anchor.filter(|a| !moves.contains(a)) {
-            moves.push(a);
-        }
-        moves.into_iter().map(command_of).collect()
+        betting::candidates(deal.betting.pot(), &legal, anchor).into_iter().map(command_of).collect()
     }
 
     /// The chance of winning against the pot odds (from what the seat sees alone).

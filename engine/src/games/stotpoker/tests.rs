@@ -130,3 +130,23 @@ fn soko_puts_the_four_flush_above_a_pair_and_checks_round_the_table_lead_to_the_
     assert_eq!(play(true), (vec![1], Some(Category::FourFlush), 2));
     assert_eq!(play(false), (vec![0], Some(Category::OnePair), 2));
 }
+
+#[test]
+fn the_least_raise_reads_as_the_basic_bots_strong_hand_and_a_bigger_one_reads_as_nothing() {
+    let hole_weights = |m: &M| {
+        let deal = m.state.deals.deal.as_ref().unwrap();
+        let holes = Holes::new(deal, 2, vec![1]);
+        let weight = |c: &str| holes.weights[0][holes.pool.iter().position(|&x| x == cards(c)[0]).unwrap()];
+        (weight("9S"), weight("2S"))
+    };
+    // Seat 0's king is forced; seat 1 shows the nine and raises: by the rule, a pair.
+    let mut m = M::new(3, Options::default());
+    m.deal(deck(3, "2C 2D 2H", "KC 9D 4S"));
+    m.ok(1, Command::Raise { by: 1 });
+    assert_eq!(hole_weights(&m), (FITS.pow(MOST_MISSES), FITS.pow(MOST_MISSES - 1)));
+    let mut m = M::new(3, Options::default());
+    m.deal(deck(3, "2C 2D 2H", "KC 9D 4S"));
+    m.ok(1, Command::Raise { by: 5 });
+    let (nine, two) = hole_weights(&m);
+    assert_eq!(nine, two, "a raise the rule never makes tells nothing");
+}
