@@ -222,9 +222,16 @@ impl Deal {
             .find(|&s| self.standings[s] >= CHICAGO && !self.declined.contains(&s))
     }
 
-    /// The cards of `seat`'s hand that everyone has seen.
+    /// The cards of `seat`'s hand that everyone has seen, each once: a hand broken up after both
+    /// buys was shown twice, with the cards it kept in both showings.
     fn shown_held(&self, seat: Seat) -> Vec<Card> {
-        self.shown[seat].iter().copied().filter(|c| self.hand(seat).contains(c)).collect()
+        let mut held: Vec<Card> = Vec::new();
+        for &c in &self.shown[seat] {
+            if self.hand(seat).contains(&c) && !held.contains(&c) {
+                held.push(c);
+            }
+        }
+        held
     }
 }
 
@@ -1102,6 +1109,19 @@ fn determinize(state: &State, seat: Seat, rng: &mut Rng) -> Option<State> {
     Some(world)
 }
 
+/// Each seat's chance of winning the match from the standings, by rule of thumb: shares falling
+/// off with the points a seat lacks behind the one nearest the target, the more steeply the
+/// nearer that one is (a deal hands out about 15 points, so ten behind one who lacks a point
+/// is nearly lost, ten behind one who lacks fifty is not).
+fn win_chances(standings: &[i64], target: i64) -> Vec<f64> {
+    let lacks: Vec<f64> = standings.iter().map(|&s| (target - s).max(0) as f64).collect();
+    let nearest = lacks.iter().copied().fold(f64::MAX, f64::min);
+    let spread = 4.0 + nearest / 4.0;
+    let weights: Vec<f64> = lacks.iter().map(|l| (-(l - nearest) / spread).exp()).collect();
+    let sum: f64 = weights.iter().sum();
+    weights.iter().map(|w| w / sum).collect()
+}
+
 // ---------------------------------------------------------------------------------------------
 // Rules
 
@@ -1284,6 +1304,15 @@ impl Rules for Chicago {
         determinize(state, seat, rng)
     }
 
+    /// The rule of thumb's answer to Chicago, kept unless the search finds better beyond doubt:
+    /// a Chicago swings 30 points on a hand's five tricks, and a few tens of worlds in which
+    /// the others' hands are dealt at random (their buys say little of their high cards) mostly
+    /// measure luck.
+    fn strong_anchor(&self, state: &State, seat: Seat) -> Option<Command> {
+        let deal = state.deals.acting(seat)?;
+        (deal.stage == Stage::Declaring).then(|| basic_choice(deal, seat)).flatten()
+    }
+
     /// In a buy the standard draw, keeping the hand and keeping the aces and kings; both
     /// answers to Chicago; every card that may be played.
     fn bot_candidates(&self, state: &State, seat: Seat) -> Vec<Command> {
@@ -1294,17 +1323,20 @@ impl Rules for Chicago {
         }
     }
 
-    /// Points ahead of the others' mean, the match won counting as the target's worth more.
+    /// Points ahead of the others' mean, each seat's points with its chance of winning the match
+    /// ([`win_chances`]) at the target's worth: once the match is won, the winner's target less
+    /// the losers' nothing, so that a seat playing even stands at 0 on average. A playout ends
+    /// with the deal, and a bonus only for a match won in it made a Chicago declared against a
+    /// seat about to reach the target look good (lost, it ends the deal before the last trick):
+    /// the strong bot declared 97 Chicagos in 100 matches and made 23.
     fn standing(&self, state: &State, seat: Seat) -> f64 {
         let standings = state.standings();
-        let won = state.deals.outcome.as_ref().map_or(0.0, |o| {
-            if o.winners.contains(&seat) {
-                state.options.target as f64
-            } else {
-                -(state.options.target as f64)
-            }
-        });
-        bots::lead_over_mean(state.players(), |s| standings[s] as f64, seat) + won
+        let target = state.options.target;
+        let chances: Vec<f64> = match &state.deals.outcome {
+            Some(o) => (0..state.players()).map(|s| f64::from(u8::from(o.winners.contains(&s)))).collect(),
+            None => win_chances(&standings, target),
+        };
+        bots::lead_over_mean(state.players(), |s| standings[s] as f64 + target as f64 * chances[s], seat)
     }
 }
 

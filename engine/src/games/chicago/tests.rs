@@ -274,3 +274,69 @@ fn random_matches_finish_at_every_table() {
         }
     }
 }
+
+#[test]
+fn the_chance_of_winning_the_match_grows_as_a_seat_nears_the_target() {
+    let even = win_chances(&[10, 10, 10], 52);
+    assert!(even.iter().all(|&p| (p - 1.0 / 3.0).abs() < 1e-9), "{even:?}");
+    let near = win_chances(&[51, 41, 20], 52);
+    assert!((near.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+    assert!(near[0] > 0.9 && near[1] > near[2], "{near:?}");
+    // Ten points behind count for less while the target is far.
+    assert!(win_chances(&[10, 0], 52)[0] < near[0]);
+}
+
+#[test]
+fn a_won_match_stands_at_the_targets_worth_shared_as_the_points() {
+    let mut m = start(&["AH AD AC KS 2H", "2C 3D 4S 6H 8H", "3C 5D 7S 9H JC"], "", vec![50, 0, 4], Options::default());
+    // Seat 0 (from 46 points) does not buy; its three aces score after the first buy: 53
+    // points, and the match.
+    stand(&mut m, 1);
+    stand(&mut m, 2);
+    assert!(m.state.deals.outcome.is_some());
+    let standing: Vec<f64> = (0..3).map(|s| Chicago.standing(&m.state, s)).collect();
+    assert!(standing.iter().sum::<f64>().abs() < 1e-9, "{standing:?}");
+    // 53 and the target against the others' mean of 2.
+    assert!((standing[0] - (53.0 + 52.0 - 2.0)).abs() < 1e-9, "{standing:?}");
+}
+
+#[test]
+fn the_strong_bot_does_not_declare_a_chicago_to_stop_a_seat_about_to_win() {
+    // Seat 1 lacks one point: a Chicago lost ends the deal before it can take the last trick,
+    // but it is as sure to win the match in the next deal.
+    let hands = ["4C TC KC KH 8S", "2D 5D 9H 3S 6C", "7D 8D JH 2S 4H"];
+    let mut m = start(&hands, "", vec![20, 51, 3], Options::default());
+    // Seat 1 no longer buys.
+    for _ in 0..BUYS {
+        stand(&mut m, 2);
+        stand(&mut m, 0);
+    }
+    m.ok(1, Command::NoChicago);
+    assert_eq!(m.to_act(), [0]);
+    for seed in 0..4 {
+        let choice = bots::choose(&Chicago, &m.state, 0, bots::Level::Strong, seed);
+        assert_eq!(choice, Some(Command::NoChicago), "seed {seed}");
+    }
+}
+
+#[test]
+fn a_hand_broken_up_twice_shows_each_card_kept_once() {
+    let mut m = start(&["KS QD 9C TC 3H", "AH AD 7C 8C 2S"], "7D 4H", vec![0, 0], Options::default());
+    stand(&mut m, 1);
+    stand(&mut m, 0);
+    // Seat 1's aces scored; it breaks them up, draws the seven of diamonds and scores the sevens.
+    m.ok(1, Command::Buy { discard: cards("AD") });
+    stand(&mut m, 0);
+    m.ok(1, Command::Buy { discard: cards("7D") });
+    stand(&mut m, 0);
+    let mut shown = table(&m, Viewer::Seat(0)).shown[1].clone();
+    shown.sort();
+    let mut kept = cards("AH 7C 8C 2S");
+    kept.sort();
+    assert_eq!(shown, kept);
+    // The strong bot's world deals seat 1 one card besides the four it showed.
+    let world = determinize(&m.state, 0, &mut Rng::new(1)).unwrap();
+    let hand = world.deals.live().unwrap().hand(1).to_vec();
+    assert_eq!(hand.len(), HAND);
+    assert!(kept.iter().all(|c| hand.contains(c)), "{hand:?}");
+}
