@@ -449,7 +449,6 @@
     bid: (d) => t(`${seatName(d.seat)} bjuder ${contract(d.contract)}.`, `${seatName(d.seat)} bids ${contract(d.contract)}.`),
     bids_revealed: () => t("Buden visas.", "The bids are shown."),
     blind_nil_declared: (d) => t(`${seatName(d.seat)} bjuder blind noll.`, `${seatName(d.seat)} declares blind nil.`),
-    bought: (d) => t(`${seatName(d.seat)} köper ${d.drawn_count ?? (d.drawn || []).length} kort.`, `${seatName(d.seat)} buys ${d.drawn_count ?? (d.drawn || []).length} cards.`),
     bought_in: (d) => t(`${seatName(d.seat)} köper in sig igen.`, `${seatName(d.seat)} buys back in.`),
     card_called: (d) => t(`${seatName(d.seat)} ropar upp ${cardName(d.card)}.`, `${seatName(d.seat)} calls ${cardName(d.card)}.`),
     card_drawn: (d) => t(`${seatName(d.seat)} drar ${cardName(d.card)} ur talongen.`, `${seatName(d.seat)} draws ${cardName(d.card)} from the stock.`),
@@ -659,7 +658,11 @@
     draw_completed: (d) => t(`${seatName(d.seat)} får resten av köpet ur den nya talongen.`, `${seatName(d.seat)} gets the rest of the purchase from the new stock.`),
     showdown: (d) => t(`Visning: ${(d.hands || []).map((h) => `${seatName(h.seat)} ${word(h.category)}`).join(", ")}.`, `Showdown: ${(d.hands || []).map((h) => `${seatName(h.seat)} ${word(h.category)}`).join(", ")}.`),
     // Chicago: three buys, the hands called by the engine (kinds only, no card), five tricks.
-    bought: (d) => (d.count ? t(`${seatName(d.seat)} kastar och köper ${d.count} kort (köp ${d.buy}).`, `${seatName(d.seat)} discards and buys ${d.count} cards (buy ${d.buy}).`)
+    // Chicago's buy names its number; Svängknack's and Norrlandsknack's purchases do not (one
+    // key for both: a second `bought` in this object would replace the first).
+    bought: (d) => (d.buy === undefined
+      ? t(`${seatName(d.seat)} köper ${d.drawn_count ?? (d.drawn || []).length} kort.`, `${seatName(d.seat)} buys ${d.drawn_count ?? (d.drawn || []).length} cards.`)
+      : d.count ? t(`${seatName(d.seat)} kastar och köper ${d.count} kort (köp ${d.buy}).`, `${seatName(d.seat)} discards and buys ${d.count} cards (buy ${d.buy}).`)
       : t(`${seatName(d.seat)} behåller handen (köp ${d.buy}).`, `${seatName(d.seat)} keeps the hand (buy ${d.buy}).`)),
     buy_completed: (d) => t(`${seatName(d.seat)} får resten av köpet ur den nya talongen.`, `${seatName(d.seat)} gets the rest of the purchase from the new stock.`),
     hand_shown: (d) => t(`${seatName(d.seat)} bryter upp sin ${word(d.category)} och visar handen: ${cardNames(d.cards)}.`,
