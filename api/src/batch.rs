@@ -346,6 +346,7 @@ fn append_all(conn: &mut store::Conn, appends: &[Append]) -> Result<(), AppendEr
         rows.summary_to_act.push(&summary.to_act);
         rows.summary_at.push(summary.at);
         rows.summary_outcome.push(summary.outcome.as_ref());
+        rows.summary_due.push(summary.due_at);
     }
     let expected_rows = rows.stream.len() as i64;
     match rows.get_result::<AppendedRows>(conn) {
@@ -444,14 +445,14 @@ const APPEND_MANY: &str = "WITH new_events AS (
      SELECT * FROM unnest($9::uuid[], $10::uuid[], $11::text[], $12::text[], $13::int2[], $14::int4[], $15::bigint[], $16::bigint[])
      RETURNING 1
  ), summaries AS (
-     INSERT INTO matches (stream_id, game, phase, version, open_seats, players, seats, to_act, created_at, updated_at, outcome)
-     SELECT s, g, p, v, o, pl, se, t, u, u, oc
-       FROM unnest($17::uuid[], $18::text[], $19::text[], $20::bigint[], $21::int4[], $22::jsonb[], $23::jsonb[], $24::jsonb[], $25::timestamptz[], $26::jsonb[])
-            AS x(s, g, p, v, o, pl, se, t, u, oc)
+     INSERT INTO matches (stream_id, game, phase, version, open_seats, players, seats, to_act, created_at, updated_at, outcome, due_at)
+     SELECT s, g, p, v, o, pl, se, t, u, u, oc, d
+       FROM unnest($17::uuid[], $18::text[], $19::text[], $20::bigint[], $21::int4[], $22::jsonb[], $23::jsonb[], $24::jsonb[], $25::timestamptz[], $26::jsonb[], $27::timestamptz[])
+            AS x(s, g, p, v, o, pl, se, t, u, oc, d)
      ON CONFLICT (stream_id) DO UPDATE SET
          phase = EXCLUDED.phase, version = EXCLUDED.version, open_seats = EXCLUDED.open_seats,
          players = EXCLUDED.players, seats = EXCLUDED.seats, to_act = EXCLUDED.to_act,
-         updated_at = EXCLUDED.updated_at, outcome = EXCLUDED.outcome
+         updated_at = EXCLUDED.updated_at, outcome = EXCLUDED.outcome, due_at = EXCLUDED.due_at
      WHERE matches.version < EXCLUDED.version
      RETURNING 1
  )
@@ -486,6 +487,7 @@ fixed_statement! {
         summary_to_act: Vec<&'a Value> => Array<Jsonb>,
         summary_at: Vec<DateTime<Utc>> => Array<Timestamptz>,
         summary_outcome: Vec<Option<&'a Value>> => Array<Nullable<Jsonb>>,
+        summary_due: Vec<Option<DateTime<Utc>>> => Array<Nullable<Timestamptz>>,
     }
 }
 
@@ -499,6 +501,6 @@ mod tests {
         assert_eq!(pieces("$1"), ["", ""]);
         assert_eq!(pieces("no binds, $ alone"), ["no binds, $ alone"]);
         assert_eq!(pieces(READ_NEWER).len(), 3);
-        assert_eq!(pieces(APPEND_MANY).len(), 27);
+        assert_eq!(pieces(APPEND_MANY).len(), 28);
     }
 }

@@ -8,6 +8,7 @@
 use std::sync::Arc;
 
 use actix_web::web;
+use diesel::Connection;
 use engine::cards::Card;
 use engine::catalog::GameInfo;
 use engine::game::Refusal;
@@ -252,6 +253,9 @@ pub async fn execute_move(
         Some(cached) => (cached, false),
         None => (load(state, match_id).await?, true),
     };
+    if base.table.clocked() {
+        return execute_clocked(state, match_id, player, command, expected, keyed).await;
+    }
     // A retry is answered from its stored answer only when an attempt cannot land, so the
     // common path costs no extra round trip.
     let keyed = keyed.filter(|_| !command.dry_run);
@@ -309,6 +313,160 @@ pub async fn execute_move(
         }
     }
     Err(CommandError::LostRace { current: current_version(state, match_id).await.ok() })
+}
+
+/// What a move in a match on the server's clock came to, inside its transaction.
+enum ClockedMove {
+    Answered(MoveAnswer),
+    Refused(CommandError),
+}
+
+/// A move in a match of a game decided on the server's clock (the reaction games). Moves of one
+/// match are taken one at a time, under the match's lock, across every node: each gets its
+/// receive time when its turn comes, so the recorded order is the arrival order and the times
+/// rise with it; a retry under the same key is answered from its first landing, so it never
+/// moves a reaction. What fell due before the move (a window's time running out, a bot's
+/// reaction) is recorded first.
+async fn execute_clocked(
+    state: &Arc<AppState>,
+    match_id: Uuid,
+    player: &Player,
+    command: Move,
+    expected: Option<ExpectedVersion>,
+    keyed: Option<Idempotency>,
+) -> Result<MoveAnswer, CommandError> {
+    let keyed = keyed.filter(|_| !command.dry_run);
+    let (st, player) = (state.clone(), player.clone());
+    let done = with_db(state, move || {
+        let mut conn = st.pool.get()?;
+        conn.transaction::<_, ApiError, _>(|conn| {
+            store::lock_stream(conn, match_id)?;
+            if let Some(keyed) = &keyed {
+                match idempotency::earlier(conn, match_id, player.id, keyed)? {
+                    Earlier::Unanswered => {}
+                    Earlier::KeyReused => return Ok((ClockedMove::Refused(CommandError::KeyReused), None)),
+                    Earlier::Answered { status, answer } => {
+                        return Ok((ClockedMove::Answered(MoveAnswer::Replayed { status, answer }), None))
+                    }
+                }
+            }
+            let loaded = load_with(conn, &st, match_id)?;
+            let now = chrono::Utc::now();
+            let now_ms = now.timestamp_millis().max(0) as u64;
+            let mut after = Loaded::clone(&loaded);
+            let mut appended = Vec::new();
+            if !command.dry_run {
+                let before = after.version;
+                let mut due = Vec::new();
+                after.run_clock(now_ms, &mut due).map_err(ApiError::from)?;
+                after.version = before + due.len() as i64;
+                if !due.is_empty() {
+                    match store::append(conn, match_id, before, &due, None, None, &summary_after(&after, &due)) {
+                        Ok(()) => {}
+                        Err(AppendError::Conflict) => {
+                            let lost = CommandError::LostRace { current: None };
+                            return Ok((ClockedMove::Refused(lost), None));
+                        }
+                        Err(AppendError::Db(e)) => return Err(e.into()),
+                    }
+                    appended.extend(due.iter().enumerate().map(|(i, e)| e.stored(before + 1 + i as i64)));
+                }
+            }
+            let mut timed = command.clone();
+            if let Value::Object(fields) = &mut timed.command {
+                fields.insert(engine::game::AT_MS.into(), now_ms.into());
+            }
+            let mut moved = Loaded::clone(&after);
+            let (events, before, seat) = match decide(&mut moved, &player, &timed, expected) {
+                Ok(Decision::Checked(verdict)) => {
+                    return Ok((ClockedMove::Answered(MoveAnswer::Checked(verdict)), None))
+                }
+                Ok(Decision::Append { events, before, seat }) => (events, before, seat),
+                // What fell due stays recorded: the time passed whatever the move was.
+                Err(e) => return Ok((ClockedMove::Refused(e), Some((after, appended)))),
+            };
+            let answer =
+                keyed.as_ref().map(|k| idempotency::answer_row(match_id, player.id, k, seat, before, moved.version));
+            let key = keyed.as_ref().map(|k| k.key.as_str());
+            match store::append(conn, match_id, before, &events, key, answer.as_ref(), &summary_after(&moved, &events))
+            {
+                Ok(()) => {}
+                Err(AppendError::Conflict) => {
+                    return Ok((
+                        ClockedMove::Refused(CommandError::LostRace { current: None }),
+                        Some((after, appended)),
+                    ))
+                }
+                Err(AppendError::Db(e)) => return Err(e.into()),
+            }
+            appended.extend(events.iter().enumerate().map(|(i, e)| e.stored(before + 1 + i as i64)));
+            let moved = Arc::new(moved);
+            let recorded = Recorded { after: moved.clone(), events: appended.clone(), seat };
+            Ok((ClockedMove::Answered(MoveAnswer::Recorded(recorded)), Some((Loaded::clone(&moved), appended))))
+        })
+    })
+    .await?;
+    let (outcome, landed) = done;
+    if let Some((after, appended)) = landed {
+        state.metrics.appended(appended.len());
+        let after = Arc::new(after);
+        state.cache.put(after.clone());
+        schedule_clock(state, &after);
+    }
+    match outcome {
+        ClockedMove::Answered(answer) => Ok(answer),
+        ClockedMove::Refused(e) => Err(e),
+    }
+}
+
+/// Wakes this node when a match on the server's clock is next due (a window closing, a bot's
+/// reaction), so that it is taken to the millisecond rather than at the next sweep; the sweep
+/// still finds what a node that stopped would have taken.
+pub fn schedule_clock(state: &Arc<AppState>, after: &Loaded) {
+    let Some(due) = after.due_at() else { return };
+    let (state, id) = (state.clone(), after.id);
+    let wait = (due - chrono::Utc::now()).to_std().unwrap_or_default();
+    actix_web::rt::spawn(async move {
+        actix_web::rt::time::sleep(wait).await;
+        if let Err(e) = run_due(&state, id).await {
+            tracing::warn!(match_id = %id, error = %e, "could not take a match's due step; the sweep tries again");
+        }
+    });
+}
+
+/// Takes what is due now in a match on the server's clock (under its lock, as a move would be).
+pub async fn run_due(state: &Arc<AppState>, id: Uuid) -> Result<bool, ApiError> {
+    let st = state.clone();
+    let landed = with_db(state, move || {
+        let mut conn = st.pool.get()?;
+        conn.transaction::<_, ApiError, _>(|conn| {
+            store::lock_stream(conn, id)?;
+            let loaded = load_with(conn, &st, id)?;
+            let now_ms = chrono::Utc::now().timestamp_millis().max(0) as u64;
+            let mut after = Loaded::clone(&loaded);
+            let before = after.version;
+            let mut events = Vec::new();
+            after.run_clock(now_ms, &mut events).map_err(ApiError::from)?;
+            if events.is_empty() {
+                // Not due yet by this node's clock, or no longer: the row says when, again.
+                store::set_due(conn, id, before, loaded.due_at())?;
+                return Ok(None);
+            }
+            after.version = before + events.len() as i64;
+            match store::append(conn, id, before, &events, None, None, &summary_after(&after, &events)) {
+                Ok(()) => Ok(Some((after, events.len()))),
+                Err(AppendError::Conflict) => Ok(None),
+                Err(AppendError::Db(e)) => Err(e.into()),
+            }
+        })
+    })
+    .await?;
+    let Some((after, count)) = landed else { return Ok(false) };
+    state.metrics.appended(count);
+    let after = Arc::new(after);
+    state.cache.put(after.clone());
+    schedule_clock(state, &after);
+    Ok(true)
 }
 
 enum Decision {
@@ -794,6 +952,19 @@ pub async fn sweep_deadlines(state: &Arc<AppState>) -> Result<usize, ApiError> {
             Ok(true) => played += 1,
             Ok(false) => {}
             Err(e) => tracing::warn!(match_id = %id, error = %e, "could not play an overdue turn"),
+        }
+    }
+    // Matches on the server's clock whose window closes or whose bot reacts now, wherever the
+    // move that set it off was made.
+    let due = {
+        let state = state.clone();
+        with_db(&state.clone(), move || Ok(store::clock_due(&mut state.pool.get()?, 64)?)).await?
+    };
+    for id in due {
+        match run_due(state, id).await {
+            Ok(true) => played += 1,
+            Ok(false) => {}
+            Err(e) => tracing::warn!(match_id = %id, error = %e, "could not take a match's due step"),
         }
     }
     Ok(played)

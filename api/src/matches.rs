@@ -344,6 +344,7 @@ impl Loaded {
             }),
             private: self.private,
             at: self.last_at,
+            due_at: self.due_at(),
         }
     }
 
@@ -395,6 +396,8 @@ impl Loaded {
             .iter()
             .copied()
             .filter(|&s| matches!(self.seats[s], Occupant::Player { .. }))
+            // A clocked game lists seats with nothing to do (Gris: anyone may thumb up).
+            .filter(|&s| !self.table.clocked() || !self.table.legal_moves(s).is_empty())
             .collect();
         (!people.is_empty()).then(|| (people, self.last_at + chrono::Duration::seconds(seconds.into())))
     }
@@ -424,21 +427,102 @@ impl Loaded {
     /// which level and from which seed. A seat's bot plays at the seat's level; a person's turn
     /// that timed out, and a bot seat stored without a level, get the random bot.
     fn bot_plays(&mut self, seat: usize, out: &mut Vec<NewEvent>) -> Result<(), AdvanceError> {
-        let broken = |e: String| AdvanceError::Broken(e);
-        let level = match self.seats[seat] {
+        self.bot_plays_seeded(seat, rand::random::<u64>() >> 11, None, out)
+    }
+
+    /// The level `seat`'s bot plays at (a person's timed-out turn gets the random bot).
+    fn level_of(&self, seat: usize) -> BotLevel {
+        match self.seats[seat] {
             Occupant::Bot { level } => level.unwrap_or(BotLevel::Random),
             _ => BotLevel::Random,
-        };
-        let seed = rand::random::<u64>() >> 11;
+        }
+    }
+
+    /// [`Loaded::bot_plays`] from a given seed, and in a clocked game at the time its reaction
+    /// is due (written into its command as the service writes a person's receive time).
+    fn bot_plays_seeded(
+        &mut self,
+        seat: usize,
+        seed: u64,
+        at_ms: Option<u64>,
+        out: &mut Vec<NewEvent>,
+    ) -> Result<(), AdvanceError> {
+        let broken = |e: String| AdvanceError::Broken(e);
+        let level = self.level_of(seat);
         let moved =
             serde_json::to_value(ServiceEvent::BotMoved { seat, level, seed }).map_err(|e| broken(e.to_string()))?;
         self.record(vec![moved], &format!("bot:{seat}"), out).map_err(broken)?;
         let command = self.table.bot_move_at(seat, level, seed).ok_or("a bot has no move".to_string());
+        let command = command.map(|mut c| {
+            if let (Some(at), Some(fields)) = (at_ms, c.as_object_mut()) {
+                fields.insert(engine::game::AT_MS.into(), at.into());
+            }
+            c
+        });
         let events = self
             .table
             .decide(seat, &command.map_err(broken)?)
             .map_err(|r| broken(format!("bot move refused: {r:?}")))?;
         self.record(events, &format!("bot:{seat}"), out).map_err(broken)
+    }
+
+    /// A seed for `seat`'s bot that every node draws alike. With the version, for a move made at
+    /// once; without, for a reaction, so that a bot keeps one plan for one stimulus however many
+    /// events come between (the game mixes the stimulus into it, `reaction::bot_delay_ms`).
+    fn bot_seed(&self, seat: usize, with_version: bool) -> u64 {
+        let (hi, lo) = self.id.as_u64_pair();
+        let version = if with_version { self.version as u64 } else { u64::MAX };
+        let mut x = hi ^ lo.rotate_left(29) ^ version.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ ((seat as u64) << 56);
+        x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        (x ^ (x >> 31)) >> 11
+    }
+
+    /// What moves a match on the server's clock on by itself next, and when (milliseconds since
+    /// the Unix epoch): a window closing, or a bot's reaction (the earliest; a window closes
+    /// before a reaction due at the same moment).
+    pub fn next_due(&self) -> Option<(u64, ClockStep)> {
+        if !self.table.clocked() || !self.is_full() || self.ended.is_some() {
+            return None;
+        }
+        let mut next = self.table.due_at().map(|at| (at, ClockStep::TimeRunsOut));
+        for &seat in self.table.status().to_act() {
+            if !self.seats[seat].is_bot() {
+                continue;
+            }
+            let (level, seed) = (self.level_of(seat), self.bot_seed(seat, false));
+            let Some(at) = self.table.bot_reaction_at(seat, level, seed) else { continue };
+            if next.is_none_or(|(t, _)| at < t) && self.table.bot_move_at(seat, level, seed).is_some() {
+                next = Some((at, ClockStep::BotReacts { seat, seed }));
+            }
+        }
+        next
+    }
+
+    /// [`Loaded::next_due`] as a time.
+    pub fn due_at(&self) -> Option<chrono::DateTime<chrono::Utc>> {
+        self.next_due().and_then(|(at, _)| chrono::DateTime::from_timestamp_millis(at as i64))
+    }
+
+    /// Takes, in time order, every step of a match on the server's clock that is due at `now_ms`
+    /// (windows closing, bots reacting), each followed by what follows any move (deals, bots'
+    /// moves made at once), so that a move received at `now_ms` comes after them.
+    pub fn run_clock(&mut self, now_ms: u64, out: &mut Vec<NewEvent>) -> Result<(), AdvanceError> {
+        let broken = |e: String| AdvanceError::Broken(e);
+        for _ in 0..MAX_STEPS {
+            match self.next_due() {
+                Some((at, ClockStep::TimeRunsOut)) if at <= now_ms => {
+                    let events = self.table.time_passes(at).map_err(|v| broken(v.to_string()))?;
+                    self.record(events, SERVICE_ACTOR, out).map_err(broken)?;
+                }
+                Some((at, ClockStep::BotReacts { seat, seed })) if at <= now_ms => {
+                    self.bot_plays_seeded(seat, seed, Some(at), out)?;
+                }
+                _ => return Ok(()),
+            }
+            self.advance(out)?;
+        }
+        Err(AdvanceError::Unsettled { steps: MAX_STEPS })
     }
 
     /// Whether the deal an event belongs to is over (its record is then open for replay). A
@@ -476,6 +560,19 @@ impl Loaded {
                     let events = self.table.deal(&deck).map_err(|v| AdvanceError::Broken(v.to_string()))?;
                     self.record(events, SERVICE_ACTOR, out).map_err(AdvanceError::Broken)?;
                 }
+                // In a clocked game a bot makes only its moves made at once here; its reactions
+                // wait for their time (`run_clock`), and a seat with nothing to do is passed over.
+                Status::ToAct { seats } if self.table.clocked() => {
+                    let now = seats.iter().copied().find(|&s| {
+                        let (level, seed) = (self.level_of(s), self.bot_seed(s, true));
+                        self.seats[s].is_bot()
+                            && self.table.bot_reaction_at(s, level, seed).is_none()
+                            && self.table.bot_move_at(s, level, seed).is_some()
+                    });
+                    let Some(bot) = now else { return Ok(()) };
+                    let seed = self.bot_seed(bot, true);
+                    self.bot_plays_seeded(bot, seed, None, out)?;
+                }
                 Status::ToAct { seats } => {
                     let Some(&bot) = seats.iter().find(|&&s| self.seats[s].is_bot()) else {
                         return Ok(());
@@ -486,6 +583,15 @@ impl Loaded {
         }
         Err(AdvanceError::Unsettled { steps })
     }
+}
+
+/// What moves a match on the server's clock on by itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClockStep {
+    /// A reaction window's time runs out.
+    TimeRunsOut,
+    /// A bot reacts, its delay over.
+    BotReacts { seat: usize, seed: u64 },
 }
 
 /// The most deals and bot moves one request makes (a whole long match of bots would be tens of

@@ -68,6 +68,9 @@ pub struct Summary {
     pub private: bool,
     /// When the last of the events was recorded (and, for a new match, when it was created).
     pub at: DateTime<Utc>,
+    /// When a match on the server's clock next moves by itself (a reaction window closing, a
+    /// bot's reaction): what the clock sweep looks for.
+    pub due_at: Option<DateTime<Utc>>,
 }
 
 #[derive(Debug)]
@@ -137,12 +140,12 @@ pub fn append(
              SELECT $1, $10, $3, $11, $12, $13, $2 + 1, $2 + cardinality($4::bigint[]) WHERE $10 IS NOT NULL
              RETURNING 1
          ), summary AS (
-             INSERT INTO matches (stream_id, game, phase, version, open_seats, players, seats, to_act, created_at, updated_at, outcome, private)
-             VALUES ($1, $14, $15, $16, $17, $18, $19, $20, $21, $21, $22, $23)
+             INSERT INTO matches (stream_id, game, phase, version, open_seats, players, seats, to_act, created_at, updated_at, outcome, private, due_at)
+             VALUES ($1, $14, $15, $16, $17, $18, $19, $20, $21, $21, $22, $23, $24)
              ON CONFLICT (stream_id) DO UPDATE SET
                  phase = EXCLUDED.phase, version = EXCLUDED.version, open_seats = EXCLUDED.open_seats,
                  players = EXCLUDED.players, seats = EXCLUDED.seats, to_act = EXCLUDED.to_act,
-                 updated_at = EXCLUDED.updated_at, outcome = EXCLUDED.outcome
+                 updated_at = EXCLUDED.updated_at, outcome = EXCLUDED.outcome, due_at = EXCLUDED.due_at
              WHERE matches.version < EXCLUDED.version
              RETURNING 1
          )
@@ -171,6 +174,7 @@ pub fn append(
     .bind::<Timestamptz, _>(summary.at)
     .bind::<Nullable<Jsonb>, _>(summary.outcome.as_ref())
     .bind::<diesel::sql_types::Bool, _>(summary.private)
+    .bind::<Nullable<Timestamptz>, _>(summary.due_at)
     .get_result::<Appended>(conn);
     match result {
         Ok(a) if a.appended == new.len() as i64 => Ok(()),
@@ -400,12 +404,12 @@ pub fn unsummarised(conn: &mut PgConn, limit: i64) -> QueryResult<Vec<Uuid>> {
 pub fn summarise(conn: &mut PgConn, stream: Uuid, summary: &Summary, created: DateTime<Utc>) -> QueryResult<()> {
     use diesel::sql_types::{Int4, Int8, Jsonb, Nullable, Text, Timestamptz, Uuid as SqlUuid};
     diesel::sql_query(
-        "INSERT INTO matches (stream_id, game, phase, version, open_seats, players, seats, to_act, created_at, updated_at, outcome, private)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+        "INSERT INTO matches (stream_id, game, phase, version, open_seats, players, seats, to_act, created_at, updated_at, outcome, private, due_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
          ON CONFLICT (stream_id) DO UPDATE SET
              phase = EXCLUDED.phase, version = EXCLUDED.version, open_seats = EXCLUDED.open_seats,
              players = EXCLUDED.players, seats = EXCLUDED.seats, to_act = EXCLUDED.to_act,
-             updated_at = EXCLUDED.updated_at, outcome = EXCLUDED.outcome
+             updated_at = EXCLUDED.updated_at, outcome = EXCLUDED.outcome, due_at = EXCLUDED.due_at
          WHERE matches.version < EXCLUDED.version",
     )
     .bind::<SqlUuid, _>(stream)
@@ -420,6 +424,46 @@ pub fn summarise(conn: &mut PgConn, stream: Uuid, summary: &Summary, created: Da
     .bind::<Timestamptz, _>(summary.at)
     .bind::<Nullable<Jsonb>, _>(summary.outcome.as_ref())
     .bind::<diesel::sql_types::Bool, _>(summary.private)
+    .bind::<Nullable<Timestamptz>, _>(summary.due_at)
     .execute(conn)
     .map(|_| ())
+}
+
+/// Holds the match's lock until the transaction ends: the moves of a match on the server's clock
+/// are taken one at a time across every node, in the order they get it (PostgreSQL queues a
+/// lock's waiters first come, first served), so that the time each is given is its arrival time
+/// and the recorded order is that order, which no optimistic retry can change.
+pub fn lock_stream(conn: &mut PgConn, stream: Uuid) -> QueryResult<()> {
+    let (hi, lo) = stream.as_u64_pair();
+    diesel::sql_query("SELECT pg_advisory_xact_lock($1)")
+        .bind::<diesel::sql_types::Int8, _>((hi ^ lo) as i64)
+        .execute(conn)
+        .map(|_| ())
+}
+
+#[derive(QueryableByName)]
+struct Due {
+    #[diesel(sql_type = diesel::sql_types::Uuid)]
+    stream_id: Uuid,
+}
+
+/// The matches on the server's clock whose next step is due, earliest first.
+pub fn clock_due(conn: &mut PgConn, limit: i64) -> QueryResult<Vec<Uuid>> {
+    diesel::sql_query(
+        "SELECT stream_id FROM matches WHERE due_at <= now() AND phase = 'playing' ORDER BY due_at LIMIT $1",
+    )
+    .bind::<diesel::sql_types::Int8, _>(limit)
+    .load::<Due>(conn)
+    .map(|rows| rows.into_iter().map(|r| r.stream_id).collect())
+}
+
+/// Sets a match's due time at `version`, when it is still at that version (a sweep that found
+/// nothing due clears it).
+pub fn set_due(conn: &mut PgConn, stream: Uuid, version: i64, due_at: Option<DateTime<Utc>>) -> QueryResult<()> {
+    diesel::sql_query("UPDATE matches SET due_at = $3 WHERE stream_id = $1 AND version = $2")
+        .bind::<diesel::sql_types::Uuid, _>(stream)
+        .bind::<diesel::sql_types::Int8, _>(version)
+        .bind::<diesel::sql_types::Nullable<diesel::sql_types::Timestamptz>, _>(due_at)
+        .execute(conn)
+        .map(|_| ())
 }

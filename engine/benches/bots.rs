@@ -41,8 +41,8 @@ fn positions<R: Rules>(rules: &R, count: usize) -> Vec<(R::State, usize)> {
                     rng.shuffle(&mut cards);
                     engine::game::shuffled_in(rules, &state, cards).unwrap()
                 }
-                Status::ToAct { seats } => {
-                    let seat = seats[0];
+                Status::ToAct { .. } => {
+                    let seat = engine::game::movers_of(rules, &state)[0];
                     if rules.legal_moves(&state, seat).len() > 1 && rng.below(8) == 0 && found.len() < count {
                         found.push((state.clone(), seat));
                     }

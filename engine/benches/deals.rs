@@ -26,7 +26,8 @@ fn random_match<R: Rules>(rules: &R, players: usize, seed: u64) -> u64 {
                 rng.shuffle(&mut cards);
                 rules.reshuffle(&state, cards).expect("reshuffle")
             }
-            Status::ToAct { seats } => {
+            Status::ToAct { .. } => {
+                let seats = engine::game::movers_of(rules, &state);
                 let seat = seats[rng.below(seats.len())];
                 let command = rules.bot_move(&state, seat, rng.next_u64()).expect("a move");
                 rules.decide(&state, seat, &command).expect("legal")

@@ -56,12 +56,35 @@ fn play(
                     m.apply(&e).unwrap();
                 }
             }
-            Status::ToAct { seats } => {
-                let seat = seats[0];
-                let level = if tested.contains(&seat) { test } else { other };
-                decisions += u64::from(level == test);
-                let command = m.bot_move_at(seat, level, rng.next_u64()).expect("a move");
-                for e in m.decide(seat, &command).expect("legal") {
+            Status::ToAct { .. } => {
+                // In a clocked game the quickest bot acts first (a move made at once before any
+                // reaction), unless a window's time runs out before it.
+                let level_of = |seat: usize| if tested.contains(&seat) { test } else { other };
+                let mut first: Option<(Option<u64>, usize, u64)> = None;
+                for seat in engine::game::movers(m.as_ref()) {
+                    let seed = rng.next_u64();
+                    let at = m.bot_reaction_at(seat, level_of(seat), seed);
+                    if first.is_none_or(|(best, _, _)| at.unwrap_or(0) < best.unwrap_or(0)) {
+                        first = Some((at, seat, seed));
+                    }
+                }
+                let due = m.due_at();
+                let events = match first {
+                    Some((Some(at), _, _)) if due.is_some_and(|due| due <= at) => {
+                        m.time_passes(due.unwrap()).expect("time passes")
+                    }
+                    None => m.time_passes(due.expect("a mover or a window")).expect("time passes"),
+                    Some((at, seat, seed)) => {
+                        let level = level_of(seat);
+                        decisions += u64::from(level == test);
+                        let mut command = m.bot_move_at(seat, level, seed).expect("a move");
+                        if let Some(at) = at {
+                            command[engine::game::AT_MS] = at.into();
+                        }
+                        m.decide(seat, &command).expect("legal")
+                    }
+                };
+                for e in events {
                     m.apply(&e).unwrap();
                 }
             }

@@ -163,8 +163,8 @@ pub fn playout<R: Rules>(rules: &R, state: &mut R::State, deal: u32, rng: &mut R
         if rules.deal_number(state) != deal {
             return;
         }
-        let seats = match rules.status(state) {
-            Status::ToAct { seats } => seats,
+        match rules.status(state) {
+            Status::ToAct { .. } => {}
             // The deal goes on from a talon shuffled anew: any order will do in a world.
             Status::NeedsShuffle { mut cards } => {
                 rng.shuffle(&mut cards);
@@ -175,8 +175,8 @@ pub fn playout<R: Rules>(rules: &R, state: &mut R::State, deal: u32, rng: &mut R
                 continue;
             }
             _ => return,
-        };
-        let seat = seats[0];
+        }
+        let Some(&seat) = crate::game::movers_of(rules, state).first() else { return };
         let Some(command) = rules.basic_move(state, seat, rng) else { return };
         if !step(rules, state, seat, &command) {
             return;

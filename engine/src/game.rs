@@ -297,6 +297,49 @@ pub trait Rules: Send + Sync + 'static {
         Ok(options)
     }
 
+    /// A game decided on the server's clock (the reaction games, docs/engine.md §4.7): the
+    /// service writes its receive time into every command (`at_ms`), which reaches
+    /// [`Rules::decide_at`], and closes what [`Rules::due_at`] names when its time comes.
+    const CLOCKED: bool = false;
+
+    /// [`Rules::decide`] with the time the service received the command, in milliseconds since
+    /// the Unix epoch. `None` (a test, a simulation, a replayed bot) is taken by a clocked game as
+    /// the latest time it has recorded; the game never lets its clock run backwards, since the
+    /// recorded order is what decides. Only a clocked game overrides it.
+    fn decide_at(
+        &self,
+        state: &Self::State,
+        seat: Seat,
+        command: &Self::Command,
+        at_ms: Option<u64>,
+    ) -> Result<Vec<Self::Event>, RuleViolation> {
+        let _ = at_ms;
+        self.decide(state, seat, command)
+    }
+
+    /// When the table moves on by itself if nobody acts first (a reaction window closing), in
+    /// milliseconds since the Unix epoch; the service calls [`Rules::time_passes`] then.
+    fn due_at(&self, state: &Self::State) -> Option<u64> {
+        let _ = state;
+        None
+    }
+
+    /// What follows from the time reaching `now_ms` (at or past [`Rules::due_at`]): the seats
+    /// that did not react recorded as late, the loser named.
+    fn time_passes(&self, state: &Self::State, now_ms: u64) -> Result<Vec<Self::Event>, RuleViolation> {
+        let _ = (state, now_ms);
+        Err(RuleViolation::wrong_phase("ingen tid löper ut", "no time is running out"))
+    }
+
+    /// In a clocked game, when a bot at `level` makes the move [`crate::bots::choose`] gives it
+    /// with the same `seed`: a reaction comes after a human-like delay drawn from `seed`
+    /// ([`crate::reaction::bot_delay_ms`]), never at once, so that a person can beat it. `None`
+    /// is a move made at once (turning a card, passing the pig).
+    fn bot_reaction_at(&self, state: &Self::State, seat: Seat, level: crate::bots::Level, seed: u64) -> Option<u64> {
+        let _ = (state, seat, level, seed);
+        None
+    }
+
     /// The option sets the generic tests play random matches with at `players`: each variant
     /// and the combinations worth playing together. A game with options overrides the default,
     /// which is the defaults alone, so that no variant goes untested.
@@ -397,6 +440,8 @@ pub trait Game: Send + Sync {
     /// Whether `command` is one of this game's commands (whether or not the rules would allow it
     /// anywhere): what tells a move meant for another game from one that is no move at all.
     fn reads_command(&self, command: &Value) -> bool;
+    /// Whether the game is decided on the server's clock ([`Rules::CLOCKED`]).
+    fn clocked(&self) -> bool;
     /// The bot levels the game plays at of its own (see [`crate::bots`]).
     fn bot_levels(&self) -> crate::bots::Levels;
     /// The game's options, commands, table and events as OpenAPI schemas.
@@ -432,6 +477,34 @@ pub trait Match: Send + Sync {
     fn bot_move_at(&self, seat: Seat, level: crate::bots::Level, seed: u64) -> Option<Value>;
     /// How `seat` stands now (see [`Rules::standing`]).
     fn standing(&self, seat: Seat) -> f64;
+    /// Whether the game is decided on the server's clock ([`Rules::CLOCKED`]).
+    fn clocked(&self) -> bool;
+    /// See [`Rules::due_at`].
+    fn due_at(&self) -> Option<u64>;
+    /// See [`Rules::time_passes`].
+    fn time_passes(&self, now_ms: u64) -> Result<Vec<Value>, RuleViolation>;
+    /// See [`Rules::bot_reaction_at`].
+    fn bot_reaction_at(&self, seat: Seat, level: crate::bots::Level, seed: u64) -> Option<u64>;
+}
+
+/// The seats that have a move now: those in [`Status::ToAct`], less, in a clocked game (which
+/// lists every seat that may react, so that the list shows nobody's hand), those with no legal
+/// move. Drivers of whole matches pick from these.
+pub fn movers(m: &dyn Match) -> Vec<Seat> {
+    let seats = m.status().to_act().to_vec();
+    if !m.clocked() {
+        return seats;
+    }
+    seats.into_iter().filter(|&s| !m.legal_moves(s).is_empty()).collect()
+}
+
+/// [`movers`] over a game's own types.
+pub fn movers_of<R: Rules>(rules: &R, state: &R::State) -> Vec<Seat> {
+    let seats = rules.status(state).to_act().to_vec();
+    if !R::CLOCKED {
+        return seats;
+    }
+    seats.into_iter().filter(|&s| !rules.legal_moves(state, s).is_empty()).collect()
 }
 
 impl Clone for Box<dyn Match> {
@@ -500,7 +573,10 @@ impl<R: Rules> Game for Erased<R> {
         self.0.test_option_sets(players).iter().map(to_json).collect()
     }
     fn reads_command(&self, command: &Value) -> bool {
-        read_command::<R>(command).is_ok()
+        read_command::<R>(&without_time::<R>(command).0).is_ok()
+    }
+    fn clocked(&self) -> bool {
+        R::CLOCKED
     }
     fn bot_levels(&self) -> crate::bots::Levels {
         self.0.bot_levels()
@@ -535,13 +611,14 @@ impl<R: Rules> Match for ErasedMatch<R> {
         Ok(shuffled_in(&*self.rules, &self.state, deck.to_vec())?.iter().map(to_json).collect())
     }
     fn decide(&self, seat: Seat, command: &Value) -> Result<Vec<Value>, Refusal> {
-        let command = read_command::<R>(command).map_err(Refusal::Malformed)?;
+        let (command, at_ms) = without_time::<R>(command);
+        let command = read_command::<R>(&command).map_err(Refusal::Malformed)?;
         if seat >= self.players {
             return Err(Refusal::Malformed(format!("there is no seat {seat} at a table of {}", self.players)));
         }
         check_turn(&self.status(), seat).map_err(Refusal::Violation)?;
         self.rules
-            .decide(&self.state, seat, &command)
+            .decide_at(&self.state, seat, &command, at_ms)
             .map(|events| events.iter().map(to_json).collect())
             .map_err(Refusal::Violation)
     }
@@ -600,6 +677,27 @@ impl<R: Rules> Match for ErasedMatch<R> {
     fn standing(&self, seat: Seat) -> f64 {
         self.rules.standing(&self.state, seat)
     }
+    fn clocked(&self) -> bool {
+        R::CLOCKED
+    }
+    fn due_at(&self) -> Option<u64> {
+        if !R::CLOCKED || !matches!(self.status(), Status::ToAct { .. }) {
+            return None;
+        }
+        self.rules.due_at(&self.state)
+    }
+    fn time_passes(&self, now_ms: u64) -> Result<Vec<Value>, RuleViolation> {
+        if self.due_at().is_none_or(|due| now_ms < due) {
+            return Err(RuleViolation::wrong_phase("ingen tid har löpt ut", "no time has run out"));
+        }
+        Ok(self.rules.time_passes(&self.state, now_ms)?.iter().map(to_json).collect())
+    }
+    fn bot_reaction_at(&self, seat: Seat, level: crate::bots::Level, seed: u64) -> Option<u64> {
+        if !R::CLOCKED {
+            return None;
+        }
+        self.rules.bot_reaction_at(&self.state, seat, level, seed)
+    }
 }
 
 /// A command as `R` reads it, refusing every field it does not have. Commands are tagged enums
@@ -608,6 +706,22 @@ impl<R: Rules> Match for ErasedMatch<R> {
 /// catches. A `null` the command read does not show is a known optional field left empty when
 /// a variant with fields read it, and an unknown one when a variant without fields did: which,
 /// the same object with the key replaced by one no command has tells.
+/// A clocked game's command less the receive time the service wrote into it (`at_ms`), and that
+/// time; any other game's command as it came.
+fn without_time<R: Rules>(command: &Value) -> (Value, Option<u64>) {
+    match command {
+        Value::Object(fields) if R::CLOCKED && fields.contains_key(AT_MS) => {
+            let mut fields = fields.clone();
+            let at = fields.remove(AT_MS).and_then(|t| t.as_u64());
+            (Value::Object(fields), at)
+        }
+        _ => (command.clone(), None),
+    }
+}
+
+/// The field of a clocked game's command that holds the service's receive time.
+pub const AT_MS: &str = "at_ms";
+
 fn read_command<R: Rules>(command: &Value) -> Result<R::Command, String> {
     // The document bounds every whole number in a move by u32::MAX (a seat or a position is
     // never larger): past that a move is malformed, whatever the version it was sent at.

@@ -20,6 +20,7 @@ pub mod meld;
 pub mod pile;
 pub mod poker;
 pub mod random;
+pub mod reaction;
 pub mod rules;
 pub mod schema;
 pub mod seat;

@@ -39,6 +39,8 @@ pub struct Report {
     /// Shuffles within deals ([`Status::NeedsShuffle`]).
     pub reshuffles: u32,
     pub moves: u64,
+    /// Reaction windows closed by time ([`Match::time_passes`]) in a clocked game.
+    pub timeouts: u64,
     pub events: u64,
     /// Every event in order, as stored: for replay tests and benchmarks.
     pub log: Vec<Value>,
@@ -151,12 +153,34 @@ pub fn play_match(
                 if seats.is_empty() {
                     return Err("status names no seat to act".into());
                 }
+                let seats = crate::game::movers(m.as_ref());
+                // A clocked game's window also closes by time, now and then before anyone acts.
+                if let Some(due) = m.due_at().filter(|_| seats.is_empty() || rng.below(6) == 0) {
+                    report.timeouts += 1;
+                    let events = m.time_passes(due).map_err(|v| format!("time passing refused: {v}"))?;
+                    apply_all(m.as_mut(), events, checks, &pack, &mut report)?;
+                    continue;
+                }
+                if seats.is_empty() {
+                    return Err("no seat has a move and no time runs out".into());
+                }
                 let seat = seats[rng.below(seats.len())];
                 if checks.agreement {
                     report.rules.extend(check_agreement(m.as_ref(), seat)?);
                 }
-                let command =
-                    m.bot_move(seat, rng.next_u64()).ok_or_else(|| format!("seat {seat} is to act but has no move"))?;
+                let seed = rng.next_u64();
+                let mut command =
+                    m.bot_move(seat, seed).ok_or_else(|| format!("seat {seat} is to act but has no move"))?;
+                // A bot's reaction arrives when its delay says; what is due before it happens first.
+                if let Some(at) = m.bot_reaction_at(seat, crate::bots::Level::Random, seed) {
+                    if let Some(due) = m.due_at().filter(|&due| due <= at) {
+                        report.timeouts += 1;
+                        let events = m.time_passes(due).map_err(|v| format!("time passing refused: {v}"))?;
+                        apply_all(m.as_mut(), events, checks, &pack, &mut report)?;
+                        continue;
+                    }
+                    command[crate::game::AT_MS] = at.into();
+                }
                 report.moves += 1;
                 m.decide(seat, &command).map_err(|r| format!("bot move {command} refused: {r:?}"))?
             }
@@ -164,6 +188,19 @@ pub fn play_match(
         if events.is_empty() {
             return Err("a decision produced no event".into());
         }
+        apply_all(m.as_mut(), events, checks, &pack, &mut report)?;
+    }
+}
+
+/// Applies a decision's events, checking each as asked, and logs them.
+fn apply_all(
+    m: &mut dyn Match,
+    events: Vec<Value>,
+    checks: Checks,
+    pack: &[Card],
+    report: &mut Report,
+) -> Result<(), String> {
+    {
         for event in events {
             let event = if checks.invariants {
                 let text = serde_json::to_string(&event).map_err(|e| e.to_string())?;
@@ -176,13 +213,14 @@ pub fn play_match(
                 m.check_invariants().map_err(|e| format!("after {event}: {e}"))?;
             }
             if checks.leaks {
-                check_leaks(m.as_ref(), &event, &pack)?;
+                check_leaks(m, &event, pack)?;
             }
             report.events += 1;
             rules_named(&event, &mut report.rules);
             report.log.push(event);
         }
     }
+    Ok(())
 }
 
 /// `decide` must accept every legal move and refuse every other move of the move space. Returns

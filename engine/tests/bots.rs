@@ -211,10 +211,11 @@ fn standing_after<R: Rules>(rules: &R, strong_seats: &[usize], other: Level, see
                 rng.shuffle(&mut cards);
                 engine::game::shuffled_in(rules, &state, cards).unwrap()
             }
-            Status::ToAct { seats } => {
-                let level = if strong_seats.contains(&seats[0]) { Level::Strong } else { other };
-                let command = bots::choose(rules, &state, seats[0], level, rng.next_u64()).unwrap();
-                rules.decide(&state, seats[0], &command).unwrap()
+            Status::ToAct { .. } => {
+                let seat = engine::game::movers_of(rules, &state)[0];
+                let level = if strong_seats.contains(&seat) { Level::Strong } else { other };
+                let command = bots::choose(rules, &state, seat, level, rng.next_u64()).unwrap();
+                rules.decide(&state, seat, &command).unwrap()
             }
         };
         events.iter().for_each(|e| rules.evolve(&mut state, e));

@@ -73,7 +73,8 @@ fn play(game: &dyn engine::game::Game, players: usize, seed: u64, f: &mut Finger
                         f.value(&c);
                     }
                 }
-                let seat = seats[rng.below(seats.len())];
+                let movers = engine::game::movers(m.as_ref());
+                let seat = movers[rng.below(movers.len())];
                 for c in m.move_space(seat) {
                     match m.decide(seat, &c) {
                         Ok(events) => events.iter().for_each(|e| f.value(e)),

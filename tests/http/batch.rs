@@ -30,6 +30,7 @@ fn append(stream: Uuid, expected: i64, events: &[i64]) -> Append {
         outcome: None,
         private: false,
         at: chrono::Utc::now(),
+        due_at: None,
     };
     Append { stream, expected, events: events.iter().map(|n| event(*n)).collect(), key: None, answer: None, summary }
 }
