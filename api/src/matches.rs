@@ -499,6 +499,15 @@ impl Loaded {
         next
     }
 
+    /// When the reaction window open now closes by time (the game's own due time; bots' planned
+    /// reactions are nobody's to know).
+    pub fn window_closes_at(&self) -> Option<chrono::DateTime<chrono::Utc>> {
+        if !self.is_full() || self.ended.is_some() {
+            return None;
+        }
+        self.table.due_at().and_then(|at| chrono::DateTime::from_timestamp_millis(at as i64))
+    }
+
     /// [`Loaded::next_due`] as a time.
     pub fn due_at(&self) -> Option<chrono::DateTime<chrono::Utc>> {
         self.next_due().and_then(|(at, _)| chrono::DateTime::from_timestamp_millis(at as i64))
@@ -719,6 +728,12 @@ pub struct MatchView {
     /// turns are not limited.
     #[schema(format = DateTime)]
     pub turn_deadline: Option<String>,
+    /// In a game decided on the server's clock (Gris, Hej knekt): when the reaction window open
+    /// now closes by time (RFC 3339, server time), and the seats still waited for are late. The
+    /// game's table shows when it opened, and the times of the reactions so far. Null when no
+    /// window is open.
+    #[schema(format = DateTime)]
+    pub window_closes_at: Option<String>,
     pub deal_number: u32,
     pub outcome: Option<Outcome>,
     /// Why the match is over when the service ended it (cancelled, aborted, abandoned or
@@ -754,6 +769,7 @@ impl Loaded {
             to_act: self.to_act(),
             deal_number: self.table.deal_number(),
             turn_deadline: self.turn_deadline().map(|(_, at)| at.to_rfc3339()),
+            window_closes_at: self.window_closes_at().map(|at| at.to_rfc3339()),
             outcome: self.outcome(),
             ended: self.ended,
             invitation: None,

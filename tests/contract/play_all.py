@@ -17,6 +17,7 @@ import datetime
 import json
 import random
 import sys
+import time
 
 sys.path.insert(0, sys.argv[1])
 
@@ -42,6 +43,7 @@ from kortbord_client.models import (  # noqa: E402
 from kortbord_client.models.bot_level import BotLevel  # noqa: E402
 from kortbord_client.models.bot_seat_kind import BotSeatKind  # noqa: E402
 from kortbord_client.models.me_seat_kind import MeSeatKind  # noqa: E402
+from kortbord_client.types import UNSET  # noqa: E402
 
 # A table and options that make a short match of each game (the random bots play fast). A game
 # the service plays that is missing here fails the run: every game goes through the client.
@@ -197,7 +199,7 @@ def refusal(client, match_id, offered, chosen, version, rules, game):
     cards = {m.card for m in offered if type(m) is type(chosen)}
     other = next(c for c in ("2C", "3D", "4H", "5S", "9C", "AC", "AS", "KH") if c not in cards)
     wrong = type(chosen).from_dict({**chosen.to_dict(), "card": other})
-    answer = make_move.sync_detailed(client=client, id=match_id, body=MoveRequest(move=wrong, expected_version=version))
+    answer = make_move.sync_detailed(client=client, id=match_id, body=MoveRequest(move=wrong, expected_version=UNSET if version is None else version))
     if answer.status_code != 422:
         fail(f"{game}: {wrong.to_dict()} was answered {answer.status_code}")
     problem = expect(answer.parsed, Problem)
@@ -228,11 +230,20 @@ def play(client, summary, games, rules, rng):
     moves = 0
     dry_run = False
     refused = None
+    waits = 0
     while view.phase != MatchPhase.FINISHED:
         legal = read(legal_moves.sync_detailed(client=client, id=match_id), object, f"{summary.id}: legal moves")
         game.own(legal, "LegalMoves", f"{summary.id}: legal moves")
+        if not legal.moves and summary.clocked and waits < 200:
+            # A game on the server's clock lists every seat that may react, and its bots react
+            # after their delays: wait for them.
+            waits += 1
+            time.sleep(0.1)
+            view = read(get_match.sync_detailed(client=client, id=match_id), object, f"{summary.id}: waiting")
+            continue
         if not legal.moves:
             fail(f"{summary.id}: seat {legal.seat} has no legal move in phase {view.phase}")
+        waits = 0
         for i, move in enumerate(legal.moves):
             game.member(move, "Command", f"{summary.id}: legal move {i}")
         chosen = rng.choice(legal.moves)
@@ -246,10 +257,12 @@ def play(client, summary, games, rules, rng):
                 fail(f"{summary.id}: a legal move was judged illegal: {verdict!r}")
             dry_run = True
         if refused is None and isinstance(getattr(chosen, "card", None), str):
-            refused = refusal(client, match_id, legal.moves, chosen, view.version, rules, summary.id)
-        answer = make_move.sync_detailed(
-            client=client, id=match_id, body=MoveRequest(move=chosen), if_match=f'"{view.version}"'
-        )
+            refused = refusal(
+                client, match_id, legal.moves, chosen, None if summary.clocked else view.version, rules, summary.id
+            )
+        # A reaction goes without a version: a bot's may land first, and the service orders them.
+        version = UNSET if summary.clocked else f'"{view.version}"'
+        answer = make_move.sync_detailed(client=client, id=match_id, body=MoveRequest(move=chosen), if_match=version)
         result = read(answer, MoveResult, f"{summary.id}: move {moves}")
         game.view(result.match, f"{summary.id}: move {moves}: match")
         game.events(result.events, f"{summary.id}: move {moves}: events")

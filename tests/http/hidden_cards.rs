@@ -223,8 +223,22 @@ async fn scan(
             }
             checked += 1;
             // Whoever of the two is to act moves; bots have already moved.
-            let seat = a_view["to_act"].as_array().unwrap().iter().filter_map(Value::as_u64).find(|s| *s <= 1);
-            let Some(seat) = seat.map(|s| s as usize) else { panic!("{game}: nobody to act: {a_view}") };
+            // A game on the server's clock lists seats with nothing to do, and its bots react
+            // only when their delay is over: then the two wait for them.
+            let has_moves = |s: u64| !(if s == 0 { &a_moves } else { &b_moves }).as_array().unwrap().is_empty();
+            let seat = a_view["to_act"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(Value::as_u64)
+                .find(|s| *s <= 1 && has_moves(*s));
+            let Some(seat) = seat.map(|s| s as usize) else {
+                if engine::game(game).is_some_and(|g| g.clocked()) {
+                    actix_web::rt::time::sleep(std::time::Duration::from_millis(250)).await;
+                    continue;
+                }
+                panic!("{game}: nobody to act: {a_view}")
+            };
             let (token, moves) = if seat == 0 { (ada, &a_moves) } else { (bo, &b_moves) };
             let moves = moves.as_array().unwrap();
             let r = app.play(token, &id, seat, &moves[rng.below(moves.len())]).await;

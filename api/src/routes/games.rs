@@ -21,6 +21,11 @@ pub struct GameSummary {
     pub status: GameStatus,
     /// Variant options with their defaults (empty for planned games).
     pub options: Vec<engine::game::OptionDoc>,
+    /// Decided on the server's clock (the reaction games, Gris and Hej knekt): the service gives
+    /// every move its receive time, the first recorded reaction is first, a reaction window
+    /// closes by time (the match's `window_closes_at`), and bots react after a human-like delay.
+    /// Send reactions without a version: another seat's reaction may land first.
+    pub clocked: bool,
 }
 
 /// Whether matches of a game can be played yet.
@@ -43,7 +48,8 @@ fn summary(info: &'static engine::catalog::GameInfo) -> GameSummary {
         family: info.family,
         source: info.source,
         status: if game.is_some() { GameStatus::Playable } else { GameStatus::Planned },
-        options: game.map(|g| g.options()).unwrap_or_default(),
+        options: game.as_ref().map(|g| g.options()).unwrap_or_default(),
+        clocked: game.is_some_and(|g| g.clocked()),
     }
 }
 
