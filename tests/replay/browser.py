@@ -65,6 +65,10 @@ def play_match(token, game, players, rng):
             return mid, view
         moves = call("GET", f"/v1/matches/{mid}/legal-moves?seat=0", token=token)
         moves = moves if isinstance(moves, list) else moves.get("moves", [])
+        if not moves:
+            # A reaction game lists seats with nothing to do, and its bots react after a delay.
+            time.sleep(0.1)
+            continue
         call("POST", f"/v1/matches/{mid}/moves", {"move": rng.choice(moves), "seat": 0}, token)
     raise SystemExit(f"{game} with {players} players does not end")
 
@@ -430,8 +434,30 @@ def check_game(b, name, mid, deal, game_words):
     check(not errs, f"{name}: no script errors {[e['params']['exceptionDetails'].get('text') for e in errs]}")
 
 
+def duplicate_keys(source, name):
+    """Keys written twice in the object literal `name` of the page's script: the later one
+    silently replaces the earlier, and a game's narration becomes another's."""
+    lines = source[source.index("{", source.index(f"const {name} = ")):].split("\n")
+    depth, seen, twice = 0, set(), []
+    for n, line in enumerate(lines):
+        if depth == 1:
+            m = re.match(r"\s+([A-Za-z_\".]+)\s*:", line)
+            if m:
+                if m.group(1) in seen:
+                    twice.append(m.group(1))
+                seen.add(m.group(1))
+        depth += line.count("{") - line.count("}")
+        if depth <= 0 and n > 0:
+            break
+    return twice
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
+    script = open(os.path.join(os.path.dirname(__file__), "../../api/src/routes/replay/replay.js")).read()
+    for name in ("EVENTS", "WORDS"):
+        twice = duplicate_keys(script, name)
+        check(not twice, f"replay.js {name} names each key once (twice: {twice})")
     rng = random.Random(int(os.environ.get("SEED", "2026")))
     token = call("POST", "/v1/auth/guest", {"name": "Ada"})["token"]
     games = [g for g in call("GET", "/v1/games") if g["status"] == "playable"]

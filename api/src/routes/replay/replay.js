@@ -414,7 +414,6 @@
     bidding_ended: (d) => t(`Budgivningen är slut: ${contract(d.contract)}` + (d.declarer !== undefined ? `, spelförare ${seatName(d.declarer)}.` : "."),
       `The bidding is over: ${contract(d.contract)}` + (d.declarer !== undefined ? `, declarer ${seatName(d.declarer)}.` : ".")),
     dog_shown: (d) => t(`Hunden visas: ${cardNames(d.cards)}.`, `The dog is shown: ${cardNames(d.cards)}.`),
-    discarded: (d) => t(`${seatName(d.seat)} lägger bort ${cardName(d.card)}.`, `${seatName(d.seat)} discards ${cardName(d.card)}.`),
     card_discarded: (d) => t(`${seatName(d.seat)} lägger bort ${cardName(d.card)}.`, `${seatName(d.seat)} discards ${cardName(d.card)}.`),
     slam_declined: (d) => t(`${seatName(d.seat)} bjuder inte slam.`, `${seatName(d.seat)} does not announce a slam.`),
     spades_broken: (d) => t(`Spader är brutna: ${seatName(d.seat)} spelar ${cardName(d.card)}.`, `Spades are broken: ${seatName(d.seat)} plays ${cardName(d.card)}.`),
@@ -509,10 +508,6 @@
     lead_passed: (d) => t(`${seatName(d.seat)} lämnar över utspelet.`, `${seatName(d.seat)} passes the lead.`),
     lurat: (d) => t(`${seatName(d.seat)} lurar (passar).`, `${seatName(d.seat)} says lurat (passes).`),
     marriage_declared: (d) => t(`${seatName(d.seat)} visar mariage i ${suitWord(d.suit)}: ${cardNames(d.cards)}.`, `${seatName(d.seat)} declares a marriage in ${suitWord(d.suit)}: ${cardNames(d.cards)}.`),
-    laid_out: (d) => {
-      const on = Array.isArray(d.tabbe_on) && d.tabbe_on.length ? d.tabbe_on.join(", ") : "";
-      return t(`${seatName(d.seat)} lägger ut ${cardName(d.card)}${on ? `: tabbe på ${on}` : ""}.`, `${seatName(d.seat)} lays out ${cardName(d.card)}${on ? `: a tabbe on ${on}` : ""}.`);
-    },
     played_to_take: (d) => t(`${seatName(d.seat)} tar in med ${cardName(d.card)}, räknat som ${d.worth}.`, `${seatName(d.seat)} takes in with ${cardName(d.card)}, counting ${d.worth}.`),
     group_taken: (d) => t(`${seatName(d.seat)} tar ${cardNames(d.group)}.`, `${seatName(d.seat)} takes ${cardNames(d.group)}.`),
     take_ended: (d) => {
@@ -602,7 +597,12 @@
     said_done: (d) => t(`${seatName(d.seat)} är klar.`, `${seatName(d.seat)} is done.`),
     refilled: (d) => t(`${seatName(d.seat)} fyller på handen med ${Array.isArray(d.cards) ? cardNames(d.cards) : `${d.count} kort`} från talongen.`, `${seatName(d.seat)} fills the hand with ${Array.isArray(d.cards) ? cardNames(d.cards) : `${d.count} cards`} from the talon.`),
     opened: (d) => t(`${seatName(d.seat)} har det lägsta kortet och börjar med valören ${d.rank}.`, `${seatName(d.seat)} holds the lowest card and starts with rank ${d.rank}.`),
+    // Vändtia lays cards from one of its places; Kasino and Krypkasino lay out one card.
     laid_out: (d) => {
+      if (!Array.isArray(d.cards)) {
+        const on = Array.isArray(d.tabbe_on) && d.tabbe_on.length ? d.tabbe_on.join(", ") : "";
+        return t(`${seatName(d.seat)} lägger ut ${cardName(d.card)}${on ? `: tabbe på ${on}` : ""}.`, `${seatName(d.seat)} lays out ${cardName(d.card)}${on ? `: a tabbe on ${on}` : ""}.`);
+      }
       const from = { hand: ["från handen", "from the hand"], "face-up": ["från de öppna korten", "from the face-up cards"], "face-down": ["nedvänt, på chans", "face down, blind"], talon: ["från talongen, på chans", "from the talon, on a chance"] }[d.from] || ["", ""];
       return t(`${seatName(d.seat)} lägger ${cardNames(d.cards)} ${from[0]}.`, `${seatName(d.seat)} lays ${cardNames(d.cards)} ${from[1]}.`);
     },
