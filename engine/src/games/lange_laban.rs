@@ -788,6 +788,12 @@ impl Rules for LangeLaban {
         bots::Levels::ALL
     }
 
+    // A Långe Laban playout runs to the end of the match (one deal of up to 52 cards, with
+    // pick-ups): the default budget took 42 ms of CPU at the p99 (docs/bots.md).
+    fn strong_budget(&self) -> bots::Budget {
+        bots::Budget { playouts: 160, min_samples: 4, max_samples: 16 }
+    }
+
     fn basic_move(&self, state: &State, seat: Seat, rng: &mut Rng) -> Option<Command> {
         basic_choice(state.deals.acting(seat)?, seat, rng)
     }
