@@ -165,7 +165,8 @@ pub enum Gesture {
 }
 
 impl Gesture {
-    pub const ALL: [Gesture; 5] = [Gesture::Whistle, Gesture::HejKnekt, Gesture::GoddagDam, Gesture::Salute, Gesture::Slap];
+    pub const ALL: [Gesture; 5] =
+        [Gesture::Whistle, Gesture::HejKnekt, Gesture::GoddagDam, Gesture::Salute, Gesture::Slap];
 
     /// The gesture a card asks for: none below a ten.
     pub fn for_card(card: Card) -> Option<Gesture> {
@@ -802,7 +803,8 @@ impl Rules for HejKnekt {
     /// attempt (after a wrong gesture the next comes one delay later); a turn comes at once.
     fn bot_reaction_at(&self, state: &State, seat: Seat, level: Level, seed: u64) -> Option<u64> {
         let (deal, w) = waiting_in(state, seat)?;
-        let delays = (0..=deal.wrong[seat]).map(|k| reaction::bot_delay_ms(level, reaction_seed(seed, w.opened_at_ms, k)));
+        let delays =
+            (0..=deal.wrong[seat]).map(|k| reaction::bot_delay_ms(level, reaction_seed(seed, w.opened_at_ms, k)));
         Some(w.opened_at_ms + delays.sum::<u64>())
     }
 

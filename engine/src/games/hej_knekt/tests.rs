@@ -46,13 +46,25 @@ fn table(m: &M) -> Table {
 
 #[test]
 fn each_card_from_ten_to_ace_asks_for_its_gesture() {
-    let asked = [("TH", Gesture::Whistle), ("JS", Gesture::HejKnekt), ("QD", Gesture::GoddagDam), ("KC", Gesture::Salute), ("AH", Gesture::Slap)];
+    let asked = [
+        ("TH", Gesture::Whistle),
+        ("JS", Gesture::HejKnekt),
+        ("QD", Gesture::GoddagDam),
+        ("KC", Gesture::Salute),
+        ("AH", Gesture::Slap),
+    ];
     for (code, gesture) in asked {
         let mut m = dealt(&["3C", code, "4C", "5C"], Options::default());
         let events = at(&mut m, 1, Command::Turn, T0);
         assert_eq!(
             events,
-            [Event::CardTurned { seat: 1, card: card(code), at_ms: T0, opened_at_ms: Some(T0), closes_at_ms: Some(T0 + 4_000) }]
+            [Event::CardTurned {
+                seat: 1,
+                card: card(code),
+                at_ms: T0,
+                opened_at_ms: Some(T0),
+                closes_at_ms: Some(T0 + 4_000)
+            }]
         );
         assert_eq!(m.to_act(), [0, 1, 2, 3], "everyone reacts, the turner too");
         assert_eq!(m.rules.due_at(&m.state), Some(T0 + 4_000));
@@ -94,7 +106,14 @@ fn the_last_to_react_takes_the_pile_and_turns_next() {
     ];
     assert_eq!(
         events[1],
-        Event::PileTaken { seat: 1, why: Why::Last, cards: cards("5H JH"), at_ms: T0 + 2_012, reactions, late: vec![1] }
+        Event::PileTaken {
+            seat: 1,
+            why: Why::Last,
+            cards: cards("5H JH"),
+            at_ms: T0 + 2_012,
+            reactions,
+            late: vec![1]
+        }
     );
     assert_eq!(m.to_act(), [1], "the loser turns next");
     let t = table(&m);
@@ -104,7 +123,7 @@ fn the_last_to_react_takes_the_pile_and_turns_next() {
     assert_eq!(t.window, None);
     let secrets = m.rules.secrets(&m.state);
     assert!(secrets.iter().all(|(c, knowers)| knowers.is_empty() && !cards("5H JH").contains(c)));
-    assert_eq!(secrets.len(), 49, "every other card is known to nobody, its owner included");
+    assert_eq!(secrets.len(), 50, "every other card is known to nobody, its owner included");
     let Some(Event::PileTaken { cards: under, .. }) = m.log.last() else { panic!() };
     assert_eq!(m.state.deals.deal.as_ref().unwrap().piles[1][12..], under[..]);
 }
@@ -114,7 +133,10 @@ fn a_wrong_gesture_is_recorded_and_changes_nothing() {
     let mut m = dealt(&["3C", "KS", "4C", "5C"], Options::default());
     at(&mut m, 1, Command::Turn, T0);
     let events = at(&mut m, 0, react(Gesture::Slap), T0 + 300);
-    assert_eq!(events, [Event::Reacted { seat: 0, gesture: Gesture::Slap, right: false, at_ms: T0 + 300, after_ms: 300 }]);
+    assert_eq!(
+        events,
+        [Event::Reacted { seat: 0, gesture: Gesture::Slap, right: false, at_ms: T0 + 300, after_ms: 300 }]
+    );
     assert_eq!(m.to_act(), [0, 1, 2, 3], "still waited for");
     assert_eq!(table(&m).wrong_gestures, Some(vec![1, 0, 0, 0]));
     assert!(table(&m).window.unwrap().reacted.is_empty());
