@@ -264,7 +264,7 @@ fn bots_turn_at_once_and_react_after_a_human_like_delay() {
     for level in Level::ALL {
         for seed in 0..50 {
             let when = m.rules.bot_reaction_at(&m.state, 2, level, seed).unwrap();
-            assert!(when >= T0 + 420 && when < T0 + 4_000, "{level:?} {when}");
+            assert!((T0 + 420..T0 + 4_000).contains(&when), "{level:?} {when}");
             assert_eq!(when, m.rules.bot_reaction_at(&m.state, 2, level, seed).unwrap(), "one plan a stimulus");
         }
     }
