@@ -229,9 +229,8 @@ fn the_last_card_a_figure_wins_once_another_takes_the_pile() {
         Event::CardTurned { seat: 1, card, .. } => Some(*card),
         _ => None,
     });
-    if last_turn == Some(card("AS")) {
-        assert!(matches!(log[log.len() - 3], Event::PileTaken { seat: 0, .. }));
-    }
+    assert_eq!(last_turn, Some(card("AS")), "seat 1 never takes a pile, so its last card is the ace");
+    assert!(matches!(log[log.len() - 3], Event::PileTaken { seat: 0, why: Why::Last, .. }));
     assert!(matches!(m.rules.status(&m.state), Status::Finished { outcome } if outcome.winners == [1]));
 }
 
