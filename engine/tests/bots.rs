@@ -6,8 +6,8 @@ use engine::game::{Rules, Status, Viewer};
 use engine::games::{
     blackjack::Blackjack, bondtolva::Bondtolva, braus::Braus, chicago::Chicago, fan_tan::FanTan, femhundra::Femhundra,
     femkort::Femkort, femtio::Femtio, finns_i_sjon::FinnsISjon, fusk::Fusk, fyrmanswhist::Fyrmanswhist,
-    fyrtioett::Fyrtioett, gurka::Gurka, japansk_whist::JapanskWhist, jazz::Jazz, kasino::Kasino, kom_ihag::KomIhag,
-    krypkasino::Krypkasino, lange_laban::LangeLaban, lojliga_familjerna::LojligaFamiljerna,
+    fyrtioett::Fyrtioett, gurka::Gurka, hej_knekt::HejKnekt, japansk_whist::JapanskWhist, jazz::Jazz, kasino::Kasino,
+    kom_ihag::KomIhag, krypkasino::Krypkasino, lange_laban::LangeLaban, lojliga_familjerna::LojligaFamiljerna,
     norrlandsknack::Norrlandsknack, plump::Plump, poker::Poker, polskt_pass::PolsktPass, president::President,
     priffe::Priffe, rodskagg::Rodskagg, rummy::Rummy, skitgubbe::Skitgubbe, snipp_snapp_snorum::SnippSnappSnorum,
     spader::Spader, stopp::Stopp, stortok::Stortok, stotpoker::Stotpoker, svangknack::Svangknack,
@@ -197,6 +197,7 @@ fn strong_bot_cannot_read_hidden_cards() {
     compare(&Chicago);
     compare(&Jazz);
     compare(&Blackjack);
+    compare(&HejKnekt);
 }
 
 /// Plays one whole match: `strong_seats` at strong, the others at `other`; the strong seat's (or

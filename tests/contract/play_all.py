@@ -92,6 +92,7 @@ SETUPS = {
     "chicago": (3, {"target": 24}),
     "jazz": (3, {}),
     "blackjack": (3, {"rounds": 2, "packs": 1}),
+    "hej-knekt": (3, {"turn_limit": 20}),
 }
 SERVICE_EVENTS = {"MatchSeatJoinedEvent", "MatchTurnTimedOutEvent", "MatchBotMovedEvent"}
 

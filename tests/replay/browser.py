@@ -209,7 +209,7 @@ SHARED_WORDS = {"bot", "ada", "json", "kortbord", "pass", "rita", "ritor", "slam
                 "dubbeltabbe", "dukningar", "muggins", "stortok", "skitgubbe",
                 "svarte", "petter", "fusk", "rummy", "poker", "ante", "sökö", "chicago", "royal",
                 "jazz", "fan", "tan",
-                "blackjack", "even", "money"}
+                "blackjack", "even", "money", "hej", "knekt", "goddag", "dam", "ms"}
 
 
 def at_step(b, n):

@@ -15,6 +15,7 @@ pub mod fusk;
 pub mod fyrmanswhist;
 pub mod fyrtioett;
 pub mod gurka;
+pub mod hej_knekt;
 pub mod japansk_whist;
 pub mod jazz;
 pub mod kasino;
@@ -93,5 +94,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(chicago::Chicago),
         erase(jazz::Jazz),
         erase(blackjack::Blackjack),
+        erase(hej_knekt::HejKnekt),
     ]
 }

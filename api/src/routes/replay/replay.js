@@ -158,6 +158,7 @@
     "by-players": ["efter antalet spelare", "by the number of players"],
     taking: ["intagning", "taking in"],
     turning: ["vända kort", "turning cards"],
+    reacting: ["alla reagerar", "everyone reacting"],
     paying: ["betala för ett klätt kort eller ess", "paying for a court card or an ace"],
     placing: ["lägga det vända kortet", "placing the card turned"],
     play: ["spel", "card play"],
@@ -371,6 +372,15 @@
   const reason = (r) => (REASONS[r] ? t(...REASONS[r]) : human(r));
   const seatOf = (d) => (d.seat !== undefined ? d.seat : d.by);
 
+  // Hej knekt's gestures, as a sentence goes on after the seat's name.
+  const GESTURES = {
+    whistle: ["visslar", "whistles"],
+    "hej-knekt": ["säger \"Hej knekt!\"", "says \"Hej knekt!\""],
+    "goddag-dam": ["säger \"Goddag dam!\"", "says \"Goddag dam!\""],
+    salute: ["reser sig och gör honnör", "stands and salutes"],
+    slap: ["daskar handen i bordet", "slaps the table"],
+  };
+
   // One function per event type, for the event's data; anything else gets the generic words.
   const EVENTS = {
     turned_up: (d) => d.card
@@ -559,7 +569,16 @@
     dealer_drew: (d) => t(`Dealern tar ${cardName(d.card)}.`, `The dealer draws ${cardName(d.card)}.`),
     round_scored: (d) => t(`Rundan görs upp, dealern har ${d.dealer_total}: ${(d.points || []).join(", ")}.`, `The round is settled, the dealer has ${d.dealer_total}: ${(d.points || []).join(", ")}.`),
     stood_over: (d) => t(`${seatName(d.seat)} står över.`, `${seatName(d.seat)} stands over.`),
-    card_turned: (d) => t(`${seatName(d.seat)} vänder upp ${cardName(d.card)}.`, `${seatName(d.seat)} turns up ${cardName(d.card)}.`),
+    // Hej knekt's turn of a ten or higher also opens a reaction window.
+    card_turned: (d) => d.closes_at_ms != null
+      ? t(`${seatName(d.seat)} vänder upp ${cardName(d.card)}: alla ska reagera inom ${d.closes_at_ms - d.opened_at_ms} ms.`, `${seatName(d.seat)} turns up ${cardName(d.card)}: everyone must react within ${d.closes_at_ms - d.opened_at_ms} ms.`)
+      : t(`${seatName(d.seat)} vänder upp ${cardName(d.card)}.`, `${seatName(d.seat)} turns up ${cardName(d.card)}.`),
+    reacted: (d) => {
+      const g = GESTURES[d.gesture] || [d.gesture, d.gesture];
+      return d.right
+        ? t(`${seatName(d.seat)} ${g[0]}, ${d.after_ms} ms efter kortet.`, `${seatName(d.seat)} ${g[1]}, ${d.after_ms} ms after the card.`)
+        : t(`${seatName(d.seat)} ${g[0]}, ${d.after_ms} ms efter kortet: fel gest, som inte räknas.`, `${seatName(d.seat)} ${g[1]}, ${d.after_ms} ms after the card: the wrong gesture, which does not count.`);
+    },
     cards_won: (d) => t(`${seatName(d.seat)} lägger ${cardNames(d.cards)} under sin hög.`, `${seatName(d.seat)} puts ${cardNames(d.cards)} under his pile.`),
     player_out: (d) => t(`${seatName(d.seat)} har inga kort kvar och är ute.`, `${seatName(d.seat)} has no cards left and is out.`),
     placed_on_muggins: (d) => t(`${seatName(d.seat)} lägger ${cardName(d.card)} på muggins-hög ${d.pile + 1}.`, `${seatName(d.seat)} places ${cardName(d.card)} on muggins pile ${d.pile + 1}.`),
@@ -608,7 +627,12 @@
     },
     pile_burnt: (d) => t(`${seatName(d.seat)} vänder bort högen (${(d.cards || []).length} kort).`, `${seatName(d.seat)} burns the pile (${(d.cards || []).length} cards).`),
     trick_picked_up: (d) => t(`${seatName(d.seat)} kan inte lägga och tar upp sticket: ${cardNames(d.cards)}.`, `${seatName(d.seat)} cannot play and picks up the trick: ${cardNames(d.cards)}.`),
-    pile_taken: (d) => t(`${seatName(d.seat)} tar upp högen: ${cardNames(d.cards)}.`, `${seatName(d.seat)} picks up the pile: ${cardNames(d.cards)}.`),
+    // Hej knekt says why: the last to react, or the late seat nearest the turner at the timeout.
+    pile_taken: (d) => d.why === "last"
+      ? t(`${seatName(d.seat)} reagerade sist och tar högen under sin egen: ${cardNames(d.cards)}.`, `${seatName(d.seat)} reacted last and takes the pile under his own: ${cardNames(d.cards)}.`)
+      : d.why === "late"
+        ? t(`Tiden är ute; sena: ${seatNames(d.late)}. ${seatName(d.seat)} tar högen under sin egen: ${cardNames(d.cards)}.`, `Time is up; late: ${seatNames(d.late)}. ${seatName(d.seat)} takes the pile under his own: ${cardNames(d.cards)}.`)
+        : t(`${seatName(d.seat)} tar upp högen: ${cardNames(d.cards)}.`, `${seatName(d.seat)} picks up the pile: ${cardNames(d.cards)}.`),
     went_out: (d) => d.place == null
       ? t(`${seatName(d.seat)} är av med sista kortet och går ut.`, `${seatName(d.seat)} is rid of the last card and goes out.`)
       : t(`${seatName(d.seat)} är av med alla kort (plats ${d.place}).`, `${seatName(d.seat)} is rid of every card (place ${d.place}).`),

@@ -1150,6 +1150,38 @@ window.KortbordTables = (function () {
     },
   });
 
+  // Hej knekt: the face-down piles (`piles` in a record, else `pile_sizes`) and the middle pile
+  // (`pile`) are common fields; under each seat the cards everyone saw it take up (at the bottom
+  // of its pile), the window open now, cards turned and piles taken.
+  register("hej-knekt", {
+    seat(table, seat, ui) {
+      const out = [];
+      const known = (table.known_under || [])[seat];
+      if (Array.isArray(known) && known.length) out.push(ui.cards(known, { small: true, from: `table.known_under.${seat}`, label: ui.t("Underst i högen (kända av alla)", "At the bottom of the pile (known to all)") }));
+      const w = table.window;
+      if (w && Array.isArray(w.reacted)) {
+        const r = w.reacted.find((x) => x.seat === seat);
+        if (r) out.push(ui.el("div", { class: "extra" }, `${ui.t("Rätt gest efter", "Right gesture after")} ${r.after_ms} ms`));
+        else if (Array.isArray(w.waiting) && w.waiting.includes(seat)) out.push(ui.el("div", { class: "extra" }, ui.t("Har inte reagerat", "Has not reacted")));
+      }
+      const wrong = (table.wrong_gestures || [])[seat];
+      if (wrong) out.push(ui.el("div", { class: "extra" }, `${ui.t("Fel gester", "Wrong gestures")}: ${wrong}`));
+      return out;
+    },
+    facts(table, ui) {
+      const rows = [];
+      if (table.turner != null) rows.push([table.window ? ui.t("Vände kortet", "Turned the card") : ui.t("Vänder nästa", "Turns next"), ui.seat(table.turner)]);
+      const w = table.window;
+      if (w) {
+        rows.push([ui.t("Reaktionsfönster", "Reaction window"), `${ui.t("öppet", "open")} ${w.closes_at_ms - w.opened_at_ms} ms`]);
+        if (Array.isArray(w.waiting) && w.waiting.length) rows.push([ui.t("Väntar på", "Waiting for"), list(ui, w.waiting)]);
+      }
+      if (table.turns != null) rows.push([ui.t("Vända kort", "Cards turned"), String(table.turns)]);
+      if (Array.isArray(table.piles_taken)) rows.push([ui.t("Tagit högen", "Took the pile"), table.piles_taken.join(" · ")]);
+      return rows;
+    },
+  });
+
   const omitted = (game) => Object.assign({}, OMIT, get(game).omit || {});
 
   return { register, get, common, omitted, FIELDS, SEAT_FIGURES };
