@@ -90,6 +90,7 @@ SETUPS = {
     "chicago": (3, {"target": 24}),
     "jazz": (3, {}),
     "blackjack": (3, {"rounds": 2, "packs": 1}),
+    "gris": (4, {}),
 }
 SERVICE_EVENTS = {"MatchSeatJoinedEvent", "MatchTurnTimedOutEvent", "MatchBotMovedEvent"}
 

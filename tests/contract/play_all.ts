@@ -86,6 +86,7 @@ const creations: { [G in Game]: Of<Schemas["CreateMatch"], G> } = {
   chicago: { game: "chicago", seats: seats(3), options: { target: 24 } },
   jazz: { game: "jazz", seats: seats(3), options: {} },
   blackjack: { game: "blackjack", seats: seats(3), options: { rounds: 2, packs: 1 } },
+  gris: { game: "gris", seats: seats(4), options: {} },
 };
 
 function fail(message: string): never {

@@ -14,6 +14,7 @@ pub mod finns_i_sjon;
 pub mod fusk;
 pub mod fyrmanswhist;
 pub mod fyrtioett;
+pub mod gris;
 pub mod gurka;
 pub mod japansk_whist;
 pub mod jazz;
@@ -93,5 +94,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(chicago::Chicago),
         erase(jazz::Jazz),
         erase(blackjack::Blackjack),
+        erase(gris::Gris),
     ]
 }
