@@ -12,8 +12,8 @@ use engine::game::{Rules, Status};
 use engine::games::{
     blackjack::Blackjack, bondtolva::Bondtolva, braus::Braus, chicago::Chicago, fan_tan::FanTan, femhundra::Femhundra,
     femkort::Femkort, femtio::Femtio, finns_i_sjon::FinnsISjon, fusk::Fusk, fyrmanswhist::Fyrmanswhist,
-    fyrtioett::Fyrtioett, gurka::Gurka, japansk_whist::JapanskWhist, jazz::Jazz, kasino::Kasino, kom_ihag::KomIhag,
-    krypkasino::Krypkasino, lange_laban::LangeLaban, lojliga_familjerna::LojligaFamiljerna,
+    fyrtioett::Fyrtioett, gris::Gris, gurka::Gurka, japansk_whist::JapanskWhist, jazz::Jazz, kasino::Kasino,
+    kom_ihag::KomIhag, krypkasino::Krypkasino, lange_laban::LangeLaban, lojliga_familjerna::LojligaFamiljerna,
     norrlandsknack::Norrlandsknack, plump::Plump, poker::Poker, polskt_pass::PolsktPass, president::President,
     priffe::Priffe, rodskagg::Rodskagg, rummy::Rummy, skitgubbe::Skitgubbe, snipp_snapp_snorum::SnippSnappSnorum,
     spader::Spader, stopp::Stopp, stortok::Stortok, stotpoker::Stotpoker, svangknack::Svangknack,
@@ -180,6 +180,7 @@ fn bench_bots(c: &mut Criterion) {
     bench_strong(c, &Chicago, &mut tails);
     bench_strong(c, &Jazz, &mut tails);
     bench_strong(c, &Blackjack, &mut tails);
+    bench_strong(c, &Gris, &mut tails);
     print_tails(tails);
 }
 

@@ -232,13 +232,33 @@ pub enum Event {
         options: Options,
     },
     /// The pig passed openly from `seat` to `to`.
-    PigPassed { seat: Seat, to: Seat, passes: u32, at_ms: u64 },
+    PigPassed {
+        seat: Seat,
+        to: Seat,
+        passes: u32,
+        at_ms: u64,
+    },
     /// `seat` gave `to` a card face down: seen by the two of them alone.
-    CardReturned { seat: Seat, to: Seat, card: Card, at_ms: u64 },
+    CardReturned {
+        seat: Seat,
+        to: Seat,
+        card: Card,
+        at_ms: u64,
+    },
     /// The first thumb: the window opens for every other seat.
-    ThumbUp { seat: Seat, at_ms: u64, opened_at_ms: u64, closes_at_ms: u64, waiting: Vec<Seat> },
+    ThumbUp {
+        seat: Seat,
+        at_ms: u64,
+        opened_at_ms: u64,
+        closes_at_ms: u64,
+        waiting: Vec<Seat>,
+    },
     /// `seat` followed, `after_ms` after the first thumb.
-    Followed { seat: Seat, at_ms: u64, after_ms: u64 },
+    Followed {
+        seat: Seat,
+        at_ms: u64,
+        after_ms: u64,
+    },
     /// The deal's result: who lost and why, with the times.
     DealScored {
         deal_number: u32,
@@ -255,7 +275,12 @@ pub enum Event {
         scores: Vec<i64>,
         at_ms: u64,
     },
-    MatchEnded { winners: Vec<Seat>, scores: Vec<i64>, explanation: Text, at_ms: u64 },
+    MatchEnded {
+        winners: Vec<Seat>,
+        scores: Vec<i64>,
+        explanation: Text,
+        at_ms: u64,
+    },
 }
 
 impl Event {
@@ -295,11 +320,7 @@ fn decide(state: &State, seat: Seat, command: &Command, at_ms: Option<u64>) -> R
             return Err(refuse(rule::PASS, "Bara den som har grisen skickar den.", "Only the pig's holder passes it."))
         }
         Command::Pass if deal.owes.is_some() => {
-            return Err(refuse(
-                rule::RETURN,
-                "Du ska först ge ett kort tillbaka.",
-                "You must first give a card back.",
-            ))
+            return Err(refuse(rule::RETURN, "Du ska först ge ett kort tillbaka.", "You must first give a card back."))
         }
         Command::Pass => Event::PigPassed { seat, to: (seat + 1) % n, passes: deal.passes + 1, at_ms: at },
         Command::Return { card } => {
@@ -426,7 +447,8 @@ fn evolve(state: &mut State, event: &Event) {
                     // Only the receiver saw which card left: what others knew of the hand is
                     // now a guess, and a guess is not knowledge.
                     deal.knowledge.left(*seat, *card);
-                    let kept: Vec<Card> = deal.knowledge.known_to(*seat, *to).into_iter().filter(|&c| c != PIG).collect();
+                    let kept: Vec<Card> =
+                        deal.knowledge.known_to(*seat, *to).into_iter().filter(|&c| c != PIG).collect();
                     deal.knowledge.clear(*seat);
                     if deal.holder == *seat {
                         deal.knowledge.shown_to_all(*seat, &[PIG]);

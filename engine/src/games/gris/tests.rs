@@ -134,7 +134,13 @@ fn the_last_to_follow_loses_and_deals_next() {
     let events = at(&mut m, 2, Command::Thumb, 2_000);
     assert_eq!(
         events,
-        vec![Event::ThumbUp { seat: 2, at_ms: 2_000, opened_at_ms: 2_000, closes_at_ms: 6_000, waiting: vec![3, 0, 1] }]
+        vec![Event::ThumbUp {
+            seat: 2,
+            at_ms: 2_000,
+            opened_at_ms: 2_000,
+            closes_at_ms: 6_000,
+            waiting: vec![3, 0, 1]
+        }]
     );
     assert_eq!(m.rules.due_at(&m.state), Some(6_000));
     assert_eq!(m.legal(0), vec![Command::Thumb], "every other seat follows");
