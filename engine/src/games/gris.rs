@@ -489,7 +489,7 @@ fn score(state: &State, deal: &Deal, ending: Ending, losers: Vec<Seat>, at_ms: u
     let n = state.players;
     let first = deal.first_thumb;
     let reactions = deal.window.as_ref().map(|w| w.reacted.clone()).unwrap_or_default();
-    let closes = deal.window.as_ref().map_or(at_ms, |w| w.closes_at_ms);
+    let window = deal.window.as_ref().map_or(0, |w| w.closes_at_ms - w.opened_at_ms);
     let terms: Vec<ScoreTerm> = match ending {
         Ending::Stalled => vec![ScoreTerm::new(
             deal.dealer,
@@ -517,8 +517,8 @@ fn score(state: &State, deal: &Deal, ending: Ending, losers: Vec<Seat>, at_ms: u
                     s,
                     -1,
                     rule::LATE,
-                    format!("Plats {s} hann inte sätta upp tummen före {closes} ms och förlorade."),
-                    format!("Seat {s} did not thumb up before {closes} ms and lost."),
+                    format!("Plats {s} hann inte sätta upp tummen inom {window} ms efter den första och förlorade."),
+                    format!("Seat {s} did not thumb up within {window} ms of the first thumb and lost."),
                 )
             })
             .collect(),
