@@ -12,13 +12,13 @@ use engine::game::{Rules, Status};
 use engine::games::{
     blackjack::Blackjack, bondtolva::Bondtolva, braus::Braus, chicago::Chicago, fan_tan::FanTan, femhundra::Femhundra,
     femkort::Femkort, femtio::Femtio, finns_i_sjon::FinnsISjon, fusk::Fusk, fyrmanswhist::Fyrmanswhist,
-    fyrtioett::Fyrtioett, gurka::Gurka, hej_knekt::HejKnekt, japansk_whist::JapanskWhist, jazz::Jazz, kasino::Kasino,
-    kom_ihag::KomIhag, krypkasino::Krypkasino, lange_laban::LangeLaban, lojliga_familjerna::LojligaFamiljerna,
-    norrlandsknack::Norrlandsknack, plump::Plump, poker::Poker, polskt_pass::PolsktPass, president::President,
-    priffe::Priffe, rodskagg::Rodskagg, rummy::Rummy, skitgubbe::Skitgubbe, snipp_snapp_snorum::SnippSnappSnorum,
-    spader::Spader, stopp::Stopp, stortok::Stortok, stotpoker::Stotpoker, svangknack::Svangknack,
-    svarte_petter::SvartePetter, tarot::Tarot, trettioett::Trettioett, tvartom_kom_ihag::TvartomKomIhag,
-    vandatta::Vandatta, vandtia::Vandtia, whist::Whist,
+    fyrtioett::Fyrtioett, gris::Gris, gurka::Gurka, hej_knekt::HejKnekt, japansk_whist::JapanskWhist, jazz::Jazz,
+    kasino::Kasino, kom_ihag::KomIhag, krypkasino::Krypkasino, lange_laban::LangeLaban,
+    lojliga_familjerna::LojligaFamiljerna, norrlandsknack::Norrlandsknack, plump::Plump, poker::Poker,
+    polskt_pass::PolsktPass, president::President, priffe::Priffe, rodskagg::Rodskagg, rummy::Rummy,
+    skitgubbe::Skitgubbe, snipp_snapp_snorum::SnippSnappSnorum, spader::Spader, stopp::Stopp, stortok::Stortok,
+    stotpoker::Stotpoker, svangknack::Svangknack, svarte_petter::SvartePetter, tarot::Tarot, trettioett::Trettioett,
+    tvartom_kom_ihag::TvartomKomIhag, vandatta::Vandatta, vandtia::Vandtia, whist::Whist,
 };
 use engine::random::Rng;
 
@@ -181,6 +181,7 @@ fn bench_bots(c: &mut Criterion) {
     bench_strong(c, &Jazz, &mut tails);
     bench_strong(c, &Blackjack, &mut tails);
     bench_strong(c, &HejKnekt, &mut tails);
+    bench_strong(c, &Gris, &mut tails);
     print_tails(tails);
 }
 

@@ -93,6 +93,7 @@ SETUPS = {
     "jazz": (3, {}),
     "blackjack": (3, {"rounds": 2, "packs": 1}),
     "hej-knekt": (3, {"turn_limit": 20}),
+    "gris": (4, {}),
 }
 SERVICE_EVENTS = {"MatchSeatJoinedEvent", "MatchTurnTimedOutEvent", "MatchBotMovedEvent"}
 

@@ -87,6 +87,7 @@ const creations: { [G in Game]: Of<Schemas["CreateMatch"], G> } = {
   jazz: { game: "jazz", seats: seats(3), options: {} },
   blackjack: { game: "blackjack", seats: seats(3), options: { rounds: 2, packs: 1 } },
   "hej-knekt": { game: "hej-knekt", seats: seats(3), options: { turn_limit: 20 } },
+  gris: { game: "gris", seats: seats(4), options: {} },
 };
 
 function fail(message: string): never {

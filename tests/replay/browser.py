@@ -208,7 +208,7 @@ SHARED_WORDS = {"bot", "ada", "json", "kortbord", "pass", "rita", "ritor", "slam
                 "tjog", "blind", "stopp", "tabbe", "tabbar", "sistan", "jan",
                 "dubbeltabbe", "dukningar", "muggins", "stortok", "skitgubbe",
                 "svarte", "petter", "fusk", "rummy", "poker", "ante", "sökö", "chicago", "royal",
-                "jazz", "fan", "tan",
+                "jazz", "fan", "tan", "gris",
                 "blackjack", "even", "money", "hej", "knekt", "goddag", "dam", "ms"}
 
 

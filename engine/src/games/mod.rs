@@ -14,6 +14,7 @@ pub mod finns_i_sjon;
 pub mod fusk;
 pub mod fyrmanswhist;
 pub mod fyrtioett;
+pub mod gris;
 pub mod gurka;
 pub mod hej_knekt;
 pub mod japansk_whist;
@@ -95,5 +96,6 @@ pub fn all() -> Vec<Box<dyn Game>> {
         erase(jazz::Jazz),
         erase(blackjack::Blackjack),
         erase(hej_knekt::HejKnekt),
+        erase(gris::Gris),
     ]
 }

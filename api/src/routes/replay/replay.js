@@ -145,6 +145,11 @@
     "vice-president": ["vicepresident", "vice-president"],
     citizen: ["medborgare", "citizen"],
     last: ["sist", "last"],
+    // Gris's phases and endings
+    passing: ["grisen skickas runt", "passing the pig"],
+    "thumbs-up": ["en tumme är uppe", "a thumb is up"],
+    late: ["för sent", "too late"],
+    stalled: ["för många skickningar", "too many passes"],
     // phases
     "waiting-for-deal": ["väntar på given", "waiting for the deal"],
     "deal-over": ["given är slut", "the deal is over"],
@@ -441,6 +446,7 @@
     stake_paid: () => t("Insatsen läggs i potten.", "The stake goes into the pot."),
     stakes_paid: () => t("Insatserna läggs i potten.", "The stakes go into the pot."),
     deal_scored: (d) => {
+      if (d.ending) return grisEnding(d);
       const points = d.points || (d.result && d.result.points);
       return t("Given räknas", "The deal is scored") + (Array.isArray(points) ? `: ${points.join(", ")}.` : ".");
     },
@@ -708,6 +714,14 @@
         ? t(`Högarna visas: ${shown}. Ingen har ett par.`, `The piles are shown: ${shown}. Nobody has a pair.`)
         : t(`Högarna visas: ${shown}. ${seatName(d.best)} får ${d.points} poäng.`, `The piles are shown: ${shown}. ${seatName(d.best)} gets ${d.points} points.`);
     },
+    // Gris: the pig passed openly, a card given back face down, the thumbs with their times.
+    pig_passed: (d) => t(`${seatName(d.seat)} skickar grisen till ${seatName(d.to)} (skickning ${d.passes}).`, `${seatName(d.seat)} passes the pig to ${seatName(d.to)} (pass ${d.passes}).`),
+    card_returned: (d) => {
+      const card = d.card ? cardName(d.card) : t("ett dolt kort", "a card face down");
+      return t(`${seatName(d.seat)} ger ${seatName(d.to)} ${card} tillbaka.`, `${seatName(d.seat)} gives ${seatName(d.to)} ${card} back.`);
+    },
+    thumb_up: (d) => t(`${seatName(d.seat)} sätter upp tummen! Alla andra ska följa före ${d.closes_at_ms}.`, `${seatName(d.seat)} puts a thumb up! Everyone else must follow before ${d.closes_at_ms}.`),
+    followed: (d) => t(`${seatName(d.seat)} följer med tummen, ${d.after_ms} ms efter den första.`, `${seatName(d.seat)} follows with a thumb, ${d.after_ms} ms after the first.`),
     pair_laid: (d) => t(`${seatName(d.seat)} lägger upp paret ${cardNames(d.cards)}.`, `${seatName(d.seat)} lays the pair ${cardNames(d.cards)}.`),
     hand_shuffled: (d) => t(`Handen hos ${seatName(d.seat)} blandas (${(d.order || []).length} kort).`, `The hand of ${seatName(d.seat)} is shuffled (${(d.order || []).length} cards).`),
     drew_from_hand: (d) => {
@@ -722,6 +736,15 @@
     "match.bot_moved": (d) => t(`${seatName(d.seat)}s bot (${word(d.level)}) väljer ett drag.`, `${seatName(d.seat)}'s bot (${word(d.level)}) chooses a move.`),
     "match.turn_timed_out": (d) => t(`${seatName(d.seat)}s tid tog slut; boten spelade.`, `${seatName(d.seat)}'s time ran out; the bot played.`),
   };
+
+  // Gris's deal result: who lost and why, with the times.
+  function grisEnding(d) {
+    const times = (d.reactions || []).map((r) => `${seatName(r.seat)} ${r.after_ms} ms`).join(", ");
+    const after = times ? t(` Följde: ${times}.`, ` Followed: ${times}.`) : "";
+    if (d.ending === "stalled") return t("Grisen har skickats så många gånger som huset tillåter utan tumme: ingen förlorar.", "The pig has been passed as often as the house allows without a thumb: nobody loses.");
+    if (d.ending === "late") return t(`Tiden är ute: ${seatNames(d.losers)} hann inte och förlorar.${after}`, `Time is up: ${seatNames(d.losers)} did not make it and lose.${after}`);
+    return t(`${seatNames(d.losers)} var sist med tummen och förlorar.${after}`, `${seatNames(d.losers)} was last with a thumb and loses.${after}`);
+  }
 
   function genericWords(type, d) {
     const who = seatOf(d) !== undefined ? `${seatName(seatOf(d))}: ` : "";

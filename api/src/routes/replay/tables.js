@@ -903,6 +903,44 @@ window.KortbordTables = (function () {
     },
   });
 
+  // Gris: who holds the pig and whether he owes a card back, the passes, the thumbs (the first,
+  // and each follow with its time after it), the window the first thumb opened, the losers and
+  // why. The pig in its holder's hand is the shared public_cards field.
+  register("gris", {
+    seat(table, seat, ui) {
+      const out = [];
+      if (table.pig_holder === seat) out.push(ui.el("div", { class: "extra" }, ui.t("Har grisen", "Holds the pig")));
+      if (table.owes === seat) out.push(ui.el("div", { class: "extra" }, ui.t("Ska ge ett kort tillbaka", "Owes a card back")));
+      if (table.first_thumb === seat) out.push(ui.el("div", { class: "extra" }, ui.t("Först med tummen", "First thumb up")));
+      const w = table.window;
+      const r = w && (w.reacted || []).find((x) => x.seat === seat);
+      if (r) out.push(ui.el("div", { class: "extra" }, ui.t(`Tummen upp ${r.after_ms} ms efter`, `Thumb up ${r.after_ms} ms after`)));
+      if (Array.isArray(table.losers) && table.losers.includes(seat)) {
+        const why = table.ending === "late" ? ui.t("För sen: förlorar", "Late: loses") : ui.t("Sist: förlorar", "Last: loses");
+        out.push(ui.el("div", { class: "extra" }, why));
+      }
+      return out;
+    },
+    centre(table, ui) {
+      const w = table.window;
+      if (!w) return [];
+      const waiting = (w.waiting || []).length ? list(ui, w.waiting) : ui.t("ingen", "nobody");
+      return [ui.el("div", { class: "extra" }, ui.t(`Tummen är uppe: fönstret öppnades ${w.opened_at_ms} och stänger ${w.closes_at_ms}; väntar på ${waiting}.`,
+        `A thumb is up: the window opened at ${w.opened_at_ms} and closes at ${w.closes_at_ms}; waiting for ${waiting}.`))];
+    },
+    facts(table, ui) {
+      const rows = [];
+      if (table.pig_holder != null) rows.push([ui.t("Grisen", "The pig"), ui.seat(table.pig_holder)]);
+      if (table.owes != null) rows.push([ui.t("Ska ge tillbaka", "Owes a card"), ui.seat(table.owes)]);
+      if (table.passes != null) rows.push([ui.t("Skickningar", "Passes"), String(table.passes)]);
+      if (table.first_thumb != null) rows.push([ui.t("Först med tummen", "First thumb"), ui.seat(table.first_thumb)]);
+      if (table.ending) rows.push([ui.t("Slut", "Ending"), ui.word(table.ending)]);
+      if (Array.isArray(table.losers)) rows.push([ui.t("Förlorare", "Losers"), table.losers.length ? list(ui, table.losers) : ui.t("ingen", "nobody")]);
+      if (table.options && table.options.deals > 1) rows.push([ui.t("Givar i partiet", "Deals in the match"), String(table.options.deals)]);
+      return rows;
+    },
+  });
+
   // Svarte Petter: each seat's pairs laid face up (the page draws the hands: cards in a record,
   // else a count), who went out and in which order, who draws from whom, and the loser.
   register("svarte-petter", {
