@@ -351,8 +351,7 @@ async fn execute_clocked(
                 }
             }
             let loaded = load_with(conn, &st, match_id)?;
-            let now = chrono::Utc::now();
-            let now_ms = now.timestamp_millis().max(0) as u64;
+            let now_ms = crate::matches::now_ms();
             let mut after = Loaded::clone(&loaded);
             let mut appended = Vec::new();
             if !command.dry_run {
@@ -442,7 +441,7 @@ pub async fn run_due(state: &Arc<AppState>, id: Uuid) -> Result<bool, ApiError> 
         conn.transaction::<_, ApiError, _>(|conn| {
             store::lock_stream(conn, id)?;
             let loaded = load_with(conn, &st, id)?;
-            let now_ms = chrono::Utc::now().timestamp_millis().max(0) as u64;
+            let now_ms = crate::matches::now_ms();
             let mut after = Loaded::clone(&loaded);
             let before = after.version;
             let mut events = Vec::new();

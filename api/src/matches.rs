@@ -453,6 +453,8 @@ impl Loaded {
             serde_json::to_value(ServiceEvent::BotMoved { seat, level, seed }).map_err(|e| broken(e.to_string()))?;
         self.record(vec![moved], &format!("bot:{seat}"), out).map_err(broken)?;
         let command = self.table.bot_move_at(seat, level, seed).ok_or("a bot has no move".to_string());
+        // A clocked game's bot moves at its reaction's time, or now for a move made at once.
+        let at_ms = at_ms.or_else(|| self.table.clocked().then(now_ms));
         let command = command.map(|mut c| {
             if let (Some(at), Some(fields)) = (at_ms, c.as_object_mut()) {
                 fields.insert(engine::game::AT_MS.into(), at.into());
@@ -566,7 +568,9 @@ impl Loaded {
                         Some(_) => return Err(AdvanceError::Supplied { index, cards: cards.len() }),
                         None => shuffled(cards),
                     };
-                    let events = self.table.deal(&deck).map_err(|v| AdvanceError::Broken(v.to_string()))?;
+                    // A clocked game is dealt at the service's time, as its moves are made.
+                    let at = self.table.clocked().then(now_ms);
+                    let events = self.table.deal_at(&deck, at).map_err(|v| AdvanceError::Broken(v.to_string()))?;
                     self.record(events, SERVICE_ACTOR, out).map_err(AdvanceError::Broken)?;
                 }
                 // In a clocked game a bot makes only its moves made at once here; its reactions
@@ -592,6 +596,11 @@ impl Loaded {
         }
         Err(AdvanceError::Unsettled { steps })
     }
+}
+
+/// The service's time in milliseconds since the Unix epoch, as a clocked game reads it.
+pub fn now_ms() -> u64 {
+    chrono::Utc::now().timestamp_millis().max(0) as u64
 }
 
 /// What moves a match on the server's clock on by itself.

@@ -317,6 +317,19 @@ pub trait Rules: Send + Sync + 'static {
         self.decide(state, seat, command)
     }
 
+    /// [`Rules::deal`] with the time the service dealt (milliseconds since the Unix epoch), for a
+    /// clocked game in which a reaction may start from the deal itself (a quartet dealt in Gris);
+    /// `None` as in [`Rules::decide_at`].
+    fn deal_at(
+        &self,
+        state: &Self::State,
+        deck: Vec<Card>,
+        at_ms: Option<u64>,
+    ) -> Result<Vec<Self::Event>, RuleViolation> {
+        let _ = at_ms;
+        self.deal(state, deck)
+    }
+
     /// When the table moves on by itself if nobody acts first (a reaction window closing), in
     /// milliseconds since the Unix epoch; the service calls [`Rules::time_passes`] then.
     fn due_at(&self, state: &Self::State) -> Option<u64> {
@@ -460,6 +473,8 @@ pub trait Match: Send + Sync {
     fn shuffles(&self) -> u32;
     /// Deals from `deck`, or reshuffles within the deal, as the status asks ([`shuffled_in`]).
     fn deal(&self, deck: &[Card]) -> Result<Vec<Value>, RuleViolation>;
+    /// [`Match::deal`] at the service's time, for a clocked game ([`Rules::deal_at`]).
+    fn deal_at(&self, deck: &[Card], at_ms: Option<u64>) -> Result<Vec<Value>, RuleViolation>;
     fn decide(&self, seat: Seat, command: &Value) -> Result<Vec<Value>, Refusal>;
     fn apply(&mut self, event: &Value) -> Result<(), String>;
     fn legal_moves(&self, seat: Seat) -> Vec<Value>;
@@ -607,8 +622,15 @@ impl<R: Rules> Match for ErasedMatch<R> {
         self.rules.shuffles(&self.state)
     }
     fn deal(&self, deck: &[Card]) -> Result<Vec<Value>, RuleViolation> {
+        self.deal_at(deck, None)
+    }
+    fn deal_at(&self, deck: &[Card], at_ms: Option<u64>) -> Result<Vec<Value>, RuleViolation> {
         check_deal(&self.status(), deck)?;
-        Ok(shuffled_in(&*self.rules, &self.state, deck.to_vec())?.iter().map(to_json).collect())
+        let events = match self.status() {
+            Status::NeedsDeck { .. } => self.rules.deal_at(&self.state, deck.to_vec(), at_ms)?,
+            _ => shuffled_in(&*self.rules, &self.state, deck.to_vec())?,
+        };
+        Ok(events.iter().map(to_json).collect())
     }
     fn decide(&self, seat: Seat, command: &Value) -> Result<Vec<Value>, Refusal> {
         let (command, at_ms) = without_time::<R>(command);

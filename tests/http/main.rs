@@ -18,6 +18,7 @@ mod nodes;
 mod phone;
 mod play;
 mod probe;
+mod reactions;
 mod replay_page;
 mod replica;
 mod security;

@@ -230,6 +230,10 @@ pub enum Event {
         /// By seat, the hand as dealt.
         hands: Vec<Vec<Card>>,
         options: Options,
+        /// When the service dealt (a quartet dealt is a bot's stimulus from then); absent from
+        /// tests and simulations.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at_ms: Option<u64>,
     },
     /// The pig passed openly from `seat` to `to`.
     PigPassed {
@@ -286,7 +290,7 @@ pub enum Event {
 impl Event {
     fn at(&self) -> Option<u64> {
         match self {
-            Event::DealStarted { .. } => None,
+            Event::DealStarted { at_ms, .. } => *at_ms,
             Event::PigPassed { at_ms, .. }
             | Event::CardReturned { at_ms, .. }
             | Event::ThumbUp { at_ms, .. }
@@ -748,6 +752,10 @@ impl Rules for Gris {
     crate::status_of_deals!(|state| pack(state.players));
 
     fn deal(&self, state: &State, deck: Vec<Card>) -> Result<Vec<Event>, RuleViolation> {
+        self.deal_at(state, deck, None)
+    }
+
+    fn deal_at(&self, state: &State, deck: Vec<Card>, at_ms: Option<u64>) -> Result<Vec<Event>, RuleViolation> {
         let seating = Seating::new(state.players);
         let dealer = state.deals.next_dealer;
         let hands = deals::deal_singly(&seating, dealer, &deck);
@@ -761,6 +769,7 @@ impl Rules for Gris {
                 deck,
                 hands,
                 options: state.options.clone(),
+                at_ms,
             }],
         ))
     }
