@@ -490,7 +490,12 @@ fn decide(
     if let Err(Refusal::Malformed(m)) = &decided {
         // The document's `Move` is every game's command: one of another game fits it, and is
         // refused as unprocessable here rather than as unreadable.
-        if let Some(other) = engine::other_game_reading(&after.game, &command.command) {
+        // Less the receive time the service wrote into a clocked game's move.
+        let mut sent = command.command.clone();
+        if let (true, Value::Object(fields)) = (after.table.clocked(), &mut sent) {
+            fields.remove(engine::game::AT_MS);
+        }
+        if let Some(other) = engine::other_game_reading(&after.game, &sent) {
             return Err(CommandError::Other(ApiError::unprocessable(
                 "wrong-game",
                 format!("that is a move of {other}, and this match is {}: {m}", after.game),

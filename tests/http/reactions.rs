@@ -118,6 +118,9 @@ async fn reactions_are_recorded_in_the_order_they_arrive_and_a_retry_never_moves
                     .await
             }
         };
+        // Another game's move is no reaction: refused as that game's, whatever time it got.
+        let r = app.play(&tokens[movers[0].0], &id, movers[0].0, &json!({"type": "bid", "tricks": 0})).await;
+        r.assert_problem(422, "wrong-game");
         // One after another: the first to arrive is recorded first, with the earlier time.
         let (first, second) = (&movers[0], &movers[1]);
         let a = send(first.0, first.1[0].clone()).await;

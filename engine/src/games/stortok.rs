@@ -838,6 +838,11 @@ impl Rules for Stortok {
         determinize(state, seat, rng)
     }
 
+    // The cheapest beat is hard to better: the search must show a better card beyond doubt.
+    fn strong_anchor(&self, state: &State, seat: Seat) -> Option<Command> {
+        basic_choice(state.deals.acting(seat)?, seat)
+    }
+
     /// Out of the deal (safe), or the cards still to shed against the others' mean; the match's
     /// losses weigh more than any deal.
     fn standing(&self, state: &State, seat: Seat) -> f64 {
