@@ -656,7 +656,7 @@ fn view(state: &State, viewer: Viewer) -> Table {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The bots
+// The bot
 
 /// The card to give back. Basic: a card of the rank it holds fewest of (the first such in its
 /// hand). Strong: of the ranks it holds fewest of, the one with fewest cards still to be had (a
