@@ -311,6 +311,10 @@ def check_step(b, name, mid, deal, at, omitted, game_words, shots=None):
     for z in zones:
         value = resolve(step, z["from"])
         want = card_slots(value) if value is not KeyError else "no such field"
+        # A zone drawn from a null is one card nobody may see (Stötpoker's hole card of a folded
+        # hand, hidden for ever): a back, or nothing.
+        if value is None and z["cards"] == [None]:
+            want = [None]
         if z["cards"] != want:
             bad.append(f"{z['from']}: drawn {z['cards']}, the step has {want}")
     check(not bad, f"{where}: each of {len(zones)} zones draws the step's cards" + ("".join(f"\n         {x}" for x in bad[:6])))
