@@ -200,25 +200,23 @@ fn apply_all(
     pack: &[Card],
     report: &mut Report,
 ) -> Result<(), String> {
-    {
-        for event in events {
-            let event = if checks.invariants {
-                let text = serde_json::to_string(&event).map_err(|e| e.to_string())?;
-                serde_json::from_str(&text).map_err(|e| e.to_string())?
-            } else {
-                event
-            };
-            m.apply(&event)?;
-            if checks.invariants {
-                m.check_invariants().map_err(|e| format!("after {event}: {e}"))?;
-            }
-            if checks.leaks {
-                check_leaks(m, &event, pack)?;
-            }
-            report.events += 1;
-            rules_named(&event, &mut report.rules);
-            report.log.push(event);
+    for event in events {
+        let event = if checks.invariants {
+            let text = serde_json::to_string(&event).map_err(|e| e.to_string())?;
+            serde_json::from_str(&text).map_err(|e| e.to_string())?
+        } else {
+            event
+        };
+        m.apply(&event)?;
+        if checks.invariants {
+            m.check_invariants().map_err(|e| format!("after {event}: {e}"))?;
         }
+        if checks.leaks {
+            check_leaks(m, &event, pack)?;
+        }
+        report.events += 1;
+        rules_named(&event, &mut report.rules);
+        report.log.push(event);
     }
     Ok(())
 }
