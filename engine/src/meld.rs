@@ -374,6 +374,34 @@ pub fn melds_in(hand: &[Card], rules: MeldRules) -> Vec<(Kind, Vec<Card>)> {
     found
 }
 
+/// Whether `card` and two cards of `hand` make a three-card meld: the quick question a bot asks
+/// of every card it has not seen, where [`melds_in`] would list every meld of the whole hand.
+pub fn makes_meld(hand: &[Card], card: Card, rules: MeldRules) -> bool {
+    let close = |c: Card| {
+        c.suit() == card.suit()
+            && places_of(c, rules).iter().any(|&p| places_of(card, rules).iter().any(|&q| p.abs_diff(q) <= 2))
+    };
+    let near: Vec<Card> = distinct(hand)
+        .into_iter()
+        .filter(|&c| is_joker(c) || is_joker(card) || c.rank() == card.rank() || close(c))
+        .collect();
+    const ORDERS: [[usize; 3]; 6] = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+    for (i, &a) in near.iter().enumerate() {
+        for &b in &near[i..] {
+            if a == b && hand.iter().filter(|&&c| c == a).count() < 2 {
+                continue;
+            }
+            let three = [a, b, card];
+            if read(Kind::Group, &three, rules).is_ok()
+                || ORDERS.iter().any(|o| read(Kind::Run, &[three[o[0]], three[o[1]], three[o[2]]], rules).is_ok())
+            {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 /// The lay-offs `hand` can make on `meld`: each distinct card that fits, with the end where it
 /// could go at either.
 pub fn lay_offs(meld: &Meld, hand: &[Card], rules: MeldRules) -> Vec<(Card, Option<End>)> {

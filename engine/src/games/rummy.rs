@@ -826,25 +826,6 @@ fn completes(hand: &[Card], card: Card, rules: MeldRules) -> bool {
     meld::melds_in(&with, rules).iter().any(|(_, cards)| cards.contains(&card))
 }
 
-/// How near `card` is to a meld with the rest of `hand`: cards of its rank, and cards of its
-/// suit one or two places away (jokers count as near everything).
-fn nearness(hand: &[Card], card: Card) -> usize {
-    if is_joker(card) {
-        return 10;
-    }
-    let place = |c: Card| c.rank().map_or(0, |r| r.value() as i32);
-    let mut others = hand.to_vec();
-    take_card(&mut others, card);
-    others
-        .iter()
-        .filter(|&&c| {
-            is_joker(c)
-                || c.rank() == card.rank()
-                || (c.suit() == card.suit() && (1..=2).contains(&(place(c) - place(card)).abs()))
-        })
-        .count()
-}
-
 /// Whether `card` fits a meld the next player may lay off on.
 fn feeds_next(state: &State, deal: &Deal, seat: Seat, card: Card) -> bool {
     let next = (seat + 1) % deal.players();
@@ -894,38 +875,121 @@ fn basic_choice(state: &State, deal: &Deal, seat: Seat) -> Option<Command> {
     Some(Command::Discard { card })
 }
 
-/// The strong bot's rule of thumb: it takes the pile's top card only when it makes or nearly
-/// makes a meld (two cards of the hand near it); it lays what the basic bot lays; and it
-/// discards first what does not fit the next player's melds, then what is least near a meld,
-/// then the highest. A short search weighs the pile's card against the stock's when it is near,
-/// and the three best discards.
+/// Every card `seat` has not seen, a copy for each copy: the other hands' unseen cards and the
+/// stock.
+fn unseen(state: &State, deal: &Deal, seat: Seat) -> Option<Vec<Card>> {
+    let mut unseen = pack(state.players, &state.options);
+    let seen = deal.hands[seat]
+        .iter()
+        .chain(&deal.piles.pile)
+        .chain(deal.melds.iter().flat_map(|l| l.meld.cards()))
+        .copied()
+        .chain((0..state.players).filter(|&s| s != seat).flat_map(|s| deal.knowledge.public_in(s)));
+    for c in seen {
+        if !take_card(&mut unseen, c) {
+            return None;
+        }
+    }
+    Some(unseen)
+}
+
+/// The cards `seat` has not seen, each distinct card with its copies, and whether it lays off
+/// on a meld `seat` may lay off on.
+struct Outs {
+    cards: Vec<(Card, usize, bool)>,
+}
+
+impl Outs {
+    fn new(state: &State, deal: &Deal, seat: Seat) -> Outs {
+        let rules = state.options.meld_rules();
+        let mut unseen = unseen(state, deal, seat).unwrap_or_default();
+        unseen.sort();
+        let mut cards: Vec<(Card, usize, bool)> = Vec::new();
+        for c in unseen {
+            match cards.last_mut() {
+                Some((last, n, _)) if *last == c => *n += 1,
+                _ => {
+                    let lays = deal.melds.iter().enumerate().any(|(i, l)| {
+                        deal.may_lay_off(seat, i, state.options.lay_off_anywhere)
+                            && !l.meld.ends_for(c, rules).is_empty()
+                    });
+                    cards.push((c, 1, lays));
+                }
+            }
+        }
+        Outs { cards }
+    }
+
+    /// How many unseen cards would let `hand` lay something down on the next draw: a card that
+    /// makes a meld with two of it, or lays off.
+    fn of(&self, hand: &[Card], rules: MeldRules) -> usize {
+        self.cards.iter().filter(|&&(c, _, lays)| lays || meld::makes_meld(hand, c, rules)).map(|&(_, n, _)| n).sum()
+    }
+}
+
+fn without(hand: &[Card], card: Card) -> Vec<Card> {
+    let mut rest = hand.to_vec();
+    take_card(&mut rest, card);
+    rest
+}
+
+/// The strong bot's rule of thumb, a race to go out: it keeps the hand that the most unseen
+/// cards would let lay something down (its outs). It takes the pile's top card when that makes
+/// a meld or lays off, or when keeping it leaves clearly more outs than the hand has now; it
+/// lays what the basic bot lays; and it discards first what does not fit the next player's
+/// melds, then what leaves the most outs, then the highest. A short search weighs the pile's
+/// card against the stock's when they are close, and the three best discards.
 fn strong_candidates(state: &State, deal: &Deal, seat: Seat) -> Vec<Command> {
     let rules = state.options.meld_rules();
     let hand = &deal.hands[seat];
+    let ace_high = state.options.ace_high;
     if !deal.drawn {
-        let near = deal.piles.top().is_some_and(|top| {
-            let with: Vec<Card> = hand.iter().copied().chain([top]).collect();
-            completes(hand, top, rules) || nearness(&with, top) >= 2
-        });
-        return match (near, deal.piles.can_draw()) {
-            (true, true) => vec![Command::TakeDiscard, Command::DrawStock],
-            (false, true) => vec![Command::DrawStock],
-            (_, false) => vec![Command::TakeDiscard],
+        if !deal.piles.can_draw() {
+            return vec![Command::TakeDiscard];
+        }
+        let Some(top) = deal.piles.top() else { return vec![Command::DrawStock] };
+        if basic_choice(state, deal, seat) == Some(Command::TakeDiscard) {
+            return vec![Command::TakeDiscard, Command::DrawStock];
+        }
+        let outs = Outs::new(state, deal, seat);
+        let with: Vec<Card> = hand.iter().copied().chain([top]).collect();
+        let kept = hand.iter().map(|&c| outs.of(&without(&with, c), rules)).max().unwrap_or(0);
+        let now = outs.of(hand, rules);
+        return if kept >= now + TAKE_MARGIN {
+            vec![Command::TakeDiscard, Command::DrawStock]
+        } else if kept + TAKE_MARGIN > now {
+            vec![Command::DrawStock, Command::TakeDiscard]
+        } else {
+            vec![Command::DrawStock]
         };
     }
     match basic_choice(state, deal, seat) {
         Some(Command::Discard { .. }) | None => {}
         Some(lay) => return vec![lay],
     }
-    let ace_high = state.options.ace_high;
+    let outs = Outs::new(state, deal, seat);
     let mut discards: Vec<Card> = hand.clone();
     discards.sort();
     discards.dedup();
-    discards.sort_by_key(|&c| {
-        (feeds_next(state, deal, seat, c), nearness(hand, c), std::cmp::Reverse(card_points(c, ace_high)), c)
-    });
-    discards.into_iter().take(3).map(|card| Command::Discard { card }).collect()
+    let mut keyed: Vec<_> = discards
+        .into_iter()
+        .map(|c| {
+            let key = (
+                feeds_next(state, deal, seat, c),
+                std::cmp::Reverse(outs.of(&without(hand, c), rules)),
+                std::cmp::Reverse(card_points(c, ace_high)),
+                c,
+            );
+            (key, c)
+        })
+        .collect();
+    keyed.sort();
+    keyed.into_iter().take(3).map(|(_, card)| Command::Discard { card }).collect()
 }
+
+/// How many more outs the pile's card must leave than the hand has now for the rule of thumb to
+/// take it: a stock card may bring outs too.
+const TAKE_MARGIN: usize = 3;
 
 /// The deal as `seat` knows it on its turn: its hand, the melds, the pile and the cards known
 /// in other hands stay; every other card (the other hands' unseen cards and the stock) is dealt
@@ -935,21 +999,8 @@ fn determinize(state: &State, seat: Seat, rng: &mut Rng) -> Option<State> {
     if deal.turn != seat {
         return None;
     }
-    let mut unseen = pack(state.players, &state.options);
-    let mut seen: Vec<Card> = deal.hands[seat].clone();
-    seen.extend(deal.piles.pile.iter().copied());
-    seen.extend(deal.melds.iter().flat_map(|l| l.meld.cards().iter().copied()));
+    let mut unseen = unseen(state, deal, seat)?;
     let public: Vec<Vec<Card>> = (0..state.players).map(|s| deal.knowledge.public_in(s)).collect();
-    for (s, p) in public.iter().enumerate() {
-        if s != seat {
-            seen.extend(p.iter().copied());
-        }
-    }
-    for c in &seen {
-        if !take_card(&mut unseen, *c) {
-            return None;
-        }
-    }
     rng.shuffle(&mut unseen);
     let mut world = state.clone();
     let w = world.deals.live_mut()?;

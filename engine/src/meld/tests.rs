@@ -237,6 +237,48 @@ fn three_card_melds_listed_are_exactly_those_found_by_brute_force() {
     assert!(checked > 300, "only {checked} three-card melds met");
 }
 
+#[test]
+fn a_card_makes_a_meld_exactly_when_brute_force_finds_one_with_it() {
+    let mut pack = decks::double(&decks::standard52());
+    pack.extend(cards("JK1 JK2"));
+    let mut rng = Rng::new(11);
+    let (mut makes, mut not) = (0, 0);
+    for round in 0..300 {
+        let rules = if round % 2 == 0 { LOW } else { HIGH };
+        let mut deck = pack.clone();
+        rng.shuffle(&mut deck);
+        let size = 2 + round % 7;
+        // Every other hand from one suit and a rank, where melds are near.
+        let hand: Vec<Card> = if round % 2 == 0 {
+            deck[..size].to_vec()
+        } else {
+            let suit = Suit::ALL[round % 4];
+            deck.iter()
+                .copied()
+                .filter(|c| c.suit() == Some(suit) || c.rank().is_some_and(|r| r.value() == 9))
+                .take(size)
+                .collect()
+        };
+        for card in distinct(&pack) {
+            let mut with = hand.clone();
+            with.push(card);
+            let brute = brute_threes(&with, rules).iter().any(|(_, three)| three.contains(&card));
+            assert_eq!(
+                makes_meld(&hand, card, rules),
+                brute,
+                "hand {hand:?} with {card:?}, ace high {}",
+                rules.ace_high
+            );
+            if brute {
+                makes += 1;
+            } else {
+                not += 1;
+            }
+        }
+    }
+    assert!(makes > 500 && not > 500, "{makes} cards made a meld, {not} did not");
+}
+
 /// By brute force: the ends `card` fits at, trying it before and after the meld's cards and
 /// every place a run could start from.
 fn brute_ends(meld: &Meld, card: Card, rules: MeldRules) -> Vec<End> {
