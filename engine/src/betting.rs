@@ -13,6 +13,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::ledger::{Account, Ledger, Payment};
+use crate::rules::{ScoreTerm, Text};
 use crate::seat::{Seat, Table};
 
 /// How much may be bet or raised.
@@ -77,6 +78,21 @@ pub enum Wrong {
 pub struct Pot {
     pub amount: i64,
     pub eligible: Vec<Seat>,
+}
+
+/// A deal's books, settled ([`Betting::settle`]).
+#[derive(Clone, Debug)]
+pub struct Settlement {
+    /// Every payment out of the pot, the leftover's shares last.
+    pub payments: Vec<Payment>,
+    pub terms: Vec<ScoreTerm>,
+    /// The deal's result by seat: what it won less what it put in.
+    pub points: Vec<i64>,
+    pub stacks: Vec<i64>,
+    /// What stays in the pot for the next deal.
+    pub left: i64,
+    /// The seats dealt in that have no chips left.
+    pub out_of_match: Vec<Seat>,
 }
 
 /// A pot settled at the showdown: the best hand among the seats it is open to, the seats that
@@ -412,6 +428,50 @@ impl Betting {
             sharers = self.live_seats();
         }
         split(left, &sharers, table, dealer, false).0
+    }
+
+    /// The deal's books once `payments` out of the pot are made: what is left shared out when
+    /// the match ends with the deal ([`Betting::leftover_shares`], under `leftover_rule`), and
+    /// the result by seat as score terms, first what each put in (`stake`, under `stake_rule`)
+    /// and then each payment.
+    pub fn settle(
+        &self,
+        mut payments: Vec<Payment>,
+        last_deal: bool,
+        table: &Table,
+        dealer: Seat,
+        leftover_rule: &str,
+        (stake_rule, stake): (&str, impl Fn(Seat, i64) -> Text),
+    ) -> Settlement {
+        let shares = self.leftover_shares(&payments, last_deal, table, dealer);
+        for &(s, n) in &shares {
+            payments.push(Payment::new(
+                Account::Pot,
+                Account::Seat(s),
+                n,
+                leftover_rule,
+                format!("Partiet är slut: plats {s} får {n} av det som låg kvar i potten."),
+                format!("The match is over: seat {s} gets {n} of what was left in the pot."),
+            ));
+        }
+        let left = self.pot() - payments.iter().map(|p| p.amount).sum::<i64>();
+        let mut terms: Vec<ScoreTerm> = (0..self.players())
+            .filter(|&s| self.committed[s] > 0)
+            .map(|s| {
+                let n = self.committed[s];
+                let text = stake(s, n);
+                ScoreTerm::new(s, -n, stake_rule, text.sv, text.en)
+            })
+            .collect();
+        terms.extend(payments.iter().map(|p| {
+            let Account::Seat(s) = p.to else { unreachable!("every payout goes to a seat") };
+            ScoreTerm::new(s, p.amount, &p.rule, p.explanation.sv.clone(), p.explanation.en.clone())
+        }));
+        let mut points = vec![0; self.players()];
+        terms.iter().for_each(|t| points[t.to] += t.points);
+        let stacks = self.stacks_after(&payments);
+        let out_of_match = (0..self.players()).filter(|&s| self.dealt[s] && stacks[s] == 0).collect();
+        Settlement { payments, terms, points, stacks, left, out_of_match }
     }
 
     /// The books: the ledger balances, no stack below zero, and the pot holds at least what was

@@ -15,7 +15,7 @@ use std::ops::RangeInclusive;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use crate::betting::{self, Action, Betting, Limit, Wrong};
+use crate::betting::{self, Action, Betting, Limit, Settlement, Wrong};
 use crate::bots;
 use crate::cards::{decks, is_permutation, rank_value, sorted, take_card, Card};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
@@ -824,7 +824,6 @@ fn pay(to: Seat, amount: i64, rule: &str, sv: String, en: String) -> Payment {
 /// The deal's pots and who takes each, every chip paid out, and the result by seat: what each
 /// put in and what each won.
 fn score(state: &State, deal: &Deal, ending: Ending) -> Event {
-    let players = state.players();
     let betting = &deal.betting;
     let mut pots = Vec::new();
     let mut payments = Vec::new();
@@ -885,42 +884,17 @@ fn score(state: &State, deal: &Deal, ending: Ending) -> Event {
             }
         }
     }
-    let paid: i64 = payments.iter().map(|p| p.amount).sum();
-    // The last deal of the match shares out what is left in the pot among those with chips.
-    let mut left = betting.pot() - paid;
     let last_deal = state.deals.number >= state.options.deals;
-    let shares = betting.leftover_shares(&payments, last_deal, &state.table, deal.dealer);
-    if !shares.is_empty() {
-        for (s, n) in shares {
-            payments.push(pay(
-                s,
-                n,
-                rule::LEFTOVER,
-                format!("Partiet är slut: plats {s} får {n} av det som låg kvar i potten."),
-                format!("The match is over: seat {s} gets {n} of what was left in the pot."),
-            ));
-        }
-        left = 0;
-    }
-    let mut terms: Vec<ScoreTerm> = (0..players)
-        .filter(|&s| betting.committed[s] > 0)
-        .map(|s| {
-            let n = betting.committed[s];
-            ScoreTerm::new(
-                s,
-                -n,
-                rule::STAKES,
-                format!("Plats {s} satsade {n} i given (ante och insatser)."),
-                format!("Seat {s} put {n} into the deal (ante and bets)."),
-            )
-        })
-        .collect();
-    terms.extend(payments.iter().map(|p| {
-        let Account::Seat(s) = p.to else { unreachable!("every payout goes to a seat") };
-        ScoreTerm::new(s, p.amount, &p.rule, p.explanation.sv.clone(), p.explanation.en.clone())
-    }));
+    let stake = |s: Seat, n: i64| {
+        Text::new(
+            format!("Plats {s} satsade {n} i given (ante och insatser)."),
+            format!("Seat {s} put {n} into the deal (ante and bets)."),
+        )
+    };
+    let mut settled =
+        betting.settle(payments, last_deal, &state.table, deal.dealer, rule::LEFTOVER, (rule::STAKES, stake));
     if ending == Ending::ThrownIn {
-        terms.push(ScoreTerm::new(
+        settled.terms.push(ScoreTerm::new(
             deal.dealer,
             0,
             rule::THROWN_IN,
@@ -928,11 +902,8 @@ fn score(state: &State, deal: &Deal, ending: Ending) -> Event {
             "Everyone checked before the draw: the cards are thrown in and the pot stays for the next deal.".into(),
         ));
     }
-    let mut points = vec![0; players];
-    terms.iter().for_each(|t| points[t.to] += t.points);
+    let Settlement { payments, terms, points, stacks, left, out_of_match } = settled;
     let scores: Vec<i64> = state.deals.scores.iter().zip(&points).map(|(a, b)| a + b).collect();
-    let stacks = betting.stacks_after(&payments);
-    let out_of_match = (0..players).filter(|&s| betting.dealt[s] && stacks[s] == 0).collect();
     Event::DealScored {
         deal_number: deal.number,
         ending,

@@ -11,7 +11,7 @@ use std::ops::RangeInclusive;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::betting::{self, Action, Betting, Limit, Wrong};
+use crate::betting::{self, Action, Betting, Limit, Settlement, Wrong};
 use crate::bots;
 use crate::cards::{decks, is_permutation, rank_value, Card};
 use crate::deals::{self, Deals, MatchPhase, MatchView};
@@ -723,7 +723,6 @@ fn pay(to: Seat, amount: i64, rule: &str, sv: String, en: String) -> Payment {
 }
 
 fn score(state: &State, deal: &Deal, ending: Ending) -> Event {
-    let players = state.players();
     let betting = &deal.betting;
     let mut pots = Vec::new();
     let mut payments = Vec::new();
@@ -764,45 +763,13 @@ fn score(state: &State, deal: &Deal, ending: Ending) -> Event {
             }
         }
     }
-    let paid: i64 = payments.iter().map(|p| p.amount).sum();
-    // The last deal of the match shares out what is left in the pot among those with chips.
-    let mut left = betting.pot() - paid;
     let last_deal = state.deals.number >= state.options.deals;
-    let shares = betting.leftover_shares(&payments, last_deal, &state.table, deal.dealer);
-    if !shares.is_empty() {
-        for (s, n) in shares {
-            payments.push(pay(
-                s,
-                n,
-                rule::LEFTOVER,
-                format!("Partiet är slut: plats {s} får {n} av det som låg kvar i potten."),
-                format!("The match is over: seat {s} gets {n} of what was left in the pot."),
-            ));
-        }
-        left = 0;
-    }
-    let mut terms: Vec<ScoreTerm> = (0..players)
-        .filter(|&s| betting.committed[s] > 0)
-        .map(|s| {
-            let n = betting.committed[s];
-            ScoreTerm::new(
-                s,
-                -n,
-                rule::STAKES,
-                format!("Plats {s} satsade {n} i given."),
-                format!("Seat {s} put {n} into the deal."),
-            )
-        })
-        .collect();
-    terms.extend(payments.iter().map(|p| {
-        let Account::Seat(s) = p.to else { unreachable!("every payout goes to a seat") };
-        ScoreTerm::new(s, p.amount, &p.rule, p.explanation.sv.clone(), p.explanation.en.clone())
-    }));
-    let mut points = vec![0; players];
-    terms.iter().for_each(|t| points[t.to] += t.points);
+    let stake = |s: Seat, n: i64| {
+        Text::new(format!("Plats {s} satsade {n} i given."), format!("Seat {s} put {n} into the deal."))
+    };
+    let settled = betting.settle(payments, last_deal, &state.table, deal.dealer, rule::LEFTOVER, (rule::STAKES, stake));
+    let Settlement { payments, terms, points, stacks, left, out_of_match } = settled;
     let scores: Vec<i64> = state.deals.scores.iter().zip(&points).map(|(a, b)| a + b).collect();
-    let stacks = betting.stacks_after(&payments);
-    let out_of_match = (0..players).filter(|&s| betting.dealt[s] && stacks[s] == 0).collect();
     Event::DealScored {
         deal_number: deal.number,
         ending,
