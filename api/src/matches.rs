@@ -575,16 +575,23 @@ impl Loaded {
                 }
                 // In a clocked game a bot makes only its moves made at once here; its reactions
                 // wait for their time (`run_clock`), and a seat with nothing to do is passed over.
+                // Whether a bot reacts or moves at once is read from its reaction's seed, as
+                // `next_due` reads it: read from two seeds, a random bot holding both a reaction
+                // and a move made at once could be left to the other path by each, and the match
+                // would wait for ever.
                 Status::ToAct { seats } if self.table.clocked() => {
-                    let now = seats.iter().copied().find(|&s| {
-                        let (level, seed) = (self.level_of(s), self.bot_seed(s, true));
-                        self.seats[s].is_bot()
-                            && self.table.bot_reaction_at(s, level, seed).is_none()
+                    let at_once = |s: usize, seed: u64| {
+                        let level = self.level_of(s);
+                        self.table.bot_reaction_at(s, level, seed).is_none()
                             && self.table.bot_move_at(s, level, seed).is_some()
-                    });
+                    };
+                    let now =
+                        seats.iter().copied().find(|&s| self.seats[s].is_bot() && at_once(s, self.bot_seed(s, false)));
                     let Some(bot) = now else { return Ok(()) };
-                    let seed = self.bot_seed(bot, true);
-                    self.bot_plays_seeded(bot, seed, None, out)?;
+                    // The move itself from the version's seed when that is one made at once too,
+                    // so that a random bot's moves vary; else the reaction seed's, which is.
+                    let seed = Some(self.bot_seed(bot, true)).filter(|&seed| at_once(bot, seed));
+                    self.bot_plays_seeded(bot, seed.unwrap_or(self.bot_seed(bot, false)), None, out)?;
                 }
                 Status::ToAct { seats } => {
                     let Some(&bot) = seats.iter().find(|&&s| self.seats[s].is_bot()) else {
@@ -1008,5 +1015,68 @@ mod tests {
         assert!(out.len() >= 50, "{} events", out.len());
         let problem = crate::problem::ApiError::from(AdvanceError::Unsettled { steps: 50 });
         assert_eq!((problem.status.as_u16(), problem.problem.code), (422, "bots-unsettled"));
+    }
+
+    /// A clocked match always has someone to wait for: a person with a move, or a step due on
+    /// the clock (a window closing, a bot's reaction). Random bots in Gris once held the pig with
+    /// a quartet, and the two paths read their choice from different seeds: `advance` saw a
+    /// thumb to wait for, `next_due` a pass made at once, and the match stood still.
+    #[test]
+    fn a_clocked_match_never_waits_on_nobody() {
+        for (game, players) in [("gris", 4), ("hej-knekt", 3)] {
+            for round in 0..100u64 {
+                let mut seats = vec![Occupant::Bot { level: Some(BotLevel::Random) }; players];
+                seats[0] = Occupant::Player { player_id: Uuid::nil(), name: "a person".into() };
+                let created = ServiceEvent::Created {
+                    game: game.into(),
+                    options: json!({}),
+                    seats,
+                    decks: Vec::new(),
+                    created_by: Uuid::nil(),
+                    turn_seconds: None,
+                    private: false,
+                    invitation: None,
+                    when_a_player_leaves: None,
+                };
+                let first = StoredEvent {
+                    seq: 1,
+                    event_type: "match.created".into(),
+                    deal: 0,
+                    data: serde_json::to_value(&created).unwrap(),
+                    actor: "test".into(),
+                    recorded_at: chrono::Utc::now(),
+                };
+                let mut loaded = Loaded::replay(Uuid::from_u64_pair(round, players as u64), &[first]).unwrap();
+                let mut out = Vec::new();
+                loaded.advance(&mut out).unwrap();
+                loaded.version += out.len() as i64;
+                let mut clock = now_ms();
+                for step in 0.. {
+                    assert!(step < 5_000, "{game}: match {round} did not end");
+                    if matches!(loaded.table.status(), Status::Finished { .. }) {
+                        break;
+                    }
+                    let mut out = Vec::new();
+                    let moves = loaded.table.legal_moves(0);
+                    // The person moves now and then, and otherwise lets the clock run.
+                    if !moves.is_empty() && (step + round) % 3 != 0 {
+                        let mut command = moves[(step as usize * 7) % moves.len()].clone();
+                        clock = (clock + 50).max(now_ms());
+                        command.as_object_mut().unwrap().insert(engine::game::AT_MS.into(), clock.into());
+                        let events = loaded.table.decide(0, &command).unwrap();
+                        loaded.record(events, "test", &mut out).unwrap();
+                        loaded.advance(&mut out).unwrap();
+                    } else {
+                        let Some((at, _)) = loaded.next_due() else {
+                            assert!(!moves.is_empty(), "{game}: match {round} waits on nobody at step {step}");
+                            continue;
+                        };
+                        clock = clock.max(at);
+                        loaded.run_clock(clock, &mut out).unwrap();
+                    }
+                    loaded.version += out.len() as i64;
+                }
+            }
+        }
     }
 }
