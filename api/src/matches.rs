@@ -480,6 +480,23 @@ impl Loaded {
         (x ^ (x >> 31)) >> 11
     }
 
+    /// What `seat`'s bot does in a clocked match from `seed`: a move made at once, or a reaction
+    /// at its time; `None` for a person's seat or a bot with nothing to do. Every path reads a
+    /// bot's choice here, from its reaction's seed (`bot_seed(seat, false)`): read from two
+    /// seeds, a random bot holding both kinds of move (Gris's pig and a quartet) was left by
+    /// `advance` to the clock and by `next_due` to `advance`, and the match stood still.
+    fn bot_plan(&self, seat: usize, seed: u64) -> Option<BotPlan> {
+        if !self.seats[seat].is_bot() {
+            return None;
+        }
+        let level = self.level_of(seat);
+        self.table.bot_move_at(seat, level, seed)?;
+        Some(match self.table.bot_reaction_at(seat, level, seed) {
+            Some(at) => BotPlan::Reacts { at },
+            None => BotPlan::AtOnce,
+        })
+    }
+
     /// What moves a match on the server's clock on by itself next, and when (milliseconds since
     /// the Unix epoch): a window closing, or a bot's reaction (the earliest; a window closes
     /// before a reaction due at the same moment).
@@ -489,13 +506,11 @@ impl Loaded {
         }
         let mut next = self.table.due_at().map(|at| (at, ClockStep::TimeRunsOut));
         for &seat in self.table.status().to_act() {
-            if !self.seats[seat].is_bot() {
-                continue;
-            }
-            let (level, seed) = (self.level_of(seat), self.bot_seed(seat, false));
-            let Some(at) = self.table.bot_reaction_at(seat, level, seed) else { continue };
-            if next.is_none_or(|(t, _)| at < t) && self.table.bot_move_at(seat, level, seed).is_some() {
-                next = Some((at, ClockStep::BotReacts { seat, seed }));
+            let seed = self.bot_seed(seat, false);
+            if let Some(BotPlan::Reacts { at }) = self.bot_plan(seat, seed) {
+                if next.is_none_or(|(t, _)| at < t) {
+                    next = Some((at, ClockStep::BotReacts { seat, seed }));
+                }
             }
         }
         next
@@ -575,19 +590,11 @@ impl Loaded {
                 }
                 // In a clocked game a bot makes only its moves made at once here; its reactions
                 // wait for their time (`run_clock`), and a seat with nothing to do is passed over.
-                // Whether a bot reacts or moves at once is read from its reaction's seed, as
-                // `next_due` reads it: read from two seeds, a random bot holding both a reaction
-                // and a move made at once could be left to the other path by each, and the match
-                // would wait for ever.
                 Status::ToAct { seats } if self.table.clocked() => {
-                    let at_once = |s: usize, seed: u64| {
-                        let level = self.level_of(s);
-                        self.table.bot_reaction_at(s, level, seed).is_none()
-                            && self.table.bot_move_at(s, level, seed).is_some()
+                    let at_once = |s: usize, seed: u64| self.bot_plan(s, seed) == Some(BotPlan::AtOnce);
+                    let Some(bot) = seats.iter().copied().find(|&s| at_once(s, self.bot_seed(s, false))) else {
+                        return Ok(());
                     };
-                    let now =
-                        seats.iter().copied().find(|&s| self.seats[s].is_bot() && at_once(s, self.bot_seed(s, false)));
-                    let Some(bot) = now else { return Ok(()) };
                     // The move itself from the version's seed when that is one made at once too,
                     // so that a random bot's moves vary; else the reaction seed's, which is.
                     let seed = Some(self.bot_seed(bot, true)).filter(|&seed| at_once(bot, seed));
@@ -608,6 +615,15 @@ impl Loaded {
 /// The service's time in milliseconds since the Unix epoch, as a clocked game reads it.
 pub fn now_ms() -> u64 {
     chrono::Utc::now().timestamp_millis().max(0) as u64
+}
+
+/// What a bot does next in a clocked match ([`Loaded::bot_plan`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum BotPlan {
+    /// A move made at once, after whatever move came before it.
+    AtOnce,
+    /// A reaction at this time (milliseconds since the Unix epoch).
+    Reacts { at: u64 },
 }
 
 /// What moves a match on the server's clock on by itself.
@@ -927,11 +943,12 @@ impl MatchCache {
 mod tests {
     use super::*;
 
-    fn a_match(version: i64) -> Arc<Loaded> {
+    /// A match of `game` just created with `seats`, as replayed from its first event.
+    fn created(id: Uuid, game: &str, options: Value, seats: Vec<Occupant>) -> Loaded {
         let created = ServiceEvent::Created {
-            game: "plump".into(),
-            options: json!({}),
-            seats: vec![Occupant::Open; 3],
+            game: game.into(),
+            options,
+            seats,
             decks: Vec::new(),
             created_by: Uuid::nil(),
             turn_seconds: None,
@@ -947,7 +964,11 @@ mod tests {
             actor: "test".into(),
             recorded_at: chrono::Utc::now(),
         };
-        let mut loaded = Loaded::replay(Uuid::new_v4(), &[first]).unwrap();
+        Loaded::replay(id, &[first]).unwrap()
+    }
+
+    fn a_match(version: i64) -> Arc<Loaded> {
+        let mut loaded = created(Uuid::new_v4(), "plump", json!({}), vec![Occupant::Open; 3]);
         loaded.version = version;
         Arc::new(loaded)
     }
@@ -990,26 +1011,12 @@ mod tests {
     /// a problem of its own, not a 500, when the bots would go on.
     #[test]
     fn bots_that_would_not_settle_are_stopped_with_a_problem() {
-        let created = ServiceEvent::Created {
-            game: "spader".into(),
-            options: json!({"target": 5000}),
-            seats: vec![Occupant::Bot { level: Some(BotLevel::Random) }; 4],
-            decks: Vec::new(),
-            created_by: Uuid::nil(),
-            turn_seconds: None,
-            private: false,
-            invitation: None,
-            when_a_player_leaves: None,
-        };
-        let first = StoredEvent {
-            seq: 1,
-            event_type: "match.created".into(),
-            deal: 0,
-            data: serde_json::to_value(&created).unwrap(),
-            actor: "test".into(),
-            recorded_at: chrono::Utc::now(),
-        };
-        let mut loaded = Loaded::replay(Uuid::nil(), &[first]).unwrap();
+        let mut loaded = created(
+            Uuid::nil(),
+            "spader",
+            json!({"target": 5000}),
+            vec![Occupant::Bot { level: Some(BotLevel::Random) }; 4],
+        );
         let mut out = Vec::new();
         assert_eq!(loaded.advance_within(&mut out, 50), Err(AdvanceError::Unsettled { steps: 50 }));
         assert!(out.len() >= 50, "{} events", out.len());
@@ -1027,26 +1034,7 @@ mod tests {
             for round in 0..100u64 {
                 let mut seats = vec![Occupant::Bot { level: Some(BotLevel::Random) }; players];
                 seats[0] = Occupant::Player { player_id: Uuid::nil(), name: "a person".into() };
-                let created = ServiceEvent::Created {
-                    game: game.into(),
-                    options: json!({}),
-                    seats,
-                    decks: Vec::new(),
-                    created_by: Uuid::nil(),
-                    turn_seconds: None,
-                    private: false,
-                    invitation: None,
-                    when_a_player_leaves: None,
-                };
-                let first = StoredEvent {
-                    seq: 1,
-                    event_type: "match.created".into(),
-                    deal: 0,
-                    data: serde_json::to_value(&created).unwrap(),
-                    actor: "test".into(),
-                    recorded_at: chrono::Utc::now(),
-                };
-                let mut loaded = Loaded::replay(Uuid::from_u64_pair(round, players as u64), &[first]).unwrap();
+                let mut loaded = created(Uuid::from_u64_pair(round, players as u64), game, json!({}), seats);
                 let mut out = Vec::new();
                 loaded.advance(&mut out).unwrap();
                 loaded.version += out.len() as i64;
