@@ -819,20 +819,17 @@ fn view(state: &State, viewer: Viewer) -> Table {
 // ---------------------------------------------------------------------------------------------
 // The bot
 
-/// Whether `card` would make a meld with `hand`.
-fn completes(hand: &[Card], card: Card, rules: MeldRules) -> bool {
-    let mut with = hand.to_vec();
-    with.push(card);
-    meld::melds_in(&with, rules).iter().any(|(_, cards)| cards.contains(&card))
+/// Whether `card` lays off on a meld that `seat` may lay off on.
+fn lays_off(state: &State, deal: &Deal, seat: Seat, card: Card) -> bool {
+    let rules = state.options.meld_rules();
+    deal.melds.iter().enumerate().any(|(i, laid)| {
+        deal.may_lay_off(seat, i, state.options.lay_off_anywhere) && !laid.meld.ends_for(card, rules).is_empty()
+    })
 }
 
 /// Whether `card` fits a meld the next player may lay off on.
 fn feeds_next(state: &State, deal: &Deal, seat: Seat, card: Card) -> bool {
-    let next = (seat + 1) % deal.players();
-    let rules = state.options.meld_rules();
-    deal.melds.iter().enumerate().any(|(i, laid)| {
-        deal.may_lay_off(next, i, state.options.lay_off_anywhere) && !laid.meld.ends_for(card, rules).is_empty()
-    })
+    lays_off(state, deal, (seat + 1) % deal.players(), card)
 }
 
 /// The basic bot: takes the pile's top card when it makes a meld or lays off, else draws;
@@ -842,14 +839,9 @@ fn basic_choice(state: &State, deal: &Deal, seat: Seat) -> Option<Command> {
     let rules = state.options.meld_rules();
     let hand = &deal.hands[seat];
     let anywhere = state.options.lay_off_anywhere;
-    let lays_off = |card: Card| {
-        deal.melds
-            .iter()
-            .enumerate()
-            .any(|(i, l)| deal.may_lay_off(seat, i, anywhere) && !l.meld.ends_for(card, rules).is_empty())
-    };
     if !deal.drawn {
-        let take = deal.piles.top().is_some_and(|top| completes(hand, top, rules) || lays_off(top));
+        let take =
+            deal.piles.top().is_some_and(|top| meld::makes_meld(hand, top, rules) || lays_off(state, deal, seat, top));
         return Some(if take || !deal.piles.can_draw() { Command::TakeDiscard } else { Command::DrawStock });
     }
     if let Some((kind, cards)) = meld::melds_in(hand, rules).into_iter().max_by_key(|(_, c)| c.len()) {
@@ -901,20 +893,13 @@ struct Outs {
 
 impl Outs {
     fn new(state: &State, deal: &Deal, seat: Seat) -> Outs {
-        let rules = state.options.meld_rules();
         let mut unseen = unseen(state, deal, seat).unwrap_or_default();
         unseen.sort();
         let mut cards: Vec<(Card, usize, bool)> = Vec::new();
         for c in unseen {
             match cards.last_mut() {
                 Some((last, n, _)) if *last == c => *n += 1,
-                _ => {
-                    let lays = deal.melds.iter().enumerate().any(|(i, l)| {
-                        deal.may_lay_off(seat, i, state.options.lay_off_anywhere)
-                            && !l.meld.ends_for(c, rules).is_empty()
-                    });
-                    cards.push((c, 1, lays));
-                }
+                _ => cards.push((c, 1, lays_off(state, deal, seat, c))),
             }
         }
         Outs { cards }
@@ -971,20 +956,11 @@ fn strong_candidates(state: &State, deal: &Deal, seat: Seat) -> Vec<Command> {
     let mut discards: Vec<Card> = hand.clone();
     discards.sort();
     discards.dedup();
-    let mut keyed: Vec<_> = discards
-        .into_iter()
-        .map(|c| {
-            let key = (
-                feeds_next(state, deal, seat, c),
-                std::cmp::Reverse(outs.of(&without(hand, c), rules)),
-                std::cmp::Reverse(card_points(c, ace_high)),
-                c,
-            );
-            (key, c)
-        })
-        .collect();
-    keyed.sort();
-    keyed.into_iter().take(3).map(|(_, card)| Command::Discard { card }).collect()
+    discards.sort_by_cached_key(|&c| {
+        let outs = outs.of(&without(hand, c), rules);
+        (feeds_next(state, deal, seat, c), std::cmp::Reverse(outs), std::cmp::Reverse(card_points(c, ace_high)), c)
+    });
+    discards.into_iter().take(3).map(|card| Command::Discard { card }).collect()
 }
 
 /// How many more outs the pile's card must leave than the hand has now for the rule of thumb to
