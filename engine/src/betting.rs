@@ -80,6 +80,11 @@ pub struct Pot {
     pub eligible: Vec<Seat>,
 }
 
+/// A payment out of the pot to `to`'s stack.
+pub fn from_pot(to: Seat, amount: i64, rule: &str, sv: String, en: String) -> Payment {
+    Payment::new(Account::Pot, Account::Seat(to), amount, rule, sv, en)
+}
+
 /// A deal's books, settled ([`Betting::settle`]).
 #[derive(Clone, Debug)]
 pub struct Settlement {
@@ -445,9 +450,8 @@ impl Betting {
     ) -> Settlement {
         let shares = self.leftover_shares(&payments, last_deal, table, dealer);
         for &(s, n) in &shares {
-            payments.push(Payment::new(
-                Account::Pot,
-                Account::Seat(s),
+            payments.push(from_pot(
+                s,
                 n,
                 leftover_rule,
                 format!("Partiet är slut: plats {s} får {n} av det som låg kvar i potten."),

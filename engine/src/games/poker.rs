@@ -817,10 +817,6 @@ fn advance_draw(deal: &mut Deal, table: &Seating, seat: Seat) {
 // ---------------------------------------------------------------------------------------------
 // Scoring
 
-fn pay(to: Seat, amount: i64, rule: &str, sv: String, en: String) -> Payment {
-    Payment::new(Account::Pot, Account::Seat(to), amount, rule, sv, en)
-}
-
 /// The deal's pots and who takes each, every chip paid out, and the result by seat: what each
 /// put in and what each won.
 fn score(state: &State, deal: &Deal, ending: Ending) -> Event {
@@ -833,7 +829,7 @@ fn score(state: &State, deal: &Deal, ending: Ending) -> Event {
         Ending::Uncalled => {
             let winner = betting.live_seats()[0];
             let amount = betting.pot();
-            payments.push(pay(
+            payments.push(betting::from_pot(
                 winner,
                 amount,
                 rule::UNCALLED,
@@ -872,7 +868,7 @@ fn score(state: &State, deal: &Deal, ending: Ending) -> Event {
                             ),
                         )
                     };
-                    payments.push(pay(s, n, rule, sv, en));
+                    payments.push(betting::from_pot(s, n, rule, sv, en));
                 }
                 pots.push(PotResult {
                     amount: pot.amount,

@@ -718,10 +718,6 @@ fn note(deal: &mut Deal, seat: Seat, action: Action) {
 // ---------------------------------------------------------------------------------------------
 // Scoring
 
-fn pay(to: Seat, amount: i64, rule: &str, sv: String, en: String) -> Payment {
-    Payment::new(Account::Pot, Account::Seat(to), amount, rule, sv, en)
-}
-
 fn score(state: &State, deal: &Deal, ending: Ending) -> Event {
     let betting = &deal.betting;
     let mut pots = Vec::new();
@@ -731,7 +727,7 @@ fn score(state: &State, deal: &Deal, ending: Ending) -> Event {
         Ending::Uncalled => {
             let winner = betting.live_seats()[0];
             let amount = betting.pot();
-            payments.push(pay(
+            payments.push(betting::from_pot(
                 winner,
                 amount,
                 rule::UNCALLED,
@@ -745,7 +741,7 @@ fn score(state: &State, deal: &Deal, ending: Ending) -> Event {
                 let (best, winners) = (pot.best, pot.winners);
                 for (s, n) in pot.shares {
                     let rule = if winners.len() == 1 { rule::POT } else { rule::SPLIT };
-                    payments.push(pay(
+                    payments.push(betting::from_pot(
                         s,
                         n,
                         rule,
